@@ -1,0 +1,1 @@
+"""Compiled C backtracker (work in progress)."""

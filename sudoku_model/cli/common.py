@@ -1,0 +1,157 @@
+"""Pieces shared by the command modules: exit codes, input resolution, common options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from ..errors import SudokuError
+from ..geometry import Shape, parse_box
+from ..grid import ALPHABETS, DEFAULT_ALPHABET, Alphabet
+
+__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "CliError", "add_input_options",
+           "input_options", "iter_inputs", "add_backend_option", "add_budget_options",
+           "budget_from", "json_dumps", "is_terminal"]
+
+EXIT_OK = 0
+EXIT_NO = 1
+EXIT_USAGE = 2
+
+
+class CliError(SudokuError):
+    """A usage or input problem: printed as one line, exit code 2."""
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """--box/--size, --variant, --alphabet, --format: how to read puzzle inputs."""
+    g = parser.add_argument_group("input")
+    g.add_argument("--box", metavar="RxC",
+                   help="box shape, e.g. 3x3 or 2x3 (default: inferred from the cell count)")
+    g.add_argument("--size", type=int, metavar="N",
+                   help="grid size n; the box is the squarest RxC with R*C = n")
+    g.add_argument("--variant", action="append", default=[], metavar="NAME",
+                   help="extra rule: diagonal, windoku, anti-knight, anti-king "
+                        "(repeatable); jigsaw puzzles come in the JSON puzzle format")
+    g.add_argument("--alphabet", default="1-9A-Z", choices=sorted(ALPHABETS),
+                   help="symbols for values: 1-9A-Z (default) or 0-F (value 1 written 0)")
+    g.add_argument("--format", dest="input_format", default="auto",
+                   choices=["auto", "line", "block", "csv", "json", "jsonl"],
+                   help="input format (default: from the file name and content)")
+
+
+def input_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments for :func:`sudoku_model.formats.iter_records` from the options."""
+    shape: Shape | None = None
+    try:
+        if getattr(args, "box", None):
+            shape = parse_box(args.box)
+        elif getattr(args, "size", None):
+            shape = parse_box(str(args.size))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    alphabet: Alphabet = ALPHABETS.get(getattr(args, "alphabet", "1-9A-Z"), DEFAULT_ALPHABET)
+    variants = []
+    for v in getattr(args, "variant", []) or []:
+        variants.extend(x for x in v.split(",") if x)
+    from ..rules import canonical_variant
+
+    try:
+        variants = [canonical_variant(v) for v in variants]
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    return {"shape": shape, "alphabet": alphabet, "variants": tuple(variants),
+            "fmt": getattr(args, "input_format", "auto")}
+
+
+def _looks_like_path(arg: str) -> bool:
+    return (os.sep in arg or arg.endswith((".txt", ".gz", ".csv", ".json", ".jsonl", ".sdk",
+                                           ".sdm")))
+
+
+def iter_inputs(arg: str, args: argparse.Namespace) -> Iterator[Any]:
+    """Records (see :class:`sudoku_model.formats.Record`) from a literal puzzle, a file,
+    ``bundled:NAME`` or ``-`` (standard input).
+
+    Raises:
+        CliError: for a missing or unreadable file.
+    """
+    from .. import formats
+
+    opts = input_options(args)
+    if arg == "-":
+        yield from formats.iter_records(sys.stdin, source="<stdin>", **opts)
+        return
+    if arg.startswith("bundled:"):
+        from ..data import bundled_path
+
+        try:
+            path = bundled_path(arg.split(":", 1)[1])
+        except KeyError as exc:
+            raise CliError(str(exc.args[0])) from None
+        yield from formats.iter_records(path, **opts)
+        return
+    if os.path.isdir(arg):
+        raise CliError(f"{arg}: is a directory, not a puzzle file")
+    if os.path.exists(arg):
+        try:
+            yield from formats.iter_records(arg, **opts)
+        except OSError as exc:
+            raise CliError(f"{arg}: cannot read: {exc.strerror or exc}") from None
+        return
+    if _looks_like_path(arg):
+        raise CliError(f"{arg}: no such file")
+    yield from formats.iter_records([arg], source="<argument>", **opts)
+
+
+def add_backend_option(parser: argparse.ArgumentParser, default: str = "native") -> None:
+    parser.add_argument("--backend", default=default, metavar="NAME",
+                        help=f"solver backend (default: {default}; see `sudoku backends`)")
+
+
+def add_budget_options(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("budget (a search that runs out answers 'unknown')")
+    g.add_argument("--budget-seconds", type=float, metavar="S",
+                   help="wall-time limit per puzzle (default 60)")
+    g.add_argument("--budget-nodes", type=int, metavar="N",
+                   help="search-node limit per puzzle (backends that count nodes)")
+    g.add_argument("--budget-conflicts", type=int, metavar="N",
+                   help="conflict limit per puzzle (SAT backends)")
+
+
+def budget_from(args: argparse.Namespace) -> Any:
+    from ..solving import DEFAULT_BUDGET, Budget
+
+    seconds = getattr(args, "budget_seconds", None)
+    nodes = getattr(args, "budget_nodes", None)
+    conflicts = getattr(args, "budget_conflicts", None)
+    if seconds is None and nodes is None and conflicts is None:
+        return DEFAULT_BUDGET
+    try:
+        return Budget(seconds=seconds, nodes=nodes, conflicts=conflicts)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def get_backend_or_exit(name: str) -> Any:
+    """The named backend, or a :class:`CliError` naming the problem (missing extra ...)."""
+    from ..solving import get_backend
+
+    try:
+        return get_backend(name)
+    except (LookupError, ImportError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def json_dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

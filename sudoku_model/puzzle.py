@@ -1,0 +1,210 @@
+"""A :class:`Puzzle` is givens on a shape under a :class:`~sudoku_model.rules.RuleSet`.
+
+>>> p = Puzzle.parse("1.3..4.2.1.4..2.")
+>>> p.shape, p.clues, p.conflicts()
+(Shape(2, 2), 6, [])
+>>> report = p.check(Grid.parse("1234342121434312"))
+>>> report.ok, report.problems[0].kind
+(False, 'duplicate')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .geometry import Shape
+from .grid import Grid
+from .rules import AllDifferent, Different, RuleSet
+
+__all__ = ["Puzzle", "Conflict", "Problem", "CheckReport"]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Cells holding the same ``digit`` where ``rule`` forbids it."""
+
+    rule: str
+    unit: str
+    cells: tuple[int, ...]
+    digit: int
+
+    def describe(self, shape: Shape) -> str:
+        names = ", ".join(shape.cell_name(c) for c in self.cells)
+        return f"digit {self.digit} repeated in {self.unit} ({names})"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a grid is not a solution: ``kind`` is ``duplicate``, ``empty`` or
+    ``given-changed``."""
+
+    kind: str
+    cells: tuple[int, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The answer of :meth:`Puzzle.check`: ``ok`` and, if not, every problem found."""
+
+    ok: bool
+    problems: tuple[Problem, ...]
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+class Puzzle:
+    """Givens plus rules. Immutable and hashable.
+
+    Args:
+        givens: the clues (0 = empty).
+        rules: the rule set; classic rows/columns/boxes of the givens' shape by default.
+
+    Raises:
+        ValueError: when the rules are for another shape.
+    """
+
+    __slots__ = ("givens", "rules", "_hash")
+
+    givens: Grid
+    rules: RuleSet
+
+    def __init__(self, givens: Grid, rules: RuleSet | None = None) -> None:
+        if rules is None:
+            rules = RuleSet.classic(givens.shape)
+        elif rules.shape != givens.shape:
+            raise ValueError(f"rules for {rules.shape.name} given with a "
+                             f"{givens.shape.name} grid")
+        object.__setattr__(self, "givens", givens)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "_hash", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Puzzle is immutable")
+
+    def __reduce__(self) -> tuple:
+        return (Puzzle, (self.givens, self.rules))
+
+    @classmethod
+    def parse(cls, text: str, *, shape: Shape | None = None,
+              variants: Iterable[str] = (), regions: Sequence[int] | None = None) -> Puzzle:
+        """Read the givens from a line or block of cells and attach rules.
+
+        Raises:
+            ParseError: on unreadable text.
+            ValueError: on an unknown variant.
+        """
+        givens = Grid.parse(text, shape=shape)
+        return cls(givens, RuleSet.build(givens.shape, variants, regions))
+
+    @classmethod
+    def empty(cls, shape: Shape, rules: RuleSet | None = None) -> Puzzle:
+        return cls(Grid.empty(shape), rules)
+
+    # -- basics ------------------------------------------------------------------------
+    @property
+    def shape(self) -> Shape:
+        return self.givens.shape
+
+    @property
+    def size(self) -> int:
+        return self.givens.shape.size
+
+    @property
+    def clues(self) -> int:
+        return self.givens.clues
+
+    @property
+    def is_classic(self) -> bool:
+        return self.rules.is_classic
+
+    def with_givens(self, givens: Grid) -> Puzzle:
+        """The same rules with other givens."""
+        return Puzzle(givens, self.rules)
+
+    def to_line(self, **kwargs: object) -> str:
+        return self.givens.to_line(**kwargs)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.givens.to_line()
+
+    def __repr__(self) -> str:
+        if self.rules.is_classic:
+            return f"Puzzle({self.givens!r})"
+        return f"Puzzle({self.givens!r}, {self.rules!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return self.givens == other.givens and self.rules == other.rules
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash((self.givens, self.rules))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    # -- semantics ---------------------------------------------------------------------
+    def conflicts(self) -> list[Conflict]:
+        """Givens that already break a rule (empty list when none do)."""
+        return _duplicates(self.rules, self.givens.values)
+
+    @property
+    def is_contradictory(self) -> bool:
+        return bool(self.conflicts())
+
+    def check(self, grid: Grid) -> CheckReport:
+        """Say whether ``grid`` is a solution of this puzzle, and if not, where not.
+
+        Reports every changed given, every empty cell and every repeated digit.
+
+        Raises:
+            ValueError: when the grid has another shape.
+        """
+        if grid.shape != self.shape:
+            raise ValueError(f"a {grid.shape.name} grid cannot solve a "
+                             f"{self.shape.name} puzzle")
+        shape = self.shape
+        problems: list[Problem] = []
+        changed = tuple(i for i, (g, v) in enumerate(zip(self.givens.values, grid.values))
+                        if g and g != v)
+        if changed:
+            problems.append(Problem("given-changed", changed,
+                                    "givens changed at "
+                                    + ", ".join(shape.cell_name(c) for c in changed)))
+        empty = tuple(grid.empty_cells())
+        if empty:
+            problems.append(Problem("empty", empty, f"{len(empty)} cells empty"))
+        for c in _duplicates(self.rules, grid.values):
+            problems.append(Problem("duplicate", c.cells, c.describe(shape)))
+        return CheckReport(not problems, tuple(problems))
+
+    def is_solution(self, grid: Grid) -> bool:
+        """True when ``grid`` is complete, keeps the givens and breaks no rule."""
+        return grid.shape == self.shape and self.check(grid).ok
+
+
+def _duplicates(rules: RuleSet, values: Sequence[int]) -> list[Conflict]:
+    out: list[Conflict] = []
+    unit_index = 0
+    for rule in rules.rules:
+        if isinstance(rule, AllDifferent):
+            for unit in rule.units:
+                seen: dict[int, list[int]] = {}
+                for c in unit:
+                    v = values[c]
+                    if v:
+                        seen.setdefault(v, []).append(c)
+                for digit, cells in seen.items():
+                    if len(cells) > 1:
+                        out.append(Conflict(rule.name, rules.unit_name(unit_index),
+                                            tuple(cells), digit))
+                unit_index += 1
+        elif isinstance(rule, Different):
+            for a, b in rule.pairs:
+                if values[a] and values[a] == values[b]:
+                    out.append(Conflict(rule.name, f"{rule.name} pair", (a, b), values[a]))
+    return out

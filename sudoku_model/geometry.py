@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .errors import ShapeError
 
@@ -147,6 +147,7 @@ class Shape:
         return Shape(self.box_cols, self.box_rows)
 
 
+@lru_cache(maxsize=None)
 def shape_for_size(n: int) -> Shape:
     """The standard shape of an n x n grid: the squarest box, with more columns than rows.
 
@@ -168,6 +169,7 @@ def shape_for_size(n: int) -> Shape:
     return Shape(best, n // best)
 
 
+@lru_cache(maxsize=None)
 def shape_for_cell_count(count: int) -> Shape:
     """The standard shape of a grid with ``count`` cells (16, 36, 64, 81, ...).
 

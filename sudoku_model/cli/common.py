@@ -92,7 +92,7 @@ def iter_inputs(arg: str, args: argparse.Namespace) -> Iterator[Any]:
             path = bundled_path(arg.split(":", 1)[1])
         except KeyError as exc:
             raise CliError(str(exc.args[0])) from None
-        yield from formats.iter_records(path, **opts)
+        yield from formats.iter_records(path, source=arg, **opts)
         return
     if os.path.isdir(arg):
         raise CliError(f"{arg}: is a directory, not a puzzle file")
@@ -104,7 +104,9 @@ def iter_inputs(arg: str, args: argparse.Namespace) -> Iterator[Any]:
         return
     if _looks_like_path(arg):
         raise CliError(f"{arg}: no such file")
-    yield from formats.iter_records([arg], source="<argument>", **opts)
+    if opts["fmt"] == "auto" and "\n" not in arg.strip():
+        opts["fmt"] = "line"  # one literal line is a puzzle line, never a one-row block
+    yield from formats.iter_records(arg.splitlines(), source="<argument>", **opts)
 
 
 def add_backend_option(parser: argparse.ArgumentParser, default: str = "native") -> None:

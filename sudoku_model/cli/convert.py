@@ -1,0 +1,52 @@
+"""``sudoku convert FILE --to line|block|csv|json|jsonl``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..grid import ALPHABETS
+from .common import EXIT_OK, EXIT_USAGE, CliError, add_input_options, iter_inputs
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("convert", help="convert puzzles between formats",
+                       description="Read puzzles in any format and write them in another. "
+                                   "Malformed puzzles are reported on stderr and skipped "
+                                   "(exit 2 at the end).")
+    p.add_argument("input", metavar="PUZZLE|FILE")
+    p.add_argument("--to", required=True, choices=["line", "block", "csv", "json", "jsonl"])
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    p.add_argument("--blank", default=".", help="symbol for empty cells (default '.')")
+    p.add_argument("--to-alphabet", default=None, choices=sorted(ALPHABETS),
+                   help="symbols to write (default: the input alphabet)")
+    add_input_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..formats import write_records
+
+    if len(args.blank) != 1:
+        raise CliError(f"--blank must be one character, got {args.blank!r}")
+    alphabet = ALPHABETS[args.to_alphabet or args.alphabet]
+    if args.blank in alphabet.symbols[:9]:
+        raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} "
+                       "alphabet")
+    failures = 0
+
+    def good():
+        nonlocal failures
+        for rec in iter_inputs(args.input, args):
+            if rec.error is not None:
+                print(str(rec.error), file=sys.stderr)
+                failures += 1
+                continue
+            yield rec.puzzle, rec.solution
+
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
+            write_records(good(), args.to, out, blank=args.blank, alphabet=alphabet)
+    else:
+        write_records(good(), args.to, sys.stdout, blank=args.blank, alphabet=alphabet)
+    return EXIT_USAGE if failures else EXIT_OK

@@ -1,0 +1,39 @@
+"""``sudoku show PUZZLE|FILE``: print puzzles as pretty blocks."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import EXIT_OK, EXIT_USAGE, add_input_options, iter_inputs
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("show", help="print puzzles as pretty blocks",
+                       description="Print each puzzle of PUZZLE|FILE|bundled:NAME|- as a "
+                                   "block with box separators; report clashing givens.")
+    p.add_argument("input", metavar="PUZZLE|FILE")
+    p.add_argument("--plain", action="store_true", help="no box separators")
+    add_input_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    code = EXIT_OK
+    first = True
+    for rec in iter_inputs(args.input, args):
+        if rec.error is not None:
+            print(str(rec.error), file=sys.stderr)
+            code = EXIT_USAGE
+            continue
+        puzzle = rec.puzzle
+        if not first:
+            print()
+        first = False
+        variants = "+".join(puzzle.rules.variants)
+        print(f"# {rec.source}:{rec.line}  {puzzle.shape.name}  {variants}  "
+              f"{puzzle.clues} clues" + (f"  ({rec.comment})" if rec.comment else ""))
+        print(puzzle.givens.to_block(separators=not args.plain))
+        for conflict in puzzle.conflicts():
+            print(f"# clash: {conflict.describe(puzzle.shape)}")
+    return code

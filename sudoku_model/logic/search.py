@@ -1,0 +1,79 @@
+"""Backtracking on the candidate grid, for positions the techniques cannot finish.
+
+Depth first, fewest-candidates cell first, naked and hidden singles after every guess.
+A *guess* is one assumed placement that the search actually explored; a *node* is one
+position examined.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .engine import CandidateGrid
+
+__all__ = ["search", "SearchResult"]
+
+
+@dataclass
+class SearchResult:
+    """Solutions found (value tuples), whether the space was exhausted, and counters."""
+
+    solutions: list[tuple[int, ...]] = field(default_factory=list)
+    complete: bool = False
+    stopped_by_budget: bool = False
+    nodes: int = 0
+    guesses: int = 0
+
+
+def search(grid: CandidateGrid, *, limit: int, deadline: float | None = None,
+           node_limit: int | None = None) -> SearchResult:
+    """Find up to ``limit`` solutions of ``grid`` (left untouched).
+
+    ``complete`` is True only when every branch was explored; a search stopped by the
+    limit, the ``deadline`` (a ``time.perf_counter()`` value) or ``node_limit`` is not.
+    """
+    result = SearchResult()
+    if grid.broken is not None:
+        result.complete = True
+        return result
+    clock = time.perf_counter
+    stack: list[tuple[CandidateGrid, bool]] = [(grid.copy(), False)]
+    n = grid.tables.n
+    while stack:
+        g, guessed = stack.pop()
+        result.nodes += 1
+        if guessed:
+            result.guesses += 1
+        if node_limit is not None and result.nodes > node_limit:
+            result.stopped_by_budget = True
+            return result
+        if deadline is not None and result.nodes & 31 == 0 and clock() > deadline:
+            result.stopped_by_budget = True
+            return result
+        if not g.propagate_singles():
+            continue
+        if g.empty == 0:
+            result.solutions.append(tuple(g.values))
+            if len(result.solutions) >= limit:
+                result.complete = not stack
+                return result
+            continue
+        cands = g.cands
+        best = -1
+        best_count = n + 1
+        for c, m in enumerate(cands):
+            if m:
+                k = m.bit_count()
+                if k < best_count:
+                    best, best_count = c, k
+                    if k == 2:
+                        break
+        m = cands[best]
+        digits = [d + 1 for d in range(n) if m >> d & 1]
+        for d in reversed(digits):  # so the smallest digit is tried first
+            child = g.copy()
+            child.place(best, d)
+            stack.append((child, True))
+    result.complete = True
+    return result

@@ -1,1 +1,38 @@
-"""Compiled C backtracker (work in progress)."""
+"""Compiled backtracking Sudoku solver (C99, built on ``pip install``).
+
+The C core knows nothing of the toolkit's model: it takes a grid size ``n`` (4..25), a list
+of all-different *units* (sequences of cell indices, row-major ``0 .. n*n-1``) and a list of
+extra *pairs* of cells that must differ. Givens and solutions are ``bytes`` of ``n*n`` values
+``0..n`` (0 = empty).
+
+>>> model = Model(4, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15],
+...                   [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
+...                   [0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]], [])
+>>> count, status, solutions, nodes, guesses = model.solve(bytes(16), limit=1000, keep=0)
+>>> count, status == EXHAUSTED
+(288, True)
+
+* :meth:`Model.solve` counts up to a limit, keeps solutions, honours a node / seconds budget,
+  excludes ``forbidden`` (cell, digit) pairs and skips one ``avoid`` solution.
+* :meth:`Model.batch` answers many puzzles in one call with the GIL released.
+* :meth:`Model.search` returns a resumable :class:`Search` (streaming; randomised with a seed).
+
+Statuses: :data:`EXHAUSTED` (count exact), :data:`LIMIT` (the limit was reached),
+:data:`BUDGET` (the budget ran out), :data:`CONTRADICTORY` (two givens clash directly),
+:data:`INVALID` (a value outside ``0..n``, batch only).
+
+A model whose constraints are exactly the classic 9x9 rules (``Model.classic9``) is solved
+by a fixed-size fast path; ``fast=False`` forces the generic path (the two are cross-checked
+in the tests).
+"""
+
+from __future__ import annotations
+
+from ._core import BUDGET, CONTRADICTORY, EXHAUSTED, INVALID, LIMIT, MAX_SIZE, Model, Search
+
+__all__ = ["Model", "Search", "EXHAUSTED", "LIMIT", "BUDGET", "CONTRADICTORY", "INVALID",
+           "MAX_SIZE", "STATUS_NAMES"]
+
+#: Readable names of the status codes.
+STATUS_NAMES = {EXHAUSTED: "exhausted", LIMIT: "limit", BUDGET: "budget",
+                CONTRADICTORY: "contradictory", INVALID: "invalid"}

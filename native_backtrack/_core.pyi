@@ -1,0 +1,41 @@
+"""Type stub of the compiled module (see native_backtrack/core.c)."""
+
+from collections.abc import Sequence
+
+from typing_extensions import Buffer
+
+EXHAUSTED: int
+LIMIT: int
+BUDGET: int
+CONTRADICTORY: int
+INVALID: int
+MAX_SIZE: int
+
+class Model:
+    def __init__(self, n: int, units: Sequence[Sequence[int]],
+                 pairs: Sequence[int] | Sequence[tuple[int, int]]) -> None: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def classic9(self) -> bool: ...
+    @property
+    def full_units(self) -> int: ...
+    def solve(self, givens: Buffer, *, limit: int = 1, keep: int | None = None,
+              nodes: int = -1, seconds: float = -1.0,
+              forbidden: Sequence[tuple[int, int]] | None = None,
+              avoid: Buffer | None = None,
+              fast: bool = True) -> tuple[int, int, list[bytes], int, int]: ...
+    def batch(self, data: Buffer, *, limit: int = 2, keep: int = 1, nodes: int = -1,
+              seconds: float = -1.0,
+              fast: bool = True) -> tuple[list[int], bytes, bytes, int, int]: ...
+    def search(self, givens: Buffer, *, seed: int | None = None,
+               forbidden: Sequence[tuple[int, int]] | None = None,
+               avoid: Buffer | None = None) -> Search: ...
+
+class Search:
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def guesses(self) -> int: ...
+    def run(self, want: int, *, nodes: int = -1,
+            seconds: float = -1.0) -> tuple[int, list[bytes]]: ...

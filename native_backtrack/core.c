@@ -1,0 +1,745 @@
+/* CPython binding of the native backtracker: native_backtrack._core.
+ *
+ *   Model(n, units, pairs)           build once per rule set (immutable, thread-safe)
+ *   Model.solve(givens, ...)         count up to a limit, keep solutions, budget
+ *   Model.batch(data, ...)           many puzzles in one call, GIL released
+ *   Model.search(givens, ...)        a resumable Search (streaming, randomised)
+ *   Search.run(want, ...)            the next `want` solutions
+ *
+ * Givens are bytes of n*n values 0..n (0 = empty); solutions come back the same way.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nb.h"
+
+#ifndef C9_ENABLED
+#define C9_ENABLED 0
+#endif
+
+typedef struct {
+    PyObject_HEAD
+    nb_model m;
+} ModelObject;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *model;   /* keeps the model alive */
+    nb_search *s;
+    int last_status;
+    int busy;          /* a run is in progress (another thread) */
+} SearchObject;
+
+static PyTypeObject ModelType;
+static PyTypeObject SearchType;
+
+/* ---------------------------------------------------------------------------------- */
+static void model_free_arrays(nb_model *m)
+{
+    PyMem_RawFree(m->unit_cells);
+    PyMem_RawFree(m->unit_start);
+    PyMem_RawFree(m->peer_cells);
+    PyMem_RawFree(m->peer_start);
+    m->unit_cells = NULL;
+    m->unit_start = NULL;
+    m->peer_cells = NULL;
+    m->peer_start = NULL;
+}
+
+static void Model_dealloc(ModelObject *self)
+{
+    model_free_arrays(&self->m);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Read a sequence of ints into a freshly allocated array; returns its length or -1. */
+static Py_ssize_t read_ints(PyObject *seq, int32_t **out, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    int32_t *a = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(len ? len : 1));
+    if (!a) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyMem_RawFree(a);
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < INT32_MIN || v > INT32_MAX) v = -1;
+        a[i] = (int32_t)v;
+    }
+    Py_DECREF(fast);
+    *out = a;
+    return len;
+}
+
+static int is_classic9(const nb_model *m, const uint8_t *adj)
+{
+    if (m->n != 9) return 0;
+    for (int a = 0; a < 81; a++)
+        for (int b = 0; b < 81; b++) {
+            int ra = a / 9, ca = a % 9, rb = b / 9, cb = b % 9;
+            int peer = a != b && (ra == rb || ca == cb ||
+                                  (ra / 3 == rb / 3 && ca / 3 == cb / 3));
+            if (peer != (adj[(size_t)a * 81 + b] != 0)) return 0;
+        }
+    /* hidden singles need the 27 units to be complete: rows, columns and boxes present */
+    return m->nfull >= 27;
+}
+
+static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"n", "units", "pairs", NULL};
+    int n;
+    PyObject *units, *pairs;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO:Model", kwlist, &n, &units, &pairs))
+        return -1;
+    if (n < 4 || n > NB_MAXN) {
+        PyErr_Format(PyExc_ValueError, "n must be in 4..%d, got %d", NB_MAXN, n);
+        return -1;
+    }
+    nb_model *m = &self->m;
+    model_free_arrays(m);
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    m->nc = n * n;
+    m->full = (n == 32) ? 0xFFFFFFFFu : ((1u << n) - 1);
+    const int nc = m->nc;
+
+    PyObject *ufast = PySequence_Fast(units, "units must be a sequence of sequences");
+    if (!ufast) return -1;
+    Py_ssize_t nu = PySequence_Fast_GET_SIZE(ufast);
+    int32_t **ulist = PyMem_RawCalloc((size_t)(nu ? nu : 1), sizeof(int32_t *));
+    Py_ssize_t *ulen = PyMem_RawCalloc((size_t)(nu ? nu : 1), sizeof(Py_ssize_t));
+    uint8_t *adj = PyMem_RawCalloc((size_t)nc * nc, 1);
+    int32_t *pa = NULL;
+    int ok = 0;
+    if (!ulist || !ulen || !adj) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t u = 0; u < nu; u++) {
+        ulen[u] = read_ints(PySequence_Fast_GET_ITEM(ufast, u), &ulist[u],
+                            "each unit must be a sequence of cells");
+        if (ulen[u] < 0) goto done;
+        if (ulen[u] > n) {
+            PyErr_Format(PyExc_ValueError, "unit %zd has %zd cells, more than n=%d", u,
+                         ulen[u], n);
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < ulen[u]; i++)
+            if (ulist[u][i] < 0 || ulist[u][i] >= nc) {
+                PyErr_Format(PyExc_ValueError, "unit %zd names cell %d outside the grid",
+                             u, ulist[u][i]);
+                goto done;
+            }
+        total += ulen[u];
+    }
+    /* adjacency from units and pairs */
+    for (Py_ssize_t u = 0; u < nu; u++)
+        for (Py_ssize_t i = 0; i < ulen[u]; i++)
+            for (Py_ssize_t j = 0; j < ulen[u]; j++)
+                if (i != j) {
+                    int a = ulist[u][i], b = ulist[u][j];
+                    if (a == b) {
+                        PyErr_Format(PyExc_ValueError, "unit %zd repeats cell %d", u, a);
+                        goto done;
+                    }
+                    adj[(size_t)a * nc + b] = 1;
+                }
+    Py_ssize_t np = read_ints(pairs, &pa, "pairs must be a sequence");
+    if (np < 0) {
+        /* maybe a sequence of 2-tuples: flatten */
+        PyErr_Clear();
+        PyObject *pfast = PySequence_Fast(pairs, "pairs must be a sequence of (a, b)");
+        if (!pfast) goto done;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(pfast);
+        pa = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(2 * k + 1));
+        if (!pa) {
+            Py_DECREF(pfast);
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < k; i++) {
+            int a, b;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(pfast, i), "ii", &a, &b)) {
+                PyErr_SetString(PyExc_TypeError, "pairs must be (cell, cell) tuples");
+                Py_DECREF(pfast);
+                goto done;
+            }
+            pa[2 * i] = a;
+            pa[2 * i + 1] = b;
+        }
+        Py_DECREF(pfast);
+        np = 2 * k;
+    }
+    for (Py_ssize_t i = 0; i + 1 < np; i += 2) {
+        int a = pa[i], b = pa[i + 1];
+        if (a < 0 || a >= nc || b < 0 || b >= nc) {
+            PyErr_Format(PyExc_ValueError, "pair (%d, %d) names a cell outside the grid", a, b);
+            goto done;
+        }
+        if (a != b) {
+            adj[(size_t)a * nc + b] = 1;
+            adj[(size_t)b * nc + a] = 1;
+        }
+    }
+    /* units: full ones first */
+    m->nunits = (int)nu;
+    m->unit_cells = PyMem_RawMalloc(sizeof(int16_t) * (size_t)(total + 1));
+    m->unit_start = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(nu + 1));
+    if (!m->unit_cells || !m->unit_start) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        int32_t pos = 0, k = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (Py_ssize_t u = 0; u < nu; u++) {
+                if ((ulen[u] == n) != (pass == 0)) continue;
+                m->unit_start[k++] = pos;
+                for (Py_ssize_t i = 0; i < ulen[u]; i++) m->unit_cells[pos++] = (int16_t)ulist[u][i];
+                if (pass == 0) m->nfull++;
+            }
+        m->unit_start[k] = pos;
+    }
+    /* peers */
+    {
+        size_t cnt = 0;
+        for (size_t i = 0; i < (size_t)nc * nc; i++) cnt += adj[i];
+        m->peer_cells = PyMem_RawMalloc(sizeof(int16_t) * (cnt + 1));
+        m->peer_start = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(nc + 1));
+        if (!m->peer_cells || !m->peer_start) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int32_t pos = 0;
+        for (int a = 0; a < nc; a++) {
+            m->peer_start[a] = pos;
+            for (int b = 0; b < nc; b++)
+                if (adj[(size_t)a * nc + b]) m->peer_cells[pos++] = (int16_t)b;
+        }
+        m->peer_start[nc] = pos;
+    }
+    m->classic9 = C9_ENABLED && is_classic9(m, adj);
+    ok = 1;
+done:
+    if (ulist)
+        for (Py_ssize_t u = 0; u < nu; u++) PyMem_RawFree(ulist[u]);
+    PyMem_RawFree(ulist);
+    PyMem_RawFree(ulen);
+    PyMem_RawFree(adj);
+    PyMem_RawFree(pa);
+    Py_DECREF(ufast);
+    if (!ok) {
+        model_free_arrays(m);
+        m->n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static int model_ready(ModelObject *self)
+{
+    if (self->m.n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Model was not initialised");
+        return 0;
+    }
+    return 1;
+}
+
+/* Budget from Python: nodes < 0 and seconds < 0 mean no limit. */
+static void make_budget(nb_budget *b, long long nodes, double seconds)
+{
+    b->nodes_limit = nodes < 0 ? 0 : (nodes == 0 ? 1 : (uint64_t)nodes);
+    b->deadline = seconds < 0 ? 0.0 : nb_now() + seconds;
+    if (seconds >= 0 && b->deadline <= 0) b->deadline = 1e-9;
+}
+
+/* Givens: a bytes-like object of exactly nc bytes. */
+static int get_givens(const nb_model *m, PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return 0;
+    if (view->len != m->nc) {
+        PyErr_Format(PyExc_ValueError, "%s must be %d bytes (one value 0..%d per cell), got %zd",
+                     what, m->nc, m->n, view->len);
+        PyBuffer_Release(view);
+        return 0;
+    }
+    const uint8_t *g = view->buf;
+    for (int c = 0; c < m->nc; c++)
+        if (g[c] > m->n) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %d holds %d, outside 0..%d", what, c,
+                         g[c], m->n);
+            PyBuffer_Release(view);
+            return 0;
+        }
+    return 1;
+}
+
+/* forbidden: None or a sequence of (cell, digit); returns count or -1. */
+static int get_forbidden(PyObject *obj, int32_t **out)
+{
+    *out = NULL;
+    if (!obj || obj == Py_None) return 0;
+    PyObject *fast = PySequence_Fast(obj, "forbidden must be a sequence of (cell, digit)");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    int32_t *a = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(2 * k + 2));
+    if (!a) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        int c, d;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &c, &d)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "forbidden must hold (cell, digit) pairs");
+            PyMem_RawFree(a);
+            Py_DECREF(fast);
+            return -1;
+        }
+        a[2 * i] = c;
+        a[2 * i + 1] = d;
+    }
+    Py_DECREF(fast);
+    *out = a;
+    return (int)k;
+}
+
+static PyObject *solutions_list(const uint8_t *buf, uint64_t k, int nc)
+{
+    PyObject *list = PyList_New((Py_ssize_t)k);
+    if (!list) return NULL;
+    for (uint64_t i = 0; i < k; i++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)buf + i * (size_t)nc, nc);
+        if (!b) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, b);
+    }
+    return list;
+}
+
+PyDoc_STRVAR(Model_solve_doc,
+"solve(givens, *, limit=1, keep=None, nodes=-1, seconds=-1.0, forbidden=None, avoid=None,\n"
+"      fast=True) -> (count, status, solutions, nodes, guesses)\n\n"
+"Count solutions of `givens` (n*n bytes, 0 = empty) up to `limit`, keeping the first\n"
+"`keep` (default: all counted). `forbidden` excludes (cell, digit) pairs; `avoid` (n*n\n"
+"bytes) is one solution that is neither counted nor returned. status: EXHAUSTED (count\n"
+"exact), LIMIT, BUDGET or CONTRADICTORY. `fast=False` disables the classic 9x9 path.\n"
+"Raises ValueError for givens of the wrong length or values outside 0..n.");
+
+static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"givens", "limit", "keep", "nodes", "seconds", "forbidden",
+                             "avoid", "fast", NULL};
+    PyObject *gobj, *keepobj = Py_None, *forbobj = Py_None, *avoidobj = Py_None;
+    unsigned long long limit = 1;
+    long long nodes = -1;
+    double seconds = -1.0;
+    int fast = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$KOLdOOp:solve", kwlist, &gobj, &limit,
+                                     &keepobj, &nodes, &seconds, &forbobj, &avoidobj, &fast))
+        return NULL;
+    if (!model_ready(self)) return NULL;
+    const nb_model *mm = &self->m;
+    uint64_t keep = limit;
+    if (keepobj != Py_None) {
+        keep = PyLong_AsUnsignedLongLong(keepobj);
+        if (PyErr_Occurred()) return NULL;
+        if (keep > limit) keep = limit;
+    }
+    if (keep > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "keep more than 1,000,000 solutions: use search()");
+        return NULL;
+    }
+    Py_buffer gv, av;
+    if (!get_givens(mm, gobj, &gv, "givens")) return NULL;
+    const uint8_t *avoid = NULL;
+    if (avoidobj != Py_None) {
+        if (!get_givens(mm, avoidobj, &av, "avoid")) {
+            PyBuffer_Release(&gv);
+            return NULL;
+        }
+        avoid = av.buf;
+    }
+    int32_t *forb = NULL;
+    int nforb = get_forbidden(forbobj, &forb);
+    uint8_t *out = NULL;
+    if (nforb >= 0) {
+        out = PyMem_RawMalloc((size_t)(keep ? keep : 1) * (size_t)mm->nc);
+        if (!out) PyErr_NoMemory();
+    }
+    if (nforb < 0 || !out) {
+        PyBuffer_Release(&gv);
+        if (avoid) PyBuffer_Release(&av);
+        PyMem_RawFree(forb);
+        return NULL;
+    }
+    nb_model local = *mm;
+    if (!fast) local.classic9 = 0;
+    nb_budget budget;
+    uint64_t count = 0;
+    nb_stats st = {0, 0};
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    make_budget(&budget, nodes, seconds);
+    status = nb_solve(&local, gv.buf, forb, nforb, avoid, limit, out, keep, &budget, &count, &st);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&gv);
+    if (avoid) PyBuffer_Release(&av);
+    PyMem_RawFree(forb);
+    if (status < 0) {
+        PyMem_RawFree(out);
+        return PyErr_NoMemory();
+    }
+    uint64_t nkept = count < keep ? count : keep;
+    PyObject *sols = solutions_list(out, nkept, mm->nc);
+    PyMem_RawFree(out);
+    if (!sols) return NULL;
+    return Py_BuildValue("(KiNKK)", (unsigned long long)count, status, sols,
+                         (unsigned long long)st.nodes, (unsigned long long)st.guesses);
+}
+
+PyDoc_STRVAR(Model_batch_doc,
+"batch(data, *, limit=2, keep=1, nodes=-1, seconds=-1.0, fast=True)\n"
+"    -> (counts, statuses, solutions, nodes, guesses)\n\n"
+"Solve many puzzles in one call without holding the GIL. `data` is a bytes-like object\n"
+"of k*n*n values 0..n (k puzzles back to back). Per puzzle: count up to `limit`, keep\n"
+"the first `keep` solutions, stop at the per-puzzle budget. Returns a list of k counts,\n"
+"k status bytes (EXHAUSTED, LIMIT, BUDGET, CONTRADICTORY, INVALID), the solutions as\n"
+"k*keep*n*n bytes (zeros where fewer were found), and total nodes and guesses.");
+
+static PyObject *Model_batch(ModelObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"data", "limit", "keep", "nodes", "seconds", "fast", NULL};
+    PyObject *dobj;
+    unsigned long long limit = 2, keep = 1;
+    long long nodes = -1;
+    double seconds = -1.0;
+    int fast = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$KKLdp:batch", kwlist, &dobj, &limit,
+                                     &keep, &nodes, &seconds, &fast))
+        return NULL;
+    if (!model_ready(self)) return NULL;
+    if (keep > limit) keep = limit;
+    if (keep > 64) {
+        PyErr_SetString(PyExc_ValueError, "batch keeps at most 64 solutions per puzzle");
+        return NULL;
+    }
+    const nb_model *mm = &self->m;
+    const int nc = mm->nc;
+    Py_buffer dv;
+    if (PyObject_GetBuffer(dobj, &dv, PyBUF_SIMPLE) < 0) return NULL;
+    if (dv.len % nc) {
+        PyErr_Format(PyExc_ValueError, "batch data must be a multiple of %d bytes, got %zd",
+                     nc, dv.len);
+        PyBuffer_Release(&dv);
+        return NULL;
+    }
+    Py_ssize_t k = dv.len / nc;
+    uint32_t *counts = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)(k + 1));
+    PyObject *statuses = PyBytes_FromStringAndSize(NULL, k);
+    PyObject *sols = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(k * (Py_ssize_t)keep * nc));
+    if (!counts || !statuses || !sols) {
+        PyMem_RawFree(counts);
+        Py_XDECREF(statuses);
+        Py_XDECREF(sols);
+        PyBuffer_Release(&dv);
+        return PyErr_NoMemory();
+    }
+    uint8_t *stbuf = (uint8_t *)PyBytes_AS_STRING(statuses);
+    uint8_t *solbuf = (uint8_t *)PyBytes_AS_STRING(sols);
+    memset(solbuf, 0, (size_t)k * keep * nc);
+    nb_model local = *mm;
+    if (!fast) local.classic9 = 0;
+    uint64_t tnodes = 0, tguesses = 0;
+    int oom = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const uint8_t *g = dv.buf;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const uint8_t *gi = g + (size_t)i * nc;
+        int bad = 0;
+        for (int c = 0; c < nc; c++)
+            if (gi[c] > local.n) { bad = 1; break; }
+        if (bad) {
+            counts[i] = 0;
+            stbuf[i] = NB_INVALID;
+            continue;
+        }
+        nb_budget budget;
+        make_budget(&budget, nodes, seconds);
+        uint64_t count = 0;
+        nb_stats st = {0, 0};
+        int status = nb_solve(&local, gi, NULL, 0, NULL, limit, solbuf + (size_t)i * keep * nc,
+                              keep, &budget, &count, &st);
+        if (status < 0) { oom = 1; break; }
+        counts[i] = (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count);
+        stbuf[i] = (uint8_t)status;
+        tnodes += st.nodes;
+        tguesses += st.guesses;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&dv);
+    if (oom) {
+        PyMem_RawFree(counts);
+        Py_DECREF(statuses);
+        Py_DECREF(sols);
+        return PyErr_NoMemory();
+    }
+    PyObject *clist = PyList_New(k);
+    if (!clist) {
+        PyMem_RawFree(counts);
+        Py_DECREF(statuses);
+        Py_DECREF(sols);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) PyList_SET_ITEM(clist, i, PyLong_FromUnsignedLong(counts[i]));
+    PyMem_RawFree(counts);
+    return Py_BuildValue("(NNNKK)", clist, statuses, sols, (unsigned long long)tnodes,
+                         (unsigned long long)tguesses);
+}
+
+PyDoc_STRVAR(Model_search_doc,
+"search(givens, *, seed=None, forbidden=None, avoid=None) -> Search\n\n"
+"A resumable search over `givens`: call Search.run(want) repeatedly for the next\n"
+"solutions. A `seed` (int) randomises digit order and cell tie-breaks (random grids).");
+
+static PyObject *Model_search(ModelObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"givens", "seed", "forbidden", "avoid", NULL};
+    PyObject *gobj, *seedobj = Py_None, *forbobj = Py_None, *avoidobj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOO:search", kwlist, &gobj, &seedobj,
+                                     &forbobj, &avoidobj))
+        return NULL;
+    if (!model_ready(self)) return NULL;
+    uint64_t seed = 0;
+    int randomise = 0;
+    if (seedobj != Py_None) {
+        seed = PyLong_AsUnsignedLongLongMask(seedobj);
+        if (PyErr_Occurred()) return NULL;
+        randomise = 1;
+    }
+    Py_buffer gv, av;
+    if (!get_givens(&self->m, gobj, &gv, "givens")) return NULL;
+    const uint8_t *avoid = NULL;
+    if (avoidobj != Py_None) {
+        if (!get_givens(&self->m, avoidobj, &av, "avoid")) {
+            PyBuffer_Release(&gv);
+            return NULL;
+        }
+        avoid = av.buf;
+    }
+    int32_t *forb = NULL;
+    int nforb = get_forbidden(forbobj, &forb);
+    nb_search *s = NULL;
+    if (nforb >= 0) {
+        s = nb_search_new(&self->m, gv.buf, forb, nforb, avoid, randomise, seed);
+        if (!s) PyErr_NoMemory();
+    }
+    PyBuffer_Release(&gv);
+    if (avoid) PyBuffer_Release(&av);
+    PyMem_RawFree(forb);
+    if (!s) return NULL;
+    SearchObject *so = PyObject_New(SearchObject, &SearchType);
+    if (!so) {
+        nb_search_free(s);
+        return NULL;
+    }
+    Py_INCREF(self);
+    so->model = (PyObject *)self;
+    so->s = s;
+    so->last_status = -1;
+    so->busy = 0;
+    return (PyObject *)so;
+}
+
+static PyObject *Model_get_n(ModelObject *self, void *closure)
+{
+    return PyLong_FromLong(self->m.n);
+}
+
+static PyObject *Model_get_classic9(ModelObject *self, void *closure)
+{
+    return PyBool_FromLong(self->m.classic9);
+}
+
+static PyObject *Model_get_full_units(ModelObject *self, void *closure)
+{
+    return PyLong_FromLong(self->m.nfull);
+}
+
+static PyMethodDef Model_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_VARARGS | METH_KEYWORDS,
+     Model_solve_doc},
+    {"batch", (PyCFunction)(void (*)(void))Model_batch, METH_VARARGS | METH_KEYWORDS,
+     Model_batch_doc},
+    {"search", (PyCFunction)(void (*)(void))Model_search, METH_VARARGS | METH_KEYWORDS,
+     Model_search_doc},
+    {NULL}
+};
+
+static PyGetSetDef Model_getset[] = {
+    {"n", (getter)Model_get_n, NULL, "grid size n", NULL},
+    {"classic9", (getter)Model_get_classic9, NULL,
+     "True when the rules are exactly classic 9x9 (the fast path applies)", NULL},
+    {"full_units", (getter)Model_get_full_units, NULL,
+     "number of units with n cells (used for hidden singles)", NULL},
+    {NULL}
+};
+
+PyDoc_STRVAR(Model_doc,
+"Model(n, units, pairs)\n\n"
+"The rules of one puzzle family, compiled once: grid size n (4..25), all-different\n"
+"units (sequences of cell indices; units of exactly n cells also get hidden singles)\n"
+"and extra pairs of cells that must differ (a flat sequence or (a, b) tuples).\n"
+"Immutable and safe to share between threads.");
+
+static PyTypeObject ModelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "native_backtrack._core.Model",
+    .tp_basicsize = sizeof(ModelObject),
+    .tp_dealloc = (destructor)Model_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = Model_doc,
+    .tp_methods = Model_methods,
+    .tp_getset = Model_getset,
+    .tp_init = (initproc)Model_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---------------------------------------------------------------------------------- */
+static void Search_dealloc(SearchObject *self)
+{
+    nb_search_free(self->s);
+    Py_XDECREF(self->model);
+    PyObject_Free(self);
+}
+
+PyDoc_STRVAR(Search_run_doc,
+"run(want, *, nodes=-1, seconds=-1.0) -> (status, solutions)\n\n"
+"Continue the search for up to `want` more solutions (list of n*n bytes). status:\n"
+"EXHAUSTED (no more solutions exist), LIMIT (`want` found; call again for more),\n"
+"BUDGET (this call's budget ran out; call again to continue) or CONTRADICTORY.");
+
+static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"want", "nodes", "seconds", NULL};
+    unsigned long long want;
+    long long nodes = -1;
+    double seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|$Ld:run", kwlist, &want, &nodes, &seconds))
+        return NULL;
+    if (want > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "run() returns at most 1,000,000 solutions per call");
+        return NULL;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Search.run is already running in another thread");
+        return NULL;
+    }
+    const int nc = ((ModelObject *)self->model)->m.nc;
+    uint8_t *out = PyMem_RawMalloc((size_t)(want ? want : 1) * (size_t)nc);
+    if (!out) return PyErr_NoMemory();
+    nb_budget budget;
+    uint64_t found = 0;
+    int status;
+    uint64_t base_nodes = 0;
+    {
+        nb_stats st;
+        nb_search_stats(self->s, &st);
+        base_nodes = st.nodes;
+    }
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    make_budget(&budget, nodes, seconds);
+    if (budget.nodes_limit) budget.nodes_limit += base_nodes;  /* per call */
+    status = nb_search_run(self->s, want, out, want, &budget, &found);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->last_status = status;
+    PyObject *sols = solutions_list(out, found, nc);
+    PyMem_RawFree(out);
+    if (!sols) return NULL;
+    return Py_BuildValue("(iN)", status, sols);
+}
+
+static PyObject *Search_get_nodes(SearchObject *self, void *closure)
+{
+    nb_stats st;
+    nb_search_stats(self->s, &st);
+    return PyLong_FromUnsignedLongLong(st.nodes);
+}
+
+static PyObject *Search_get_guesses(SearchObject *self, void *closure)
+{
+    nb_stats st;
+    nb_search_stats(self->s, &st);
+    return PyLong_FromUnsignedLongLong(st.guesses);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
+     Search_run_doc},
+    {NULL}
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "search nodes so far", NULL},
+    {"guesses", (getter)Search_get_guesses, NULL, "branching points so far", NULL},
+    {NULL}
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "native_backtrack._core.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A resumable search (from Model.search); not safe to share between threads.",
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+/* ---------------------------------------------------------------------------------- */
+static struct PyModuleDef coremodule = {
+    PyModuleDef_HEAD_INIT, "native_backtrack._core",
+    "Compiled backtracking Sudoku solver (see native_backtrack for the typed wrapper).",
+    -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    c9_init();
+    if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&coremodule);
+    if (!mod) return NULL;
+    Py_INCREF(&ModelType);
+    if (PyModule_AddObject(mod, "Model", (PyObject *)&ModelType) < 0) goto fail;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(mod, "Search", (PyObject *)&SearchType) < 0) goto fail;
+    if (PyModule_AddIntConstant(mod, "EXHAUSTED", NB_EXHAUSTED) < 0 ||
+        PyModule_AddIntConstant(mod, "LIMIT", NB_LIMIT) < 0 ||
+        PyModule_AddIntConstant(mod, "BUDGET", NB_BUDGET) < 0 ||
+        PyModule_AddIntConstant(mod, "CONTRADICTORY", NB_CONTRADICTORY) < 0 ||
+        PyModule_AddIntConstant(mod, "INVALID", NB_INVALID) < 0 ||
+        PyModule_AddIntConstant(mod, "MAX_SIZE", NB_MAXN) < 0)
+        goto fail;
+    return mod;
+fail:
+    Py_DECREF(mod);
+    return NULL;
+}

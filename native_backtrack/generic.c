@@ -1,0 +1,371 @@
+/* Generic backtracker: any n (4..25), any all-different units, any "different" pairs.
+ *
+ * State per search node: one candidate mask per cell (bit d-1 = digit d possible) and the
+ * value of each placed cell. Propagation: naked singles (placing a digit removes it from
+ * every peer) and hidden singles in every unit of exactly n cells (a digit with one
+ * place left goes there). Branching: the unplaced cell with the fewest candidates.
+ *
+ * The depth-first search keeps an explicit stack of saved states, so it can stop after
+ * any solution or when the budget runs out and resume later (streaming iteration).
+ */
+#define _POSIX_C_SOURCE 199309L  /* clock_gettime under -std=c99 */
+#include "nb.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define POPCOUNT(x) __builtin_popcount(x)
+#define CTZ(x) __builtin_ctz(x)
+
+double nb_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Frame: a header, then cand[nc] (uint32), then val[nc] (uint8). */
+typedef struct {
+    int32_t cell;       /* cell branched on in this frame */
+    uint32_t mask;      /* digits still to try there */
+    int32_t nassigned;  /* placed cells in the saved state */
+    int32_t pad;
+} frame_head;
+
+enum { PH_START, PH_DESCEND, PH_BACKTRACK, PH_DONE };
+
+struct nb_search {
+    const nb_model *m;
+    size_t fsize;          /* bytes per frame */
+    int depth, cap;
+    uint8_t *frames;
+    uint8_t *cur;
+    int16_t *queue;
+    int qn;                /* pending queue entries for the first propagation */
+    int phase;
+    int final_status;
+    uint64_t nodes, guesses, rng;
+    int randomise;
+    uint8_t *avoid;        /* NULL or nc bytes */
+};
+
+static inline uint32_t *f_cand(uint8_t *f) { return (uint32_t *)(f + sizeof(frame_head)); }
+static inline uint8_t *f_val(uint8_t *f, int nc) { return f + sizeof(frame_head) + 4 * (size_t)nc; }
+
+static inline uint64_t rng_next(uint64_t *s)
+{
+    /* splitmix64: tiny, good enough for digit orders and tie-breaks */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+int nb_check_givens(const nb_model *m, const uint8_t *g)
+{
+    for (int c = 0; c < m->nc; c++)
+        if (g[c] > m->n) return NB_INVALID;
+    for (int c = 0; c < m->nc; c++) {
+        if (!g[c]) continue;
+        for (int k = m->peer_start[c]; k < m->peer_start[c + 1]; k++)
+            if (g[m->peer_cells[k]] == g[c]) return NB_CONTRADICTORY;
+    }
+    return 0;
+}
+
+/* Propagate the `qn` cells in q (each has a single candidate, not yet placed).
+ * Returns 0 on contradiction. */
+static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *nassigned,
+                     int16_t *q, int qn)
+{
+    const int nc = m->nc, n = m->n;
+    const uint32_t full = m->full;
+    for (;;) {
+        int qi = 0;
+        while (qi < qn) {
+            int c = q[qi++];
+            if (val[c]) continue;
+            uint32_t b = cand[c];
+            if (!b) return 0;
+            val[c] = (uint8_t)(CTZ(b) + 1);
+            (*nassigned)++;
+            const int16_t *p = m->peer_cells + m->peer_start[c];
+            const int16_t *pe = m->peer_cells + m->peer_start[c + 1];
+            for (; p < pe; p++) {
+                uint32_t x = cand[*p];
+                if (x & b) {
+                    x &= ~b;
+                    cand[*p] = x;
+                    if (!x) return 0;
+                    if (!(x & (x - 1))) q[qn++] = *p;
+                }
+            }
+        }
+        if (*nassigned == nc) return 1;
+        qn = 0;
+        /* hidden singles: per unit of n cells, digits seen once / twice among open cells */
+        for (int u = 0; u < m->nfull; u++) {
+            const int16_t *uc = m->unit_cells + (size_t)u * n;
+            uint32_t once = 0, twice = 0, placed = 0;
+            for (int i = 0; i < n; i++) {
+                int c = uc[i];
+                uint32_t x = cand[c];
+                if (val[c]) placed |= x;
+                else { twice |= once & x; once |= x; }
+            }
+            if ((once | placed) != full) return 0;
+            uint32_t h = once & ~twice & ~placed;
+            while (h) {
+                uint32_t b = h & (0u - h);
+                h ^= b;
+                for (int i = 0; i < n; i++) {
+                    int c = uc[i];
+                    uint32_t x = cand[c];
+                    if (!val[c] && (x & b)) {
+                        if (x == b) break;            /* already forced this sweep */
+                        if (!(x & (x - 1))) return 0;  /* forced to another digit */
+                        cand[c] = b;
+                        q[qn++] = (int16_t)c;
+                        break;
+                    }
+                }
+            }
+        }
+        if (!qn) return 1;
+    }
+}
+
+nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
+                         const int32_t *forbidden, int nforbidden,
+                         const uint8_t *avoid, int randomise, uint64_t seed)
+{
+    nb_search *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    const int nc = m->nc;
+    s->m = m;
+    s->fsize = (sizeof(frame_head) + 5 * (size_t)nc + 15) & ~(size_t)15;
+    s->cap = 16;
+    s->frames = malloc(s->fsize * (size_t)s->cap);
+    s->cur = malloc(s->fsize);
+    s->queue = malloc(sizeof(int16_t) * (size_t)(nc + 1));
+    if (avoid) {
+        s->avoid = malloc((size_t)nc);
+        if (s->avoid) memcpy(s->avoid, avoid, (size_t)nc);
+    }
+    if (!s->frames || !s->cur || !s->queue || (avoid && !s->avoid)) {
+        nb_search_free(s);
+        return NULL;
+    }
+    s->randomise = randomise;
+    s->rng = seed;
+    s->phase = PH_START;
+
+    int st = nb_check_givens(m, givens);
+    if (st) {
+        s->phase = PH_DONE;
+        s->final_status = st;
+        return s;
+    }
+    frame_head *h = (frame_head *)s->cur;
+    uint32_t *cand = f_cand(s->cur);
+    uint8_t *val = f_val(s->cur, nc);
+    h->nassigned = 0;
+    for (int c = 0; c < nc; c++) { cand[c] = m->full; val[c] = 0; }
+    for (int k = 0; k < nforbidden; k++) {
+        int c = forbidden[2 * k], d = forbidden[2 * k + 1];
+        if (c >= 0 && c < nc && d >= 1 && d <= m->n) cand[c] &= ~(1u << (d - 1));
+    }
+    int qn = 0;
+    for (int c = 0; c < nc; c++) {
+        if (givens[c]) {
+            uint32_t b = 1u << (givens[c] - 1);
+            if (!(cand[c] & b)) {   /* a given that is forbidden: no solution */
+                s->phase = PH_DONE;
+                s->final_status = NB_EXHAUSTED;
+                return s;
+            }
+            cand[c] = b;
+            s->queue[qn++] = (int16_t)c;
+        } else if (!(cand[c] & (cand[c] - 1))) {
+            if (!cand[c]) {
+                s->phase = PH_DONE;
+                s->final_status = NB_EXHAUSTED;
+                return s;
+            }
+            s->queue[qn++] = (int16_t)c;
+        }
+    }
+    s->qn = qn;
+    return s;
+}
+
+void nb_search_free(nb_search *s)
+{
+    if (!s) return;
+    free(s->frames);
+    free(s->cur);
+    free(s->queue);
+    free(s->avoid);
+    free(s);
+}
+
+void nb_search_stats(const nb_search *s, nb_stats *st)
+{
+    st->nodes = s->nodes;
+    st->guesses = s->guesses;
+}
+
+static int pick_cell(const nb_search *s, const uint32_t *cand, const uint8_t *val,
+                     uint64_t *rng)
+{
+    const int nc = s->m->nc;
+    int best = -1, bestc = 99;
+    int start = s->randomise ? (int)(rng_next(rng) % (uint64_t)nc) : 0;
+    for (int k = 0, c = start; k < nc; k++, c = (c + 1 == nc) ? 0 : c + 1) {
+        if (val[c]) continue;
+        int pc = POPCOUNT(cand[c]);
+        if (pc < bestc) {
+            bestc = pc;
+            best = c;
+            if (pc <= 2) break;
+        }
+    }
+    return best;
+}
+
+static inline uint32_t pick_digit(nb_search *s, uint32_t mask)
+{
+    if (!s->randomise) return mask & (0u - mask);
+    int k = (int)(rng_next(&s->rng) % (uint64_t)POPCOUNT(mask));
+    while (k--) mask &= mask - 1;
+    return mask & (0u - mask);
+}
+
+static int budget_spent(const nb_search *s, const nb_budget *b)
+{
+    if (!b) return 0;
+    if (b->nodes_limit && s->nodes >= b->nodes_limit) return 1;
+    if (b->deadline > 0 && (s->nodes & 1023) == 0 && nb_now() > b->deadline) return 1;
+    return 0;
+}
+
+int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
+                  const nb_budget *budget, uint64_t *found)
+{
+    const nb_model *m = s->m;
+    const int nc = m->nc;
+    uint8_t *cur = s->cur;
+    frame_head *ch = (frame_head *)cur;
+    uint32_t *cand = f_cand(cur);
+    uint8_t *val = f_val(cur, nc);
+    uint64_t got = 0;
+    *found = 0;
+    if (s->phase == PH_DONE) return s->final_status;
+    if (want == 0) return NB_LIMIT;
+    if (budget && budget->deadline > 0 && nb_now() > budget->deadline) return NB_BUDGET;
+
+    if (s->phase == PH_START) {
+        s->nodes++;
+        if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn)) s->phase = PH_DESCEND;
+        else {
+            s->phase = PH_DONE;
+            s->final_status = NB_EXHAUSTED;
+            return NB_EXHAUSTED;
+        }
+    }
+    for (;;) {
+        if (s->phase == PH_DESCEND) {
+            if (ch->nassigned == nc) {
+                s->phase = PH_BACKTRACK;
+                if (!(s->avoid && memcmp(val, s->avoid, (size_t)nc) == 0)) {
+                    if (got < keep && out) memcpy(out + got * (size_t)nc, val, (size_t)nc);
+                    got++;
+                    if (got >= want) {
+                        *found = got;
+                        return NB_LIMIT;
+                    }
+                }
+            } else {
+                int c = pick_cell(s, cand, val, &s->rng);
+                if (s->depth == s->cap) {
+                    int ncap = s->cap * 2;
+                    uint8_t *nf = realloc(s->frames, s->fsize * (size_t)ncap);
+                    if (!nf) {  /* out of memory: report as a spent budget */
+                        *found = got;
+                        return NB_BUDGET;
+                    }
+                    s->frames = nf;
+                    s->cap = ncap;
+                }
+                uint8_t *f = s->frames + s->fsize * (size_t)s->depth++;
+                memcpy(f, cur, s->fsize);
+                frame_head *fh = (frame_head *)f;
+                fh->cell = c;
+                fh->mask = cand[c];
+                s->guesses++;
+                s->phase = PH_BACKTRACK;
+            }
+        }
+        /* PH_BACKTRACK: try the next digit of the top frame */
+        for (;;) {
+            if (s->depth == 0) {
+                s->phase = PH_DONE;
+                s->final_status = NB_EXHAUSTED;
+                *found = got;
+                return NB_EXHAUSTED;
+            }
+            uint8_t *f = s->frames + s->fsize * (size_t)(s->depth - 1);
+            frame_head *fh = (frame_head *)f;
+            if (!fh->mask) {
+                s->depth--;
+                continue;
+            }
+            if (budget_spent(s, budget)) {
+                *found = got;
+                return NB_BUDGET;
+            }
+            uint32_t b = pick_digit(s, fh->mask);
+            fh->mask &= ~b;
+            int c = fh->cell;
+            if (fh->mask) memcpy(cur, f, s->fsize);
+            else {  /* last alternative: take the frame's state and drop the frame */
+                memcpy(cur, f, s->fsize);
+                s->depth--;
+            }
+            s->nodes++;
+            cand[c] = b;
+            s->queue[0] = (int16_t)c;
+            if (propagate(m, cand, val, &ch->nassigned, s->queue, 1)) {
+                s->phase = PH_DESCEND;
+                break;
+            }
+        }
+    }
+}
+
+int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
+             int nforbidden, const uint8_t *avoid, uint64_t limit, uint8_t *out,
+             uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
+{
+    if (m->classic9) {
+        int bad = nb_check_givens(m, givens);
+        if (bad) {
+            *count = 0;
+            st->nodes = st->guesses = 0;
+            return bad;
+        }
+        return c9_solve(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
+                        count, st);
+    }
+    nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
+    if (!s) {
+        *count = 0;
+        st->nodes = st->guesses = 0;
+        return -1;
+    }
+    int status = nb_search_run(s, limit, out, keep, budget, count);
+    nb_search_stats(s, st);
+    nb_search_free(s);
+    return status;
+}

@@ -1,0 +1,91 @@
+/* Shared declarations of the native backtracker (C99, no dependency beyond libc).
+ *
+ * Two solvers live here:
+ *   - generic.c: any model (n = 4..25, any all-different units, any "different" pairs),
+ *     one 32-bit candidate mask per cell, naked + hidden singles, fewest-candidates-first
+ *     branching, an explicit stack so a search can stop (limit, budget) and resume.
+ *   - classic9.c: a fixed-size solver for the classic 9x9 rules only (bands of 27-bit
+ *     digit masks, box/row locked candidates per band); used whenever the model is
+ *     exactly classic 9x9 and no randomisation or streaming is asked for.
+ * Both answer the same question (count up to a limit, keep the first solutions) and
+ * are cross-checked in the tests.
+ */
+#ifndef NB_H
+#define NB_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define NB_MAXN 25
+#define NB_MAXC (NB_MAXN * NB_MAXN)
+
+/* Search status codes (also exported to Python). */
+enum {
+    NB_EXHAUSTED = 0,     /* search space exhausted: the count is exact */
+    NB_LIMIT = 1,         /* stopped because the limit was reached */
+    NB_BUDGET = 2,        /* stopped by the node or time budget */
+    NB_CONTRADICTORY = 3, /* two givens clash directly (same digit on peers) */
+    NB_INVALID = 4        /* a value outside 0..n (batch only) */
+};
+
+typedef struct {
+    int n;            /* digits 1..n */
+    int nc;           /* cells n*n */
+    uint32_t full;    /* (1<<n)-1 */
+    int nunits;
+    int nfull;        /* number of units with exactly n cells (hidden singles) */
+    int16_t *unit_cells;   /* full units first: nfull*n cells, then the short units */
+    int32_t *unit_start;   /* nunits+1 offsets into unit_cells */
+    int16_t *peer_cells;   /* every peer of every cell */
+    int32_t *peer_start;   /* nc+1 offsets into peer_cells */
+    int classic9;     /* 1 when the constraints are exactly classic 9x9 */
+} nb_model;
+
+typedef struct {
+    uint64_t nodes_limit;   /* 0 = none */
+    double deadline;        /* absolute monotonic seconds, 0 = none */
+} nb_budget;
+
+typedef struct {
+    uint64_t nodes;
+    uint64_t guesses;
+} nb_stats;
+
+double nb_now(void);
+
+/* ---- generic solver ---- */
+typedef struct nb_search nb_search;
+
+/* Create a search over `givens` (nc bytes, 0 = empty). `forbidden` holds nforbidden
+ * (cell, digit) pairs that are excluded; `avoid` (nc bytes or NULL) is one solution that
+ * is skipped (not reported, not counted). randomise != 0 shuffles digit order and
+ * tie-breaks from `seed`. Returns NULL on allocation failure. Status NB_CONTRADICTORY is reported by
+ * the first nb_search_run when givens clash. */
+nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
+                         const int32_t *forbidden, int nforbidden,
+                         const uint8_t *avoid, int randomise, uint64_t seed);
+void nb_search_free(nb_search *s);
+/* Find up to `want` more solutions; each is written (nc bytes, values 1..n) to
+ * out + k*nc for the first `keep` of them. Returns a status; *found gets the number
+ * found in this call. May be called again after NB_LIMIT or NB_BUDGET to continue. */
+int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
+                  const nb_budget *budget, uint64_t *found);
+void nb_search_stats(const nb_search *s, nb_stats *st);
+
+/* One-shot helper used by the batch: count up to `limit`, keep the first `keep`
+ * solutions in out. Chooses the classic 9x9 fast path when possible. */
+int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
+             int nforbidden, const uint8_t *avoid, uint64_t limit, uint8_t *out,
+             uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st);
+
+/* Direct clash among givens (or a value > n): NB_CONTRADICTORY / NB_INVALID / 0. */
+int nb_check_givens(const nb_model *m, const uint8_t *givens);
+
+/* ---- classic 9x9 fast path ---- */
+void c9_init(void);
+/* Same contract as nb_solve for the classic 9x9 rules; givens already checked. */
+int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
+             const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
+             const nb_budget *budget, uint64_t *count, nb_stats *st);
+
+#endif

@@ -1,7 +1,7 @@
 """Sudoku modelling toolkit: one puzzle model, several solver backends.
 
 >>> from sudoku_model import Puzzle, Shape
->>> p = Puzzle.parse("1.3..4.2.1.4..2.")
+>>> p = Puzzle.parse(".2..3....1....4.")
 >>> p.shape == Shape(2, 2)
 True
 """

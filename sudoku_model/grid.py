@@ -236,3 +236,14 @@ class Grid:
             h = hash((self.shape.box_rows, self.shape.box_cols, self.values))
             object.__setattr__(self, "_hash", h)
         return h
+
+    # -- Jupyter (drawing code is imported only when a notebook asks) -------------------
+    def _repr_svg_(self) -> str:
+        from .display import grid_svg
+
+        return grid_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .display import grid_html
+
+        return grid_html(self)

@@ -1,11 +1,13 @@
 """A :class:`Puzzle` is givens on a shape under a :class:`~sudoku_model.rules.RuleSet`.
 
->>> p = Puzzle.parse("1.3..4.2.1.4..2.")
+>>> p = Puzzle.parse(".2..3....1....4.")
 >>> p.shape, p.clues, p.conflicts()
-(Shape(2, 2), 6, [])
->>> report = p.check(Grid.parse("1234342121434312"))
->>> report.ok, report.problems[0].kind
-(False, 'duplicate')
+(Shape(2, 2), 4, [])
+>>> p.check(Grid.parse("1234341241232341")).ok
+True
+>>> report = p.check(Grid.parse("1234341241233241"))
+>>> report.ok, [problem.kind for problem in report.problems]
+(False, ['duplicate', 'duplicate'])
 """
 
 from __future__ import annotations
@@ -146,6 +148,17 @@ class Puzzle:
             h = hash((self.givens, self.rules))
             object.__setattr__(self, "_hash", h)
         return h
+
+    # -- Jupyter (drawing code is imported only when a notebook asks) -------------------
+    def _repr_svg_(self) -> str:
+        from .display import puzzle_svg
+
+        return puzzle_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .display import puzzle_html
+
+        return puzzle_html(self)
 
     # -- semantics ---------------------------------------------------------------------
     def conflicts(self) -> list[Conflict]:

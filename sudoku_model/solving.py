@@ -14,7 +14,7 @@ Every backend answers the same four questions the same way:
 
 >>> from sudoku_model import Puzzle
 >>> backend = get_backend("native")                                   # doctest: +SKIP
->>> backend.check_unique(Puzzle.parse("1.3..4.2.1.4..2.")).kind        # doctest: +SKIP
+>>> backend.check_unique(Puzzle.parse(".2..3....1....4.")).kind        # doctest: +SKIP
 <VerdictKind.UNIQUE: 'unique'>
 """
 
@@ -191,6 +191,17 @@ class Verdict:
         if len(self.witnesses) < 2:
             return []
         return self.witnesses[0].differences(self.witnesses[1])
+
+    # -- Jupyter (drawing code is imported only when a notebook asks) -------------------
+    def _repr_svg_(self) -> str:
+        from .display import verdict_svg
+
+        return verdict_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .display import verdict_html
+
+        return verdict_html(self)
 
 
 # -- backend base --------------------------------------------------------------------------

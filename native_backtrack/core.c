@@ -17,7 +17,7 @@
 #include "nb.h"
 
 #ifndef C9_ENABLED
-#define C9_ENABLED 0
+#define C9_ENABLED 1
 #endif
 
 typedef struct {

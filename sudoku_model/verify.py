@@ -1,0 +1,1037 @@
+"""Verify collections: does each puzzle have exactly one solution, with the evidence.
+
+One :class:`VerifyResult` per input record, in input order: the verdict (``malformed``,
+``contradictory``, ``unsolvable``, ``unique``, ``multiple``, ``unknown``), the solution when
+unique, two differing solutions when not, the parse error when the text is unreadable,
+optionally the redundant clues (``minimal=True``) and the answers of other backends
+(``cross_check=[...]``), with any disagreement between them.
+
+>>> from sudoku_model import Puzzle
+>>> r = verify_puzzle(Puzzle.parse("1.3..4.2.1.4..2."), backend="native")  # doctest: +SKIP
+>>> r.verdict, r.solution.to_line()                                        # doctest: +SKIP
+(<VerdictKind.UNIQUE: 'unique'>, '1234341221434321')
+
+Batches stream: :func:`verify_records` reads its input lazily, works in chunks (serially, in
+local worker processes with ``jobs=N``, or on a Dask cluster with ``dask=ADDRESS``) and yields
+results in input order, so memory stays constant however long the input. The command line
+``sudoku verify`` (:mod:`sudoku_model.cli.verify`) writes them as JSONL or CSV, flushed per
+chunk, and can resume an interrupted run (:func:`resume_state`).
+
+The classic-rules native backend has a fast path: a whole chunk is answered by one call
+into C that releases the GIL (``native_backtrack`` batch API), so threads overlap solving
+with reading and formatting.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import IO, Any
+
+from .errors import ParseError
+from .grid import Grid
+from .puzzle import Puzzle
+from .solving import DEFAULT_BUDGET, Backend, Budget, Verdict, VerdictKind
+
+__all__ = [
+    "VerifyConfig", "VerifyResult", "VerifySummary", "CrossCheckAnswer",
+    "verify_puzzle", "verify_records", "verify_chunk", "redundant_clues",
+    "JsonlWriter", "CsvWriter", "open_writer", "resume_state", "ResumeState",
+    "CSV_COLUMNS", "TIMING_FIELDS", "DEFAULT_CHUNK_SIZE",
+]
+
+#: Records per chunk: the unit of work sent to a worker and of flushing output.
+DEFAULT_CHUNK_SIZE = 512
+#: Fields that differ between two runs of the same input (compare records without them).
+TIMING_FIELDS = ("seconds", "stats")
+
+_K = VerdictKind
+
+
+# -- configuration and results -------------------------------------------------------------
+@dataclass(frozen=True)
+class VerifyConfig:
+    """What to compute for each puzzle (picklable: sent to worker processes).
+
+    Args:
+        backend: the backend that gives the verdict (a registered name).
+        cross_check: other backends that must give the same answer.
+        minimal: for unique puzzles, also find the redundant clues.
+        budget: per puzzle and per backend; a search that runs out answers ``unknown``.
+        validate: check every solution and witness against the rules (cheap insurance
+            against a backend bug; a failure is a disagreement).
+    """
+
+    backend: str = "native"
+    cross_check: tuple[str, ...] = ()
+    minimal: bool = False
+    budget: Budget = DEFAULT_BUDGET
+    validate: bool = True
+
+    def options_json(self) -> dict[str, Any]:
+        """The options as written in every record."""
+        budget = {k: v for k, v in (("seconds", self.budget.seconds),
+                                    ("nodes", self.budget.nodes),
+                                    ("conflicts", self.budget.conflicts)) if v is not None}
+        return {"budget": budget, "minimal": self.minimal,
+                "cross_check": list(self.cross_check)}
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCheckAnswer:
+    """What one cross-checking backend answered."""
+
+    backend: str
+    version: str
+    verdict: VerdictKind
+    solution: Grid | None
+    seconds: float
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"backend": self.backend, "backend_version": self.version,
+                             "verdict": self.verdict.value, "seconds": round(self.seconds, 6)}
+        if self.solution is not None:
+            d["solution"] = self.solution.to_line()
+        if self.error:
+            d["error"] = self.error
+        return d
+
+
+@dataclass(slots=True)
+class VerifyResult:
+    """The verdict on one input record, with its evidence (treat as read-only; not frozen
+    because a frozen dataclass costs microseconds per field, multiplied by millions).
+
+    ``solution`` when unique; ``witnesses`` (two different solutions) when multiple;
+    ``error`` when malformed; ``conflicts`` when contradictory; ``redundant`` (cells whose
+    clue can be removed keeping the puzzle unique) when minimality was asked and the puzzle
+    is unique, ``None`` otherwise; ``disagreement`` says how cross-checking backends
+    differ (``None`` when they agree).
+    """
+
+    source: str
+    line: int
+    puzzle: Puzzle | None
+    verdict: VerdictKind
+    backend: str
+    backend_version: str
+    seconds: float
+    solution: Grid | None = None
+    witnesses: tuple[Grid, ...] = ()
+    error: ParseError | None = None
+    text: str = ""
+    conflicts: tuple[str, ...] = ()
+    stats: dict[str, Any] = field(default_factory=dict)
+    redundant: tuple[int, ...] | None = None
+    redundant_unknown: tuple[int, ...] = ()
+    cross_check: tuple[CrossCheckAnswer, ...] = ()
+    disagreement: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """(source, line): identifies the record in an output file."""
+        return (self.source, self.line)
+
+    @property
+    def differing_cells(self) -> list[int]:
+        """Cells where the two witnesses differ (empty unless ``multiple``)."""
+        if len(self.witnesses) < 2:
+            return []
+        return self.witnesses[0].differences(self.witnesses[1])
+
+    @property
+    def is_minimal(self) -> bool | None:
+        """True when no clue is redundant (None when not computed or not decided)."""
+        if self.redundant is None or self.redundant_unknown:
+            return None
+        return not self.redundant
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of one output line (see the module docstring for fields)."""
+        p = self.puzzle
+        shape = p.shape if p is not None else None
+        d: dict[str, Any] = {"source": self.source, "line": self.line,
+                             "puzzle": p.givens.to_line() if p is not None else None,
+                             "clues": p.clues if p is not None else None}
+        if p is not None and not p.rules.is_classic:
+            d["rules"] = p.rules.to_json()
+        d["verdict"] = self.verdict.value
+        if self.solution is not None:
+            d["solution"] = self.solution.to_line()
+        if self.witnesses:
+            d["witnesses"] = [w.to_line() for w in self.witnesses]
+            assert shape is not None
+            d["differing_cells"] = [shape.cell_name(c) for c in self.differing_cells]
+        if self.error is not None:
+            d["error"] = {"message": self.error.message, "line": self.error.line,
+                          "column": self.error.column}
+            d["text"] = self.text
+        if self.conflicts:
+            d["conflicts"] = list(self.conflicts)
+        if self.redundant is not None and shape is not None:
+            d["redundant_clues"] = [shape.cell_name(c) for c in self.redundant]
+            d["minimal"] = self.is_minimal
+            if self.redundant_unknown:
+                d["redundant_unknown"] = [shape.cell_name(c) for c in self.redundant_unknown]
+        if self.cross_check:
+            d["cross_check"] = [a.to_json() for a in self.cross_check]
+        if self.disagreement is not None:
+            d["disagreement"] = self.disagreement
+        d["backend"] = self.backend
+        d["backend_version"] = self.backend_version
+        d["options"] = self.options
+        d["seconds"] = round(self.seconds, 6)
+        d["stats"] = self.stats
+        return d
+
+    def to_json_line(self) -> str:
+        """:meth:`to_json` as one compact JSON line (with its newline), built from
+        cached pieces for the common verdicts: formatting must not be the bottleneck."""
+        p = self.puzzle
+        if (p is None or self.error is not None or self.conflicts or self.cross_check
+                or self.disagreement is not None or self.redundant is not None
+                or not p.rules.is_classic or self.verdict is _K.UNKNOWN
+                and "refused" in self.stats):
+            return _json(self.to_json()) + "\n"
+        parts = [_source_head(self.source), str(self.line), ',"puzzle":"',
+                 _line_of(p.givens.values), '","clues":', str(p.clues), ',"verdict":"',
+                 self.verdict.value, '"']
+        if self.solution is not None:
+            parts += [',"solution":"', _line_of(self.solution.values), '"']
+        if self.witnesses:
+            w0, w1 = self.witnesses[0], self.witnesses[1]
+            shape = p.shape
+            parts += [',"witnesses":["', _line_of(w0.values), '","', _line_of(w1.values),
+                      '"],"differing_cells":', _json([shape.cell_name(c)
+                                                        for c in w0.differences(w1)])]
+        parts += [_tail(self.backend, self.backend_version, self.options),
+                  repr(round(self.seconds, 6)), ',"stats":', _stats_json(self.stats), "}\n"]
+        return "".join(parts)
+
+
+# -- fast formatting pieces ----------------------------------------------------------------
+_LINE_TABLE = bytes([ord(".")] + [ord(c) for c in "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+                    + [ord("?")] * (256 - 36))
+
+
+def _line_of(values: tuple[int, ...]) -> str:
+    """Grid values as a line of symbols (1-9A-Z, '.' for empty), without a Python loop."""
+    return bytes(values).translate(_LINE_TABLE).decode("ascii")
+
+
+_PIECES: dict[Any, str] = {}
+
+
+def _cached(key: Any, make: Callable[[], str]) -> str:
+    piece = _PIECES.get(key)
+    if piece is None:
+        if len(_PIECES) > 256:
+            _PIECES.clear()
+        piece = _PIECES[key] = make()
+    return piece
+
+
+def _source_head(source: str) -> str:
+    return _cached(("src", source), lambda: '{"source":' + _json(source) + ',"line":')
+
+
+def _tail(backend: str, version: str, options: dict[str, Any]) -> str:
+    # options dicts are shared by every result of a run: key by identity, and keep the
+    # object in the key so its id cannot be reused while cached
+    return _cached(("tail", backend, version, id(options), _Identity(options)),
+                   lambda: ',"backend":' + _json(backend) + ',"backend_version":'
+                   + _json(version) + ',"options":' + _json(options) + ',"seconds":')
+
+
+def _stats_json(stats: dict[str, Any]) -> str:
+    if not stats:
+        return "{}"
+    if "batch_size" in stats:  # shared by a whole chunk
+        return _cached(("stats", id(stats), _Identity(stats)), lambda: _json(stats))
+    return _json(stats)
+
+
+class _Identity:
+    """Hashes and compares by identity; holds its object alive."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.obj is self.obj
+
+
+# -- the backends of one process -----------------------------------------------------------
+_BACKENDS: dict[str, tuple[Backend, str]] = {}
+
+
+def _backend(name_or_backend: str | Backend) -> tuple[Backend, str]:
+    """A cached backend instance (one per process and name) and its version."""
+    if isinstance(name_or_backend, Backend):
+        return name_or_backend, _version(name_or_backend)
+    hit = _BACKENDS.get(name_or_backend)
+    if hit is None:
+        from .solving import get_backend
+
+        b = get_backend(name_or_backend)
+        hit = _BACKENDS[name_or_backend] = (b, _version(b))
+    return hit
+
+
+def _version(backend: Backend) -> str:
+    try:
+        return str(backend.version())
+    except Exception:  # a version string is never worth failing a run
+        return "unknown"
+
+
+# -- answering one record ------------------------------------------------------------------
+def _verdict_on(backend: Backend, puzzle: Puzzle, budget: Budget) -> Verdict:
+    """check_unique, with a refusal (unsupported rule or size) turned into an ``unknown``
+    verdict that carries the reason."""
+    from .errors import UnsupportedPuzzleError
+
+    try:
+        return backend.check_unique(puzzle, budget=budget)
+    except UnsupportedPuzzleError as exc:
+        return Verdict(_K.UNKNOWN, puzzle, backend.name, 0.0, error=str(exc))
+
+
+def _evidence_problem(puzzle: Puzzle, v: Verdict) -> str | None:
+    """Why the evidence of a verdict is wrong (a backend bug), or None when it holds."""
+    if v.kind is _K.UNIQUE:
+        if v.solution is None or not puzzle.is_solution(v.solution):
+            return f"{v.backend} answered unique with a grid that does not solve the puzzle"
+    elif v.kind is _K.MULTIPLE:
+        if len(v.witnesses) < 2 or v.witnesses[0] == v.witnesses[1] or not all(
+                puzzle.is_solution(w) for w in v.witnesses):
+            return f"{v.backend} answered multiple without two different valid solutions"
+    return None
+
+
+def redundant_clues(puzzle: Puzzle, solution: Grid, *, backend: str | Backend = "native",
+                    budget: Budget | None = None) -> tuple[list[int], list[int]]:
+    """The clues of a unique puzzle that can be removed one at a time keeping it unique.
+
+    Clue ``c`` is redundant exactly when "the other clues + (cell c != its digit)" has no
+    solution: one search per clue. A backend primitive answers that directly; otherwise
+    each clue is
+    removed and the rest asked for a solution other than ``solution``. Used: native
+    ``keeps_unique_without`` (forbidden pairs), PySAT ``digit_is_forced`` (assumptions),
+    else ``check_unique(smaller, solution=solution)`` (one search for another solution).
+
+    Returns:
+        (redundant cells, cells whose check ran out of budget), both sorted.
+
+    Raises:
+        ValueError: when ``solution`` does not solve the puzzle.
+    """
+    b, _ = _backend(backend)
+    budget = DEFAULT_BUDGET if budget is None else budget
+    if not puzzle.is_solution(solution):
+        raise ValueError("the solution given to redundant_clues does not solve the puzzle")
+    red: list[int] = []
+    unknown: list[int] = []
+    givens = puzzle.givens
+    keeps_unique_without = getattr(b, "keeps_unique_without", None)  # native
+    digit_is_forced = getattr(b, "digit_is_forced", None)  # pysat
+    for cell in givens.filled_cells():
+        keeps: bool | None
+        if callable(keeps_unique_without):
+            keeps = keeps_unique_without(puzzle, cell, solution, budget=budget)
+        elif callable(digit_is_forced):
+            smaller = puzzle.with_givens(givens.without([cell]))
+            try:
+                keeps = digit_is_forced(smaller, cell, solution.values[cell], budget=budget)
+            except TimeoutError:
+                keeps = None
+        else:
+            smaller = puzzle.with_givens(givens.without([cell]))
+            kind = b.check_unique(smaller, solution=solution, budget=budget).kind
+            keeps = True if kind is _K.UNIQUE else None if kind is _K.UNKNOWN else False
+        if keeps:
+            red.append(cell)
+        elif keeps is None:
+            unknown.append(cell)
+    return red, unknown
+
+
+def _result_from(record: Any, verdict: Verdict, version: str, config: VerifyConfig,
+                 options: dict[str, Any]) -> VerifyResult:
+    """A result from the main verdict, before minimality and cross-checking."""
+    stats = dict(verdict.stats)
+    if verdict.error:
+        stats["refused"] = verdict.error
+    return VerifyResult(record.source, record.line, record.puzzle, verdict.kind,
+                        verdict.backend, version, verdict.seconds,
+                        solution=verdict.solution if verdict.kind is _K.UNIQUE else None,
+                        witnesses=tuple(verdict.witnesses[:2])
+                        if verdict.kind is _K.MULTIPLE else (),
+                        conflicts=verdict.conflicts, stats=stats, options=options)
+
+
+def _malformed(record: Any, config: VerifyConfig, options: dict[str, Any]) -> VerifyResult:
+    return VerifyResult(record.source, record.line, None, _K.MALFORMED, config.backend,
+                        _backend(config.backend)[1], 0.0, error=record.error,
+                        text=record.text, options=options)
+
+
+def _finish(result: VerifyResult, record: Any, config: VerifyConfig,
+            main: Backend, *, validate: bool) -> VerifyResult:
+    """Add validation, minimality and cross-checking to a main-backend result."""
+    puzzle = record.puzzle
+    changes: dict[str, Any] = {}
+    problems: list[str] = []
+    if result.disagreement is not None:
+        problems.append(result.disagreement)
+    if validate and result.verdict in (_K.UNIQUE, _K.MULTIPLE):
+        problem = _evidence_problem(puzzle, Verdict(result.verdict, puzzle, result.backend,
+                                                    0.0, solution=result.solution,
+                                                    witnesses=result.witnesses))
+        if problem:
+            problems.append(problem)
+    answers: list[CrossCheckAnswer] = []
+    for name in config.cross_check:
+        other, version = _backend(name)
+        try:
+            v = _verdict_on(other, puzzle, config.budget)
+            error = v.error
+        except Exception as exc:  # a crashing backend is a disagreement, not a lost run
+            v = Verdict(_K.UNKNOWN, puzzle, other.name, 0.0)
+            error = f"{type(exc).__name__}: {exc}"
+        answers.append(CrossCheckAnswer(other.name, version, v.kind,
+                                        v.solution if v.kind is _K.UNIQUE else None,
+                                        v.seconds, error))
+        if error:
+            problems.append(f"{other.name} failed: {error}")
+        elif v.kind is not result.verdict:
+            problems.append(f"{result.backend} says {result.verdict.value}, "
+                            f"{other.name} says {v.kind.value}")
+        elif v.kind is _K.UNIQUE and v.solution != result.solution:
+            problems.append(f"{result.backend} and {other.name} both say unique but give "
+                            f"different solutions")
+        elif config.validate:
+            problem = _evidence_problem(puzzle, v)
+            if problem:
+                problems.append(problem)
+    if answers:
+        changes["cross_check"] = tuple(answers)
+    if problems:
+        changes["disagreement"] = "; ".join(problems)
+    if config.minimal and result.verdict is _K.UNIQUE and result.solution is not None:
+        red, unknown = redundant_clues(puzzle, result.solution, backend=main,
+                                       budget=config.budget)
+        changes["redundant"] = tuple(red)
+        changes["redundant_unknown"] = tuple(unknown)
+    for key, value in changes.items():
+        setattr(result, key, value)
+    return result
+
+
+def verify_chunk(records: Sequence[Any], config: VerifyConfig) -> list[VerifyResult]:
+    """Answer a list of records (:class:`sudoku_model.formats.Record`) in order.
+
+    This is the unit of work of every executor (serial, processes, Dask); it creates its
+    backends once per process. Malformed records become ``malformed`` results; nothing
+    here raises for a bad puzzle.
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for a backend that cannot be made.
+    """
+    return _build_chunk(records, config, _solve_chunk(records, config))
+
+
+def _solve_chunk(records: Sequence[Any], config: VerifyConfig) -> Any:
+    """The part of a chunk that runs in C with the GIL released (native batch), or None for
+    a backend without a batch call. Thread-safe, little Python per record: thread workers
+    run only this, the consumer builds the results (:func:`_build_chunk`)."""
+    main, _ = _backend(config.backend)
+    if not callable(getattr(main, "count_batch", None)):
+        return None
+    groups: dict[Any, list[int]] = {}
+    for i, rec in enumerate(records):
+        if rec.error is None and rec.puzzle is not None:
+            groups.setdefault(rec.puzzle.rules, []).append(i)
+    solved = []
+    for rules, indices in groups.items():
+        reason = main.supports(records[indices[0]].puzzle)
+        if reason is not None:
+            solved.append((rules, indices, reason, None, None, None))
+            continue
+        givens = [bytes(records[i].puzzle.givens.values) for i in indices]
+        res = main.count_batch(rules, b"".join(givens), limit=2, keep=2,
+                               budget=config.budget)
+        # Evidence check, in C as well: every kept grid (two slots per puzzle, zeros where
+        # none was found) as givens; a complete grid that does not clash is a solution.
+        check = main.count_batch(rules, res.solutions, limit=1, keep=0,
+                                 budget=config.budget) if config.validate else None
+        solved.append((rules, indices, None, givens, res, check))
+    return solved
+
+
+@lru_cache(maxsize=64)
+def _options_of(config: VerifyConfig) -> dict[str, Any]:
+    # one dict per configuration, shared by its results (the JSON writer caches by identity)
+    return config.options_json()
+
+
+#: Bytes -> mask: nonzero values become 0xFF (which cells hold a given).
+_GIVEN_MASK = bytes([0] + [255] * 255)
+
+
+def _build_chunk(records: Sequence[Any], config: VerifyConfig,
+                 solved: Any) -> list[VerifyResult]:
+    """Results of a chunk from what :func:`_solve_chunk` computed (or, for a backend
+    without a batch, by asking it one puzzle at a time), plus cross-checks and minimality.
+    """
+    main, version = _backend(config.backend)
+    options = _options_of(config)
+    results: list[Any] = [None] * len(records)
+    good: list[int] = []
+    for i, rec in enumerate(records):
+        if rec.error is not None or rec.puzzle is None:
+            results[i] = _malformed(rec, config, options)
+        else:
+            good.append(i)
+    if solved is not None:
+        for group in solved:
+            _batch_results(main.name, version, records, group, config, options, results)
+    else:
+        for i in good:
+            results[i] = _result_from(records[i], _verdict_on(main, records[i].puzzle,
+                                                              config.budget),
+                                      version, config, options)
+    validate = config.validate and solved is None  # a batch validated its evidence in C
+    if validate or config.cross_check or config.minimal:
+        for i in good:
+            results[i] = _finish(results[i], records[i], config, main, validate=validate)
+    return results
+
+
+def _batch_results(name: str, version: str, records: Sequence[Any], group: tuple,
+                   config: VerifyConfig, options: dict[str, Any], results: list[Any]) -> None:
+    """Fill ``results`` for one rule-set group of a native batch, straight from the C
+    buffers.
+
+    ``seconds`` of each result is the batch's wall time divided by its size; ``stats`` holds
+    the batch totals (``batch_size``, ``batch_nodes``, ``batch_guesses``). A solution or
+    witness that clashes, has an empty cell or changes a given is reported as a
+    disagreement (a backend bug).
+    """
+    import native_backtrack as nb
+
+    rules, indices, reason, givens, res, check = group
+    if reason is not None:
+        for i in indices:
+            rec = records[i]
+            results[i] = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNKNOWN, name,
+                                      version, 0.0, stats={"refused": reason},
+                                      options=options)
+        return
+    size = len(indices)
+    seconds = res.seconds / size
+    stats = {"batch_size": size, "batch_nodes": res.nodes, "batch_guesses": res.guesses}
+    shape = rules.shape
+    nc = shape.cell_count
+    raw = res.solutions
+    keep = res.keep
+    trusted = Grid._trusted
+    counts = res.counts
+    statuses = res.statuses
+    bad_status = check.statuses if check is not None else None
+    from_bytes = int.from_bytes
+    exhausted, contradictory = nb.EXHAUSTED, nb.CONTRADICTORY
+    for j, i in enumerate(indices):
+        rec = records[i]
+        count, status = counts[j], statuses[j]
+        base = j * keep * nc
+        slots = 0
+        if count >= 2:
+            a, b = raw[base:base + nc], raw[base + nc:base + 2 * nc]
+            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.MULTIPLE, name, version,
+                             seconds, witnesses=(trusted(shape, tuple(a)),
+                                                 trusted(shape, tuple(b))),
+                             stats=stats, options=options)
+            slots = 2
+            if a == b:
+                r.disagreement = f"{name} answered multiple with two equal grids"
+        elif status == contradictory:
+            p = rec.puzzle
+            r = VerifyResult(rec.source, rec.line, p, _K.CONTRADICTORY, name, version,
+                             seconds, conflicts=tuple(c.describe(shape)
+                                                      for c in p.conflicts()),
+                             stats=stats, options=options)
+        elif status != exhausted:
+            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNKNOWN, name, version,
+                             seconds, stats=stats, options=options)
+        elif count == 1:
+            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNIQUE, name, version,
+                             seconds, solution=trusted(shape, tuple(raw[base:base + nc])),
+                             stats=stats, options=options)
+            slots = 1
+        else:
+            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNSOLVABLE, name, version,
+                             seconds, stats=stats, options=options)
+        if bad_status is not None and slots:
+            g = givens[j]
+            mask = from_bytes(g.translate(_GIVEN_MASK), "big")
+            want = from_bytes(g, "big")
+            for k in range(slots):
+                grid = raw[base + k * nc:base + (k + 1) * nc]
+                if bad_status[j * keep + k] == contradictory or 0 in grid \
+                        or from_bytes(grid, "big") & mask != want:
+                    r.disagreement = (f"{name} answered {r.verdict.value} with a grid that "
+                                      "does not solve the puzzle")
+        results[i] = r
+
+
+def verify_puzzle(puzzle: Puzzle, *, backend: str | Backend = "native",
+                  cross_check: Sequence[str] = (), minimal: bool = False,
+                  budget: Budget | None = None) -> VerifyResult:
+    """Verify one puzzle (see :class:`VerifyResult`).
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+    """
+    from .formats import Record
+
+    name = backend if isinstance(backend, str) else backend.name
+    if not isinstance(backend, str):
+        _BACKENDS.setdefault(name, (backend, _version(backend)))
+    config = VerifyConfig(name, tuple(cross_check), minimal,
+                          DEFAULT_BUDGET if budget is None else budget)
+    rec = Record("<puzzle>", 1, puzzle.givens.to_line(), puzzle)
+    return verify_chunk([rec], config)[0]
+
+
+# -- batches -------------------------------------------------------------------------------
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them and keeps what is written.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Executor:
+    """submit(fn, *args) -> future with .result(), in-order and bounded; close(kill)."""
+
+    def __init__(self, *, kind: str, jobs: int, dask: str | None = None) -> None:
+        self.kind = kind
+        self._pool: Any = None
+        self._client: Any = None
+        self._cluster: Any = None
+        self.width = 1
+        if kind == "dask":
+            try:
+                from dask.distributed import Client, LocalCluster
+            except ImportError:
+                raise ImportError("--dask needs the 'dask' extra: "
+                                  "pip install 'sudoku-model[dask]'") from None
+            if dask == "local":
+                self._cluster = LocalCluster(n_workers=jobs if jobs > 1 else 2,
+                                             threads_per_worker=1, processes=True,
+                                             host="127.0.0.1", dashboard_address=None,
+                                             silence_logs=50)  # logging.CRITICAL
+                self._client = Client(self._cluster, timeout=60)
+            else:
+                self._client = Client(dask, timeout=30)
+            self.width = max(2, 2 * sum(self._client.nthreads().values()))
+        elif kind == "processes":
+            import multiprocessing
+
+            self._pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_sigint)
+            self.width = 2 * jobs
+        elif kind == "threads":
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(jobs)
+            self.width = 2 * jobs
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if self.kind == "dask":
+            return self._client.submit(fn, *args, pure=False)
+        if self.kind == "processes":
+            res = self._pool.apply_async(fn, args)
+            return _AsyncResult(res)
+        if self.kind == "threads":
+            return self._pool.submit(fn, *args)
+        return _Done(fn(*args))
+
+    def close(self, *, kill: bool = False) -> None:
+        if self.kind == "processes":
+            if kill:
+                self._pool.terminate()
+            else:
+                self._pool.close()
+            self._pool.join()
+        elif self.kind == "threads":
+            self._pool.shutdown(wait=True, cancel_futures=kill)
+        elif self.kind == "dask":
+            try:
+                self._client.close()
+            finally:
+                if self._cluster is not None:
+                    self._cluster.close()
+
+
+class _Done:
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+
+class _AsyncResult:
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def result(self) -> Any:
+        # a timeout keeps Ctrl-C responsive while waiting (a bare get() blocks signals)
+        while True:
+            try:
+                return self.inner.get(timeout=0.5)
+            except __import__("multiprocessing").TimeoutError:
+                continue
+
+
+def verify_records(records: Iterable[Any], *, backend: str = "native",
+                   cross_check: Sequence[str] = (), minimal: bool = False,
+                   budget: Budget | None = None, jobs: int = 1, dask: str | None = None,
+                   chunk_size: int = DEFAULT_CHUNK_SIZE,
+                   validate: bool = True,
+                   on_chunk: Callable[[list[VerifyResult]], None] | None = None,
+                   ) -> Iterator[VerifyResult]:
+    """Verify a stream of records (:func:`sudoku_model.formats.iter_records`), in order.
+
+    Reads ``records`` lazily: at most a few chunks are in flight, so memory stays
+    constant. ``jobs`` > 1 runs local worker processes; ``dask`` is a scheduler address or
+    ``"local"`` (a LocalCluster on loopback with ``jobs`` workers, 2 by default). With a
+    backend whose batch call releases the GIL (native) and nothing else to compute,
+    ``jobs`` threads are used instead of processes. ``on_chunk`` is called with each chunk's results as they come.
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+        ImportError: for ``dask`` without the ``dask`` extra installed.
+        ValueError: for ``jobs`` or ``chunk_size`` below 1.
+    """
+    if jobs < 1 or chunk_size < 1:
+        raise ValueError("jobs and chunk_size must be at least 1")
+    config = VerifyConfig(backend, tuple(cross_check), minimal,
+                          DEFAULT_BUDGET if budget is None else budget, validate)
+    # make the backends here first: an unknown name fails before any work is sent
+    _backend(config.backend)
+    for name in config.cross_check:
+        _backend(name)
+    if dask:
+        executor = _Executor(kind="dask", jobs=jobs, dask=dask)
+    elif jobs > 1 and _has_batch(config.backend) and not cross_check and not minimal:
+        # the batch call releases the GIL: threads overlap it without pickling
+        executor = _Executor(kind="threads", jobs=jobs)
+    elif jobs > 1:
+        executor = _Executor(kind="processes", jobs=jobs)
+    else:
+        executor = _Executor(kind="serial", jobs=1)
+    # threads run only the C part of a chunk; this thread builds the results, so the
+    # workers never compete for the GIL
+    stage = _solve_chunk if executor.kind == "threads" else verify_chunk
+    pending: deque[tuple[list[Any], Any]] = deque()
+    clean = False
+
+    def finished() -> list[VerifyResult]:
+        chunk, future = pending.popleft()
+        done = future.result()
+        if stage is _solve_chunk:
+            done = _build_chunk(chunk, config, done)
+        if on_chunk is not None:
+            on_chunk(done)
+        return done
+
+    try:
+        for chunk in _chunks(records, chunk_size):
+            pending.append((chunk if stage is _solve_chunk else [],
+                            executor.submit(stage, chunk, config)))
+            while len(pending) >= executor.width:
+                yield from finished()
+        while pending:
+            yield from finished()
+        clean = True
+    finally:
+        executor.close(kill=not clean)
+
+
+def _has_batch(name: str) -> bool:
+    b, _ = _backend(name)
+    return callable(getattr(b, "check_unique_batch", None))
+
+
+# -- summary -------------------------------------------------------------------------------
+VERDICT_ORDER = tuple(_K)
+
+
+@dataclass
+class VerifySummary:
+    """Counts per verdict, disagreements, time and rate of a run."""
+
+    counts: dict[VerdictKind, int] = field(default_factory=lambda: {k: 0 for k in _K})
+    disagreements: int = 0
+    not_minimal: int = 0
+    resumed: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def add(self, verdict: VerdictKind, *, disagreement: bool = False,
+            not_minimal: bool = False) -> None:
+        self.counts[verdict] += 1
+        self.disagreements += disagreement
+        self.not_minimal += not_minimal
+
+    def add_result(self, r: VerifyResult) -> None:
+        self.add(r.verdict, disagreement=r.disagreement is not None,
+                 not_minimal=bool(r.redundant))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def all_unique(self) -> bool:
+        return self.counts[_K.UNIQUE] == self.total and not self.disagreements
+
+    def table(self, *, computed: int | None = None) -> str:
+        """A small readable table: one line per verdict that occurred, then totals."""
+        total = self.total
+        width = max(8, len(f"{total:,}"))
+        lines = []
+        for k in VERDICT_ORDER:
+            n = self.counts[k]
+            if n or k is _K.UNIQUE:
+                pct = 100.0 * n / total if total else 0.0
+                lines.append(f"  {k.value:<13} {n:>{width},}  {pct:5.1f}%")
+        lines.append(f"  {'total':<13} {total:>{width},}")
+        if self.disagreements:
+            lines.append(f"  {'DISAGREEMENTS':<13} {self.disagreements:>{width},}")
+        if self.not_minimal:
+            lines.append(f"  {'not minimal':<13} {self.not_minimal:>{width},}")
+        done = (total - self.resumed) if computed is None else computed
+        rate = done / self.seconds if self.seconds > 0 else 0.0
+        tail = f"  {done:,} verified in {self.seconds:.2f} s ({rate:,.0f} puzzles/s)"
+        if self.resumed:
+            tail += f"; {self.resumed:,} already in the output (resumed)"
+        if self.interrupted:
+            tail += "; INTERRUPTED (resume with --resume)"
+        lines.append(tail)
+        return "\n".join(lines)
+
+
+# -- writing and resuming ------------------------------------------------------------------
+#: Columns of the CSV output (lists and objects are written as JSON text).
+CSV_COLUMNS = ("source", "line", "puzzle", "clues", "verdict", "solution", "witness1",
+               "witness2", "differing_cells", "error", "error_line", "error_column",
+               "conflicts", "redundant_clues", "minimal", "disagreement", "cross_check",
+               "backend", "backend_version", "options", "seconds", "stats", "rules")
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class JsonlWriter:
+    """One JSON object per line; :meth:`flush` after each chunk."""
+
+    fmt = "jsonl"
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def write(self, result: VerifyResult) -> None:
+        self.out.write(_json(result.to_json()) + "\n")
+
+    def write_many(self, results: Iterable[VerifyResult]) -> None:
+        self.out.write("".join(_json(r.to_json()) + "\n" for r in results))
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+class CsvWriter:
+    """The :data:`CSV_COLUMNS`, one row per result (header first unless appending)."""
+
+    fmt = "csv"
+
+    def __init__(self, out: IO[str], *, header: bool = True) -> None:
+        self.out = out
+        self._csv = csv.writer(out, lineterminator="\n")
+        if header:
+            self._csv.writerow(CSV_COLUMNS)
+
+    @staticmethod
+    def row(result: VerifyResult) -> list[Any]:
+        d = result.to_json()
+        err = d.get("error") or {}
+        wit = d.get("witnesses") or [None, None]
+
+        def js(key: str) -> str:
+            v = d.get(key)
+            return "" if v is None else _json(v)
+
+        return [d["source"], d["line"], d["puzzle"] or "", d["clues"] if d["clues"]
+                is not None else "", d["verdict"], d.get("solution", ""), wit[0] or "",
+                wit[1] or "", " ".join(d.get("differing_cells", [])),
+                err.get("message", ""), err.get("line", ""), err.get("column", ""),
+                js("conflicts"), " ".join(d.get("redundant_clues", [])),
+                "" if d.get("minimal") is None else str(d["minimal"]).lower(),
+                d.get("disagreement", ""), js("cross_check"), d["backend"],
+                d["backend_version"], js("options"), d["seconds"], js("stats"), js("rules")]
+
+    def write(self, result: VerifyResult) -> None:
+        self._csv.writerow(self.row(result))
+
+    def write_many(self, results: Iterable[VerifyResult]) -> None:
+        self._csv.writerows(self.row(r) for r in results)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+def open_writer(out: IO[str], fmt: str, *, header: bool = True) -> JsonlWriter | CsvWriter:
+    """A writer for ``jsonl`` or ``csv``.
+
+    Raises:
+        ValueError: for another format name.
+    """
+    if fmt == "jsonl":
+        return JsonlWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out, header=header)
+    raise ValueError(f"unknown output format {fmt!r}; known: jsonl, csv")
+
+
+@dataclass
+class ResumeState:
+    """Where a previous run stopped: the sources it finished (in order), the source it was
+    in and the last line done there, and the verdict counts of what it wrote."""
+
+    finished_sources: set[str] = field(default_factory=set)
+    current_source: str | None = None
+    last_line: int = 0
+    records: int = 0
+    summary: VerifySummary = field(default_factory=VerifySummary)
+    has_header: bool = False
+
+    def done(self, source: str, line: int) -> bool:
+        """True when (source, line) is already in the output."""
+        if source == self.current_source:
+            return line <= self.last_line
+        return source in self.finished_sources
+
+
+def resume_state(path: str | os.PathLike[str], fmt: str) -> ResumeState:
+    """Read an output file of an earlier run, cut off a torn last line (an interrupted
+    write) and say which records it holds.
+
+    Output is written in input order, so what a run completed is a prefix of its input:
+    whole sources, then the lines of one source up to ``last_line``. Only that is kept in
+    memory, never the set of keys.
+
+    Raises:
+        OSError: when the file cannot be read or truncated.
+        ValueError: when a complete line of the file is not a verify record.
+    """
+    state = ResumeState()
+    p = os.fspath(path)
+    if not os.path.exists(p) or os.path.getsize(p) == 0:
+        return state
+    _truncate_torn_tail(p)
+    with open(p, encoding="utf-8", newline="") as f:
+        if fmt == "csv":
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if header is None:
+                return state
+            if tuple(header) != CSV_COLUMNS:
+                raise ValueError(f"{p}: not a verify CSV file (header {header[:3]}...)")
+            state.has_header = True
+            col = {name: i for i, name in enumerate(CSV_COLUMNS)}
+            for row in reader:
+                if not row:
+                    continue
+                _resume_add(state, row[col["source"]], int(row[col["line"]]),
+                            VerdictKind(row[col["verdict"]]), bool(row[col["disagreement"]]),
+                            bool(row[col["redundant_clues"]]))
+        else:
+            for k, text in enumerate(f, 1):
+                if not text.strip():
+                    continue
+                try:
+                    d = json.loads(text)
+                    _resume_add(state, d["source"], int(d["line"]), VerdictKind(d["verdict"]),
+                                "disagreement" in d, bool(d.get("redundant_clues")))
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise ValueError(f"{p}:{k}: not a verify record ({exc})") from None
+    return state
+
+
+def _resume_add(state: ResumeState, source: str, line: int, verdict: VerdictKind,
+                disagreement: bool, not_minimal: bool) -> None:
+    if source != state.current_source:
+        if state.current_source is not None:
+            state.finished_sources.add(state.current_source)
+        state.current_source = source
+        state.last_line = 0
+    state.last_line = max(state.last_line, line)
+    state.records += 1
+    state.summary.add(verdict, disagreement=disagreement, not_minimal=not_minimal)
+
+
+def _truncate_torn_tail(path: str) -> None:
+    """Drop a last line without its newline (a write cut short)."""
+    with open(path, "rb+") as f:
+        size = f.seek(0, io.SEEK_END)
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        # walk back to the previous newline
+        pos = size
+        block = 65536
+        while pos > 0:
+            start = max(0, pos - block)
+            f.seek(start)
+            data = f.read(pos - start)
+            i = data.rfind(b"\n")
+            if i >= 0:
+                f.truncate(start + i + 1)
+                return
+            pos = start
+        f.truncate(0)

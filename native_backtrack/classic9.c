@@ -39,6 +39,7 @@ typedef struct {
 static uint16_t perm_triads[512];  /* triad set -> triads lying on a full permutation */
 static uint32_t triad_cells[512];  /* triad set -> its 27-bit cell mask */
 static uint8_t row_triads[512];    /* 9 bits of a row -> which of its 3 triads are used */
+static const uint32_t spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  /* bit j -> bit 3j */
 static uint32_t row_mask[3], box_mask[3], col_mask[9];
 static int initialised;
 
@@ -132,14 +133,34 @@ static int propagate(c9_state *s)
             }
         }
         if (placed) continue;
-        /* hidden singles in columns (the band rule sees rows and boxes only); also a
-         * digit with no place left in some column is a contradiction */
+        /* The same rule across the bands: in each stack the (column, band) triads of a
+         * digit form a permutation too (column/box locked candidates); then hidden
+         * singles in columns. */
+        int narrowed = 0;
         for (int d = 0; d < 9; d++) {
-            const uint32_t *f = s->F + 3 * d;
+            uint32_t *f = s->F + 3 * d;
             uint32_t c0 = (f[0] | f[0] >> 9 | f[0] >> 18) & 0x1FF;
             uint32_t c1 = (f[1] | f[1] >> 9 | f[1] >> 18) & 0x1FF;
             uint32_t c2 = (f[2] | f[2] >> 9 | f[2] >> 18) & 0x1FF;
             if ((c0 | c1 | c2) != 0x1FF) return 0;
+            for (int st = 0; st < 9; st += 3) {
+                uint32_t t = spread3[(c0 >> st) & 7] | (spread3[(c1 >> st) & 7] << 1) |
+                             (spread3[(c2 >> st) & 7] << 2);
+                uint32_t gone = t & ~perm_triads[t];
+                if (!gone) continue;
+                if (gone == t) return 0;
+                while (gone) {
+                    int k = __builtin_ctz(gone);
+                    gone &= gone - 1;
+                    int j = k / 3, b = k - 3 * j;
+                    f[b] &= ~col_mask[st + j];
+                    s->dirty |= 1u << (3 * d + b);
+                }
+                narrowed = 1;
+                c0 = (f[0] | f[0] >> 9 | f[0] >> 18) & 0x1FF;
+                c1 = (f[1] | f[1] >> 9 | f[1] >> 18) & 0x1FF;
+                c2 = (f[2] | f[2] >> 9 | f[2] >> 18) & 0x1FF;
+            }
             uint32_t only[3] = {c0 & ~(c1 | c2), c1 & ~(c0 | c2), c2 & ~(c0 | c1)};
             for (int b = 0; b < 3; b++) {
                 uint32_t cand = only[b];
@@ -150,13 +171,15 @@ static int propagate(c9_state *s)
                     int c = __builtin_ctz(cand);
                     cand &= cand - 1;
                     uint32_t cells = (f[b] >> c) & 0x40201u;
-                    if (cells && !(cells & (cells - 1))) {
+                    if (!cells) return 0;
+                    if (!(cells & (cells - 1))) {
                         place(s, d, b, c + 9 * (__builtin_ctz(cells) / 9));
                         placed = 1;
                     }
                 }
             }
         }
+        if (narrowed) continue;
         if (!placed) return 1;
     }
 }

@@ -8,12 +8,12 @@ one unit) are not exceptions: they are reported by :meth:`sudoku_model.Puzzle.co
 from __future__ import annotations
 
 __all__ = [
-    "SudokuError",
-    "ParseError",
-    "ShapeError",
-    "UnsupportedPuzzleError",
     "BackendNotFoundError",
     "BackendUnavailableError",
+    "ParseError",
+    "ShapeError",
+    "SudokuError",
+    "UnsupportedPuzzleError",
 ]
 
 
@@ -62,8 +62,9 @@ class ParseError(SudokuError, ValueError):
         shown = self.text if len(self.text) <= 120 else self.text[:117] + "..."
         return f"{head}\n    {shown!r}"
 
-    def located(self, *, source: str | None = None, line: int | None = None,
-                column_offset: int = 0) -> ParseError:
+    def located(
+        self, *, source: str | None = None, line: int | None = None, column_offset: int = 0
+    ) -> ParseError:
         """Return a copy placed in a file: new source/line, column shifted by an offset."""
         return ParseError(
             self.message,
@@ -74,12 +75,15 @@ class ParseError(SudokuError, ValueError):
         )
 
     def __reduce__(self):  # keep pickling (worker processes) lossless
-        return (_rebuild_parse_error,
-                (self.message, self.source, self.line, self.column, self.text))
+        return (
+            _rebuild_parse_error,
+            (self.message, self.source, self.line, self.column, self.text),
+        )
 
 
-def _rebuild_parse_error(message: str, source: str, line: int, column: int,
-                         text: str) -> ParseError:
+def _rebuild_parse_error(
+    message: str, source: str, line: int, column: int, text: str
+) -> ParseError:
     return ParseError(message, source=source, line=line, column=column, text=text)
 
 

@@ -25,7 +25,8 @@ Reading streams: :func:`iter_records` yields one :class:`Record` per puzzle in c
 memory, with either a :class:`~sudoku_model.Puzzle` or the :class:`ParseError` that says
 where the text went wrong. ``.gz`` files are read transparently.
 
->>> rec = next(iter_records(["4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......  # top95 #1"]))
+>>> line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+>>> rec = next(iter_records([line + "  # top95 #1"]))
 >>> rec.puzzle.clues, rec.comment
 (17, 'top95 #1')
 """
@@ -49,9 +50,22 @@ from .puzzle import Puzzle
 from .rules import RuleSet
 
 __all__ = [
-    "Record", "iter_records", "read_puzzles", "read_puzzle", "parse_grid", "parse_line",
-    "parse_block", "format_block", "format_line", "puzzle_to_json", "puzzle_from_json",
-    "write_records", "open_text", "FORMATS", "WRITABLE_FORMATS", "CELL_COUNTS",
+    "CELL_COUNTS",
+    "FORMATS",
+    "WRITABLE_FORMATS",
+    "Record",
+    "format_block",
+    "format_line",
+    "iter_records",
+    "open_text",
+    "parse_block",
+    "parse_grid",
+    "parse_line",
+    "puzzle_from_json",
+    "puzzle_to_json",
+    "read_puzzle",
+    "read_puzzles",
+    "write_records",
 ]
 
 #: Cell counts whose shape is inferred (n*n for n = 4..25 with a box shape).
@@ -91,14 +105,14 @@ class Record(NamedTuple):
 
 # -- rules cache ---------------------------------------------------------------------------
 @lru_cache(maxsize=256)
-def _rules(shape: Shape, variants: tuple[str, ...],
-           regions: tuple[int, ...] | None) -> RuleSet:
+def _rules(shape: Shape, variants: tuple[str, ...], regions: tuple[int, ...] | None) -> RuleSet:
     return RuleSet.build(shape, variants, regions)
 
 
 # -- one grid from a line ------------------------------------------------------------------
-def _decode_cells(cells: str, shape: Shape, alphabet: Alphabet, *, source: str, line: int,
-                  column: int, text: str) -> tuple[int, ...]:
+def _decode_cells(
+    cells: str, shape: Shape, alphabet: Alphabet, *, source: str, line: int, column: int, text: str
+) -> tuple[int, ...]:
     """Values of a run of cell symbols (column = 1-based column of the first one)."""
     n = shape.size
     # Fast path: one bytes.translate over the run; fall back to the per-character loop
@@ -112,7 +126,7 @@ def _decode_cells(cells: str, shape: Shape, alphabet: Alphabet, *, source: str, 
         if b"\xff" not in translated:
             return tuple(translated)
     decode = alphabet._decode
-    values = []
+    values: list[int] = []
     append = values.append
     for i, ch in enumerate(cells):
         v = decode.get(ch)
@@ -149,34 +163,52 @@ def _cell_run(text: str, alphabet: Alphabet) -> int:
     return len(text) if m is None else m.start()
 
 
-def _shape_for_count(count: int, shape: Shape | None, *, source: str, line: int,
-                     column: int, text: str) -> Shape:
+def _shape_for_count(
+    count: int, shape: Shape | None, *, source: str, line: int, column: int, text: str
+) -> Shape:
     if shape is not None:
         if count != shape.cell_count:
             what = "too few" if count < shape.cell_count else "too many"
             col = column + min(count, shape.cell_count)
-            raise ParseError(f"{count} cells, {what}: a {shape.size}x{shape.size} grid has "
-                             f"{shape.cell_count}", source=source, line=line, column=col,
-                             text=text)
+            raise ParseError(
+                f"{count} cells, {what}: a {shape.size}x{shape.size} grid has {shape.cell_count}",
+                source=source,
+                line=line,
+                column=col,
+                text=text,
+            )
         return shape
     if count == 0:
-        raise ParseError("no cells before the comment", source=source, line=line,
-                         column=column, text=text)
+        raise ParseError(
+            "no cells before the comment", source=source, line=line, column=column, text=text
+        )
     try:
         return shape_for_cell_count(count)
     except ShapeError:
         sizes = ", ".join(str(c) for c in CELL_COUNTS[:6])
         near = min(CELL_COUNTS, key=lambda c: abs(c - count))
-        hint = f"; a {int(near ** 0.5)}x{int(near ** 0.5)} grid has {near}" \
-            if abs(near - count) <= 3 else ""
-        raise ParseError(f"{count} cells is not a grid (expected one of {sizes}, ...){hint}",
-                         source=source, line=line, column=column + min(count, near),
-                         text=text) from None
+        hint = (
+            f"; a {int(near**0.5)}x{int(near**0.5)} grid has {near}"
+            if abs(near - count) <= 3
+            else ""
+        )
+        raise ParseError(
+            f"{count} cells is not a grid (expected one of {sizes}, ...){hint}",
+            source=source,
+            line=line,
+            column=column + min(count, near),
+            text=text,
+        ) from None
 
 
-def parse_line(text: str, *, shape: Shape | None = None,
-               alphabet: Alphabet = DEFAULT_ALPHABET, source: str = "<string>",
-               line: int = 1) -> tuple[Grid, str]:
+def parse_line(
+    text: str,
+    *,
+    shape: Shape | None = None,
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+    source: str = "<string>",
+    line: int = 1,
+) -> tuple[Grid, str]:
     """Read one line of cells; returns the grid and the comment that followed the cells.
 
     Raises:
@@ -189,17 +221,18 @@ def parse_line(text: str, *, shape: Shape | None = None,
     cells = stripped[:run]
     rest = stripped[run:]
     comment = rest.strip(COMMENT_SEPARATORS + "\r") if rest else ""
-    shp = _shape_for_count(len(cells), shape, source=source, line=line, column=indent + 1,
-                           text=body)
-    values = _decode_cells(cells, shp, alphabet, source=source, line=line,
-                           column=indent + 1, text=body)
+    shp = _shape_for_count(
+        len(cells), shape, source=source, line=line, column=indent + 1, text=body
+    )
+    values = _decode_cells(
+        cells, shp, alphabet, source=source, line=line, column=indent + 1, text=body
+    )
     return Grid._trusted(shp, values), comment
 
 
 def _is_decoration_line(text: str) -> bool:
     s = text.strip()
-    return bool(s) and all(ch in BLOCK_DECORATION for ch in s) and any(
-        ch in "-=+" for ch in s)
+    return bool(s) and all(ch in BLOCK_DECORATION for ch in s) and any(ch in "-=+" for ch in s)
 
 
 def _block_row(text: str) -> tuple[str, list[int]]:
@@ -214,9 +247,14 @@ def _block_row(text: str) -> tuple[str, list[int]]:
     return "".join(cells), cols
 
 
-def parse_block(lines: Sequence[str], *, shape: Shape | None = None,
-                alphabet: Alphabet = DEFAULT_ALPHABET, source: str = "<string>",
-                first_line: int = 1) -> Grid:
+def parse_block(
+    lines: Sequence[str],
+    *,
+    shape: Shape | None = None,
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+    source: str = "<string>",
+    first_line: int = 1,
+) -> Grid:
     """Read n lines of n cells (separator lines and ``| +`` between cells are ignored).
 
     ``lines`` is the block as read, separator lines included; ``first_line`` the file line
@@ -237,31 +275,52 @@ def parse_block(lines: Sequence[str], *, shape: Shape | None = None,
     for lineno, cells, cols, raw in rows:
         if len(cells) != n:
             col = cols[n] if len(cells) > n else (cols[-1] + 1 if cols else 1)
-            raise ParseError(f"ragged block: row has {len(cells)} cells, expected {n}",
-                             source=source, line=lineno, column=col, text=raw)
+            raise ParseError(
+                f"ragged block: row has {len(cells)} cells, expected {n}",
+                source=source,
+                line=lineno,
+                column=col,
+                text=raw,
+            )
     if len(rows) != n:
         last = rows[-1][0]
         what = "too few" if len(rows) < n else "too many"
         bad = rows[n][0] if len(rows) > n else last + 1
-        raise ParseError(f"block has {len(rows)} row{'s' if len(rows) != 1 else ''}, "
-                         f"{what}: a {n}x{n} block has {n}", source=source,
-                         line=bad, column=1, text=rows[min(n, len(rows) - 1)][3])
+        raise ParseError(
+            f"block has {len(rows)} row{'s' if len(rows) != 1 else ''}, "
+            f"{what}: a {n}x{n} block has {n}",
+            source=source,
+            line=bad,
+            column=1,
+            text=rows[min(n, len(rows) - 1)][3],
+        )
     if shape is None:
         try:
             shape = shape_for_size(n)
         except ShapeError as exc:
-            raise ParseError(f"a block of {n}x{n} cells: {exc}", source=source,
-                             line=rows[0][0], column=1, text=rows[0][3]) from None
+            raise ParseError(
+                f"a block of {n}x{n} cells: {exc}",
+                source=source,
+                line=rows[0][0],
+                column=1,
+                text=rows[0][3],
+            ) from None
     values: list[int] = []
     for lineno, cells, cols, raw in rows:
         for ch, col in zip(cells, cols):
-            values.extend(_decode_cells(ch, shape, alphabet, source=source, line=lineno,
-                                        column=col, text=raw))
+            values.extend(
+                _decode_cells(ch, shape, alphabet, source=source, line=lineno, column=col, text=raw)
+            )
     return Grid._trusted(shape, tuple(values))
 
 
-def parse_grid(text: str, *, shape: Shape | None = None,
-               alphabet: Alphabet = DEFAULT_ALPHABET, source: str = "<string>") -> Grid:
+def parse_grid(
+    text: str,
+    *,
+    shape: Shape | None = None,
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+    source: str = "<string>",
+) -> Grid:
     """Read one grid from a line of cells or from a block; a single line may carry a
     comment, which is dropped.
 
@@ -269,17 +328,16 @@ def parse_grid(text: str, *, shape: Shape | None = None,
         ParseError: as :func:`parse_line` and :func:`parse_block`; also for empty text.
     """
     lines = [ln for ln in text.replace("\r\n", "\n").split("\n")]
-    content = [i for i, ln in enumerate(lines) if ln.strip() and
-               not ln.lstrip().startswith("#")]
+    content = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
     if not content:
         raise ParseError("empty input: no puzzle found", source=source, line=1, column=1)
     if len(content) == 1:
         i = content[0]
-        return parse_line(lines[i], shape=shape, alphabet=alphabet, source=source,
-                          line=i + 1)[0]
+        return parse_line(lines[i], shape=shape, alphabet=alphabet, source=source, line=i + 1)[0]
     first, last = content[0], content[-1]
-    return parse_block(lines[first:last + 1], shape=shape, alphabet=alphabet, source=source,
-                       first_line=first + 1)
+    return parse_block(
+        lines[first : last + 1], shape=shape, alphabet=alphabet, source=source, first_line=first + 1
+    )
 
 
 # -- streams -------------------------------------------------------------------------------
@@ -308,7 +366,7 @@ def _detect(first: str, name: str, alphabet: Alphabet, shape: Shape | None) -> s
         return "csv"
     if _is_decoration_line(s):
         return "block"
-    run = s[:_cell_run(s, alphabet)]
+    run = s[: _cell_run(s, alphabet)]
     cells, _ = _block_row(s)
     if shape is not None:
         if len(run) == shape.cell_count:
@@ -316,8 +374,7 @@ def _detect(first: str, name: str, alphabet: Alphabet, shape: Shape | None) -> s
         if len(cells) == shape.size:
             return "block"
         return "line"
-    if any(ch in s for ch in "|+") or (" " in s.strip() and len(cells) <= 25
-                                         and len(run) < 16):
+    if any(ch in s for ch in "|+") or (" " in s.strip() and len(cells) <= 25 and len(run) < 16):
         return "block"
     if len(run) in CELL_COUNTS:
         if len(run) == 16:
@@ -330,10 +387,15 @@ def _detect(first: str, name: str, alphabet: Alphabet, shape: Shape | None) -> s
     return "line"
 
 
-def iter_records(src: str | os.PathLike[str] | IO[str] | Iterable[str], *,
-                 source: str | None = None, shape: Shape | None = None,
-                 alphabet: Alphabet = DEFAULT_ALPHABET, variants: Sequence[str] = (),
-                 fmt: str = "auto") -> Iterator[Record]:
+def iter_records(
+    src: str | os.PathLike[str] | IO[str] | Iterable[str],
+    *,
+    source: str | None = None,
+    shape: Shape | None = None,
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+    variants: Sequence[str] = (),
+    fmt: str = "auto",
+) -> Iterator[Record]:
     """Stream the puzzles of a file, a text stream or an iterable of lines.
 
     Each malformed puzzle is one record with ``error`` set; reading goes on. Memory stays
@@ -353,8 +415,9 @@ def iter_records(src: str | os.PathLike[str] | IO[str] | Iterable[str], *,
         OSError: when the file cannot be opened.
     """
     if fmt not in FORMATS:
-        raise ParseError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}",
-                         source=source or "<options>")
+        raise ParseError(
+            f"unknown format {fmt!r}; known: {', '.join(FORMATS)}", source=source or "<options>"
+        )
     close = None
     name = source
     if isinstance(src, (str, os.PathLike)):
@@ -372,8 +435,14 @@ def iter_records(src: str | os.PathLike[str] | IO[str] | Iterable[str], *,
             close.close()  # type: ignore[attr-defined]
 
 
-def _iter_stream(stream: Iterable[str], name: str, shape: Shape | None, alphabet: Alphabet,
-                 variants: tuple[str, ...], fmt: str) -> Iterator[Record]:
+def _iter_stream(
+    stream: Iterable[str],
+    name: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+    fmt: str,
+) -> Iterator[Record]:
     it = iter(stream)
     buffered: list[tuple[int, str]] = []
     lineno = 0
@@ -385,8 +454,7 @@ def _iter_stream(stream: Iterable[str], name: str, shape: Shape | None, alphabet
         if s and not s.startswith("#"):
             break
     if not any(r.strip() and not r.strip().startswith("#") for _, r in buffered):
-        raise ParseError("empty input: no puzzle found", source=name, line=max(lineno, 1),
-                         column=1)
+        raise ParseError("empty input: no puzzle found", source=name, line=max(lineno, 1), column=1)
     first = buffered[-1][1]
     if fmt == "auto":
         fmt = _detect(first, name, alphabet, shape)
@@ -410,43 +478,63 @@ def _iter_stream(stream: Iterable[str], name: str, shape: Shape | None, alphabet
         yield from _json_records(lines(), name, shape, alphabet, variants)
 
 
-def _line_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | None,
-                  alphabet: Alphabet, variants: tuple[str, ...]) -> Iterator[Record]:
+def _line_records(
+    lines: Iterable[tuple[int, str]],
+    name: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+) -> Iterator[Record]:
     for lineno, raw in lines:
         s = raw.strip()
         if not s or s.startswith("#"):
             continue
         text = raw.rstrip("\r\n")
         try:
-            grid, comment = parse_line(text, shape=shape, alphabet=alphabet, source=name,
-                                       line=lineno)
+            grid, comment = parse_line(
+                text, shape=shape, alphabet=alphabet, source=name, line=lineno
+            )
             puzzle = Puzzle(grid, _rules(grid.shape, variants, None))
         except ParseError as exc:
             yield Record(name, lineno, text, None, exc)
             continue
         except (ValueError, ShapeError) as exc:
-            yield Record(name, lineno, text, None,
-                         ParseError(str(exc), source=name, line=lineno, column=1, text=text))
+            yield Record(
+                name,
+                lineno,
+                text,
+                None,
+                ParseError(str(exc), source=name, line=lineno, column=1, text=text),
+            )
             continue
         yield Record(name, lineno, text, puzzle, None, comment)
 
 
-def _block_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | None,
-                   alphabet: Alphabet, variants: tuple[str, ...]) -> Iterator[Record]:
+def _block_records(
+    lines: Iterable[tuple[int, str]],
+    name: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+) -> Iterator[Record]:
     block: list[str] = []
     start = 0
 
     def flush() -> Record:
         text = "\n".join(b.rstrip("\r\n") for b in block)
         try:
-            grid = parse_block(block, shape=shape, alphabet=alphabet, source=name,
-                               first_line=start)
+            grid = parse_block(block, shape=shape, alphabet=alphabet, source=name, first_line=start)
             return Record(name, start, text, Puzzle(grid, _rules(grid.shape, variants, None)))
         except ParseError as exc:
             return Record(name, start, text, None, exc)
         except (ValueError, ShapeError) as exc:
-            return Record(name, start, text, None,
-                          ParseError(str(exc), source=name, line=start, column=1, text=text))
+            return Record(
+                name,
+                start,
+                text,
+                None,
+                ParseError(str(exc), source=name, line=start, column=1, text=text),
+            )
 
     for lineno, raw in lines:
         s = raw.strip()
@@ -463,7 +551,7 @@ def _block_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | N
         block.append(raw)
         rows = [b for b in block if not _is_decoration_line(b)]
         n = shape.size if shape is not None else len(_block_row(rows[0])[0])
-        if len(rows) == n and 4 <= n:
+        if len(rows) == n and n >= 4:
             # keep a trailing separator line out of the next block
             yield flush()
             block = []
@@ -471,8 +559,13 @@ def _block_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | N
         yield flush()
 
 
-def _csv_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | None,
-                 alphabet: Alphabet, variants: tuple[str, ...]) -> Iterator[Record]:
+def _csv_records(
+    lines: Iterable[tuple[int, str]],
+    name: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+) -> Iterator[Record]:
     it = iter(lines)
     header: list[str] | None = None
     puzzle_col = solution_col = -1
@@ -491,34 +584,64 @@ def _csv_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | Non
             if puzzle_col < 0:
                 raise ParseError(
                     f"CSV header has no puzzle column (one of {', '.join(_PUZZLE_COLUMNS)})",
-                    source=name, line=lineno, column=1, text=text)
+                    source=name,
+                    line=lineno,
+                    column=1,
+                    text=text,
+                )
             continue
         if puzzle_col >= len(fields):
-            yield Record(name, lineno, text, None,
-                         ParseError(f"row has {len(fields)} fields; the puzzle is field "
-                                    f"{puzzle_col + 1}", source=name, line=lineno,
-                                    column=len(text) + 1, text=text))
+            yield Record(
+                name,
+                lineno,
+                text,
+                None,
+                ParseError(
+                    f"row has {len(fields)} fields; the puzzle is field {puzzle_col + 1}",
+                    source=name,
+                    line=lineno,
+                    column=len(text) + 1,
+                    text=text,
+                ),
+            )
             continue
         offset = _field_offset(text, fields, puzzle_col)
         try:
-            grid, _ = parse_line(fields[puzzle_col], shape=shape, alphabet=alphabet,
-                                 source=name, line=lineno)
+            grid, _ = parse_line(
+                fields[puzzle_col], shape=shape, alphabet=alphabet, source=name, line=lineno
+            )
             solution = None
             if 0 <= solution_col < len(fields) and fields[solution_col].strip():
                 sol_off = _field_offset(text, fields, solution_col)
                 try:
-                    solution, _ = parse_line(fields[solution_col], shape=grid.shape,
-                                             alphabet=alphabet, source=name, line=lineno)
+                    solution, _ = parse_line(
+                        fields[solution_col],
+                        shape=grid.shape,
+                        alphabet=alphabet,
+                        source=name,
+                        line=lineno,
+                    )
                 except ParseError as exc:
                     raise exc.located(column_offset=sol_off) from None
-            yield Record(name, lineno, text, Puzzle(grid, _rules(grid.shape, variants, None)),
-                         None, "", solution)
+            yield Record(
+                name,
+                lineno,
+                text,
+                Puzzle(grid, _rules(grid.shape, variants, None)),
+                None,
+                "",
+                solution,
+            )
         except ParseError as exc:
             if exc.text == fields[puzzle_col].rstrip("\r\n"):
                 exc = exc.located(column_offset=offset)
-            yield Record(name, lineno, text, None,
-                         ParseError(exc.message, source=name, line=lineno, column=exc.column,
-                                    text=text))
+            yield Record(
+                name,
+                lineno,
+                text,
+                None,
+                ParseError(exc.message, source=name, line=lineno, column=exc.column, text=text),
+            )
     if header is None:
         raise ParseError("empty CSV: no header", source=name, line=1, column=1)
 
@@ -536,8 +659,13 @@ def _field_offset(text: str, fields: list[str], index: int) -> int:
     return 0
 
 
-def _jsonl_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | None,
-                   alphabet: Alphabet, variants: tuple[str, ...]) -> Iterator[Record]:
+def _jsonl_records(
+    lines: Iterable[tuple[int, str]],
+    name: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+) -> Iterator[Record]:
     for lineno, raw in lines:
         s = raw.strip()
         if not s or s.startswith("#"):
@@ -546,16 +674,30 @@ def _jsonl_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | N
         try:
             obj = json.loads(s)
         except json.JSONDecodeError as exc:
-            yield Record(name, lineno, text, None,
-                         ParseError(f"invalid JSON: {exc.msg}", source=name, line=lineno,
-                                    column=exc.colno + (len(raw) - len(raw.lstrip())),
-                                    text=text))
+            yield Record(
+                name,
+                lineno,
+                text,
+                None,
+                ParseError(
+                    f"invalid JSON: {exc.msg}",
+                    source=name,
+                    line=lineno,
+                    column=exc.colno + (len(raw) - len(raw.lstrip())),
+                    text=text,
+                ),
+            )
             continue
         yield _json_record(obj, name, lineno, text, shape, alphabet, variants)
 
 
-def _json_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | None,
-                  alphabet: Alphabet, variants: tuple[str, ...]) -> Iterator[Record]:
+def _json_records(
+    lines: Iterable[tuple[int, str]],
+    name: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+) -> Iterator[Record]:
     collected = list(lines)
     first_line = collected[0][0] if collected else 1
     doc = "".join(raw for _, raw in collected)
@@ -563,31 +705,53 @@ def _json_records(lines: Iterable[tuple[int, str]], name: str, shape: Shape | No
         obj = json.loads(doc)
     except json.JSONDecodeError as exc:
         bad = doc.split("\n")[exc.lineno - 1] if doc else ""
-        raise ParseError(f"invalid JSON: {exc.msg}", source=name,
-                         line=exc.lineno + first_line - 1, column=exc.colno,
-                         text=bad) from None
+        raise ParseError(
+            f"invalid JSON: {exc.msg}",
+            source=name,
+            line=exc.lineno + first_line - 1,
+            column=exc.colno,
+            text=bad,
+        ) from None
     items = obj.get("puzzles", [obj]) if isinstance(obj, dict) else obj
     if not isinstance(items, list):
-        raise ParseError("JSON must hold a puzzle, a list of puzzles or {\"puzzles\": [...]}",
-                         source=name, line=first_line, column=1)
+        raise ParseError(
+            'JSON must hold a puzzle, a list of puzzles or {"puzzles": [...]}',
+            source=name,
+            line=first_line,
+            column=1,
+        )
     for k, item in enumerate(items):
         yield _json_record(item, name, first_line, f"[{k}]", shape, alphabet, variants)
 
 
-def _json_record(obj: Any, name: str, lineno: int, text: str, shape: Shape | None,
-                 alphabet: Alphabet, variants: tuple[str, ...]) -> Record:
+def _json_record(
+    obj: Any,
+    name: str,
+    lineno: int,
+    text: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+) -> Record:
     try:
-        puzzle, solution = puzzle_from_json(obj, shape=shape, alphabet=alphabet,
-                                            variants=variants, source=name, line=lineno)
+        puzzle, solution = puzzle_from_json(
+            obj, shape=shape, alphabet=alphabet, variants=variants, source=name, line=lineno
+        )
     except ParseError as exc:
         return Record(name, lineno, text, None, exc)
     return Record(name, lineno, text, puzzle, None, "", solution)
 
 
 # -- JSON puzzle objects -------------------------------------------------------------------
-def puzzle_from_json(obj: Any, *, shape: Shape | None = None,
-                     alphabet: Alphabet = DEFAULT_ALPHABET, variants: Sequence[str] = (),
-                     source: str = "<json>", line: int = 1) -> tuple[Puzzle, Grid | None]:
+def puzzle_from_json(
+    obj: Any,
+    *,
+    shape: Shape | None = None,
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+    variants: Sequence[str] = (),
+    source: str = "<json>",
+    line: int = 1,
+) -> tuple[Puzzle, Grid | None]:
     """Build a puzzle (and its solution, when present) from a JSON value: a string of cells
     or an object with ``puzzle``/``givens``, optional ``box``/``size``, ``variants``,
     ``regions`` and ``solution``.
@@ -595,9 +759,15 @@ def puzzle_from_json(obj: Any, *, shape: Shape | None = None,
     Raises:
         ParseError: for a missing or malformed field, naming it.
     """
+
     def fail(msg: str) -> ParseError:
-        return ParseError(msg, source=source, line=line, column=1,
-                          text=json.dumps(obj)[:120] if not isinstance(obj, str) else obj)
+        return ParseError(
+            msg,
+            source=source,
+            line=line,
+            column=1,
+            text=json.dumps(obj)[:120] if not isinstance(obj, str) else obj,
+        )
 
     if isinstance(obj, str):
         obj = {"puzzle": obj}
@@ -633,8 +803,13 @@ def puzzle_from_json(obj: Any, *, shape: Shape | None = None,
         try:
             return parse_grid(raw, shape=shp, alphabet=alphabet, source=source)
         except ParseError as exc:
-            raise ParseError(f'"{what}": {exc.message} (column {exc.column} of the field)',
-                             source=source, line=line, column=1, text=exc.text) from None
+            raise ParseError(
+                f'"{what}": {exc.message} (column {exc.column} of the field)',
+                source=source,
+                line=line,
+                column=1,
+                text=exc.text,
+            ) from None
 
     givens = grid_of(givens_raw, "puzzle", shp)
     regions = obj.get("regions")
@@ -661,8 +836,9 @@ def puzzle_from_json(obj: Any, *, shape: Shape | None = None,
     return Puzzle(givens, rules), solution
 
 
-def puzzle_to_json(puzzle: Puzzle, *, solution: Grid | None = None,
-                   alphabet: Alphabet = DEFAULT_ALPHABET) -> dict[str, Any]:
+def puzzle_to_json(
+    puzzle: Puzzle, *, solution: Grid | None = None, alphabet: Alphabet = DEFAULT_ALPHABET
+) -> dict[str, Any]:
     """The JSON object of a puzzle (the variant file format), omitting defaults."""
     d: dict[str, Any] = {}
     shape = puzzle.shape
@@ -685,8 +861,9 @@ def format_line(grid: Grid, *, blank: str = ".", alphabet: Alphabet = DEFAULT_AL
     return grid.to_line(blank=blank, alphabet=alphabet)
 
 
-def format_block(grid: Grid, *, blank: str = ".", separators: bool = True,
-                 alphabet: Alphabet = DEFAULT_ALPHABET) -> str:
+def format_block(
+    grid: Grid, *, blank: str = ".", separators: bool = True, alphabet: Alphabet = DEFAULT_ALPHABET
+) -> str:
     """n lines of n cells; with ``separators``, ``|`` between boxes and a ``-+-`` line
     between bands."""
     shape = grid.shape
@@ -694,10 +871,10 @@ def format_block(grid: Grid, *, blank: str = ".", separators: bool = True,
     syms = alphabet.symbols
     out = []
     for r in range(n):
-        row = grid.values[r * n:(r + 1) * n]
+        row = grid.values[r * n : (r + 1) * n]
         chars = [blank if v == 0 else syms[v - 1] for v in row]
         if separators:
-            groups = [" ".join(chars[c:c + bc]) for c in range(0, n, bc)]
+            groups = [" ".join(chars[c : c + bc]) for c in range(0, n, bc)]
             out.append(" | ".join(groups))
             if (r + 1) % br == 0 and r + 1 < n:
                 out.append("-+-".join("-" * (2 * bc - 1) for _ in range(n // bc)))
@@ -706,8 +883,14 @@ def format_block(grid: Grid, *, blank: str = ".", separators: bool = True,
     return "\n".join(out)
 
 
-def write_records(records: Iterable[tuple[Puzzle, Grid | None]], fmt: str, out: IO[str], *,
-                  blank: str = ".", alphabet: Alphabet = DEFAULT_ALPHABET) -> int:
+def write_records(
+    records: Iterable[tuple[Puzzle, Grid | None]],
+    fmt: str,
+    out: IO[str],
+    *,
+    blank: str = ".",
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+) -> int:
     """Write (puzzle, solution-or-None) pairs in a format; returns how many were written.
 
     Raises:
@@ -720,8 +903,12 @@ def write_records(records: Iterable[tuple[Puzzle, Grid | None]], fmt: str, out: 
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["puzzle", "solution"])
         for puzzle, solution in records:
-            writer.writerow([puzzle.givens.to_line(blank=blank, alphabet=alphabet),
-                             solution.to_line(alphabet=alphabet) if solution else ""])
+            writer.writerow(
+                [
+                    puzzle.givens.to_line(blank=blank, alphabet=alphabet),
+                    solution.to_line(alphabet=alphabet) if solution else "",
+                ]
+            )
             count += 1
         return count
     if fmt == "json":
@@ -743,16 +930,22 @@ def write_records(records: Iterable[tuple[Puzzle, Grid | None]], fmt: str, out: 
             if solution is not None:
                 out.write("\n" + format_block(solution, alphabet=alphabet) + "\n")
         else:  # jsonl
-            out.write(json.dumps(puzzle_to_json(puzzle, solution=solution, alphabet=alphabet),
-                                 separators=(",", ":")) + "\n")
+            out.write(
+                json.dumps(
+                    puzzle_to_json(puzzle, solution=solution, alphabet=alphabet),
+                    separators=(",", ":"),
+                )
+                + "\n"
+            )
         first = False
         count += 1
     return count
 
 
 # -- convenience ---------------------------------------------------------------------------
-def read_puzzles(src: str | os.PathLike[str] | IO[str] | Iterable[str],
-                 **options: Any) -> list[Puzzle]:
+def read_puzzles(
+    src: str | os.PathLike[str] | IO[str] | Iterable[str], **options: Any
+) -> list[Puzzle]:
     """Every puzzle of a source, as a list.
 
     Raises:

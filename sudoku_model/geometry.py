@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 from .errors import ShapeError
 
-__all__ = ["Shape", "SUPPORTED_SIZES", "shape_for_size", "shape_for_cell_count",
-           "parse_box"]
+__all__ = [
+    "SUPPORTED_SIZES",
+    "Shape",
+    "parse_box",
+    "shape_for_cell_count",
+    "shape_for_size",
+]
 
 #: Grid sizes n that have a standard box shape (n = box_rows * box_cols, 4 <= n <= 25).
 SUPPORTED_SIZES = tuple(range(4, 26))
@@ -48,7 +53,8 @@ class Shape:
         if not MIN_SIZE <= n <= MAX_SIZE:
             raise ShapeError(
                 f"box {self.box_rows}x{self.box_cols} gives a {n}x{n} grid; "
-                f"sizes {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE} are supported")
+                f"sizes {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE} are supported"
+            )
         if self.box_rows == 1 or self.box_cols == 1:
             raise ShapeError(f"box {self.box_rows}x{self.box_cols} is a line, not a box")
 
@@ -121,8 +127,7 @@ class Shape:
         out = []
         for top in range(0, n, br):
             for left in range(0, n, bc):
-                out.append(tuple((top + i) * n + left + j
-                                 for i in range(br) for j in range(bc)))
+                out.append(tuple((top + i) * n + left + j for i in range(br) for j in range(bc)))
         return tuple(out)
 
     @cached_property
@@ -147,7 +152,7 @@ class Shape:
         return Shape(self.box_cols, self.box_rows)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shape_for_size(n: int) -> Shape:
     """The standard shape of an n x n grid: the squarest box, with more columns than rows.
 
@@ -164,12 +169,11 @@ def shape_for_size(n: int) -> Shape:
         if n % rows == 0:
             best = rows
     if best is None:
-        raise ShapeError(f"a {n}x{n} grid has no box shape ({n} is prime); "
-                         "give regions instead")
+        raise ShapeError(f"a {n}x{n} grid has no box shape ({n} is prime); give regions instead")
     return Shape(best, n // best)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shape_for_cell_count(count: int) -> Shape:
     """The standard shape of a grid with ``count`` cells (16, 36, 64, 81, ...).
 

@@ -14,7 +14,7 @@ from typing import overload
 
 from .geometry import Shape, shape_for_cell_count, shape_for_size
 
-__all__ = ["Grid", "Alphabet", "DEFAULT_ALPHABET", "ZERO_BASED_ALPHABET", "BLANKS"]
+__all__ = ["BLANKS", "DEFAULT_ALPHABET", "ZERO_BASED_ALPHABET", "Alphabet", "Grid"]
 
 #: Characters read as an empty cell (with the default alphabet).
 BLANKS = ".0_-*"
@@ -28,7 +28,7 @@ class Alphabet:
     Letters are read case-insensitively.
     """
 
-    __slots__ = ("name", "symbols", "blanks", "_decode")
+    __slots__ = ("_decode", "blanks", "name", "symbols")
 
     def __init__(self, name: str, symbols: str, blanks: str) -> None:
         self.name = name
@@ -63,9 +63,13 @@ class Alphabet:
 DEFAULT_ALPHABET = Alphabet("1-9A-Z", "123456789ABCDEFGHIJKLMNOP", BLANKS)
 ZERO_BASED_ALPHABET = Alphabet("0-9A-Z", "0123456789ABCDEFGHIJKLMNO", "._-*")
 
-ALPHABETS = {"1-9A-Z": DEFAULT_ALPHABET, "default": DEFAULT_ALPHABET,
-             "0-9A-Z": ZERO_BASED_ALPHABET, "0-F": ZERO_BASED_ALPHABET,
-             "zero": ZERO_BASED_ALPHABET}
+ALPHABETS = {
+    "1-9A-Z": DEFAULT_ALPHABET,
+    "default": DEFAULT_ALPHABET,
+    "0-9A-Z": ZERO_BASED_ALPHABET,
+    "0-F": ZERO_BASED_ALPHABET,
+    "zero": ZERO_BASED_ALPHABET,
+}
 
 
 class Grid:
@@ -78,16 +82,19 @@ class Grid:
             0..n.
     """
 
-    __slots__ = ("shape", "values", "_hash")
+    __slots__ = ("_hash", "shape", "values")
 
     shape: Shape
     values: tuple[int, ...]
+    _hash: int | None
 
     def __init__(self, shape: Shape, values: Iterable[int]) -> None:
         vals = tuple(values)
         if len(vals) != shape.cell_count:
-            raise ValueError(f"a {shape.size}x{shape.size} grid has {shape.cell_count} "
-                             f"cells, got {len(vals)} values")
+            raise ValueError(
+                f"a {shape.size}x{shape.size} grid has {shape.cell_count} "
+                f"cells, got {len(vals)} values"
+            )
         n = shape.size
         for i, v in enumerate(vals):
             if not isinstance(v, int) or not 0 <= v <= n:
@@ -126,8 +133,9 @@ class Grid:
         return cls(shape, flat)
 
     @classmethod
-    def parse(cls, text: str, *, shape: Shape | None = None,
-              alphabet: Alphabet = DEFAULT_ALPHABET) -> Grid:
+    def parse(
+        cls, text: str, *, shape: Shape | None = None, alphabet: Alphabet = DEFAULT_ALPHABET
+    ) -> Grid:
         """Read a grid from one line of cells or from a block of n lines.
 
         Raises:
@@ -174,7 +182,7 @@ class Grid:
 
     def rows(self) -> list[tuple[int, ...]]:
         n = self.shape.size
-        return [self.values[r * n:(r + 1) * n] for r in range(n)]
+        return [self.values[r * n : (r + 1) * n] for r in range(n)]
 
     # -- derived grids -----------------------------------------------------------------
     def with_value(self, cell: int, value: int) -> Grid:
@@ -193,8 +201,9 @@ class Grid:
     def restricted_to(self, cells: Iterable[int]) -> Grid:
         """A copy keeping only the given cells."""
         keep = set(cells)
-        return Grid._trusted(self.shape, tuple(v if i in keep else 0
-                                               for i, v in enumerate(self.values)))
+        return Grid._trusted(
+            self.shape, tuple(v if i in keep else 0 for i, v in enumerate(self.values))
+        )
 
     def differences(self, other: Grid) -> list[int]:
         """The cells where two grids of one shape hold different values."""
@@ -208,8 +217,9 @@ class Grid:
         syms = alphabet.symbols
         return "".join(blank if v == 0 else syms[v - 1] for v in self.values)
 
-    def to_block(self, *, blank: str = ".", separators: bool = True,
-                 alphabet: Alphabet = DEFAULT_ALPHABET) -> str:
+    def to_block(
+        self, *, blank: str = ".", separators: bool = True, alphabet: Alphabet = DEFAULT_ALPHABET
+    ) -> str:
         """A pretty n-line block, with ``|`` and ``-+-`` between boxes when ``separators``."""
         from .formats import format_block
 

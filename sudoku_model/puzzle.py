@@ -19,7 +19,7 @@ from .geometry import Shape
 from .grid import Grid
 from .rules import AllDifferent, Different, RuleSet
 
-__all__ = ["Puzzle", "Conflict", "Problem", "CheckReport"]
+__all__ = ["CheckReport", "Conflict", "Problem", "Puzzle"]
 
 
 @dataclass(frozen=True)
@@ -68,17 +68,17 @@ class Puzzle:
         ValueError: when the rules are for another shape.
     """
 
-    __slots__ = ("givens", "rules", "_hash")
+    __slots__ = ("_hash", "givens", "rules")
 
     givens: Grid
     rules: RuleSet
+    _hash: int | None
 
     def __init__(self, givens: Grid, rules: RuleSet | None = None) -> None:
         if rules is None:
             rules = RuleSet.classic(givens.shape)
         elif rules.shape != givens.shape:
-            raise ValueError(f"rules for {rules.shape.name} given with a "
-                             f"{givens.shape.name} grid")
+            raise ValueError(f"rules for {rules.shape.name} given with a {givens.shape.name} grid")
         object.__setattr__(self, "givens", givens)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "_hash", None)
@@ -90,8 +90,14 @@ class Puzzle:
         return (Puzzle, (self.givens, self.rules))
 
     @classmethod
-    def parse(cls, text: str, *, shape: Shape | None = None,
-              variants: Iterable[str] = (), regions: Sequence[int] | None = None) -> Puzzle:
+    def parse(
+        cls,
+        text: str,
+        *,
+        shape: Shape | None = None,
+        variants: Iterable[str] = (),
+        regions: Sequence[int] | None = None,
+    ) -> Puzzle:
         """Read the givens from a line or block of cells and attach rules.
 
         Raises:
@@ -178,16 +184,20 @@ class Puzzle:
             ValueError: when the grid has another shape.
         """
         if grid.shape != self.shape:
-            raise ValueError(f"a {grid.shape.name} grid cannot solve a "
-                             f"{self.shape.name} puzzle")
+            raise ValueError(f"a {grid.shape.name} grid cannot solve a {self.shape.name} puzzle")
         shape = self.shape
         problems: list[Problem] = []
-        changed = tuple(i for i, (g, v) in enumerate(zip(self.givens.values, grid.values))
-                        if g and g != v)
+        changed = tuple(
+            i for i, (g, v) in enumerate(zip(self.givens.values, grid.values)) if g and g != v
+        )
         if changed:
-            problems.append(Problem("given-changed", changed,
-                                    "givens changed at "
-                                    + ", ".join(shape.cell_name(c) for c in changed)))
+            problems.append(
+                Problem(
+                    "given-changed",
+                    changed,
+                    "givens changed at " + ", ".join(shape.cell_name(c) for c in changed),
+                )
+            )
         empty = tuple(grid.empty_cells())
         if empty:
             problems.append(Problem("empty", empty, f"{len(empty)} cells empty"))
@@ -213,8 +223,9 @@ def _duplicates(rules: RuleSet, values: Sequence[int]) -> list[Conflict]:
                         seen.setdefault(v, []).append(c)
                 for digit, cells in seen.items():
                     if len(cells) > 1:
-                        out.append(Conflict(rule.name, rules.unit_name(unit_index),
-                                            tuple(cells), digit))
+                        out.append(
+                            Conflict(rule.name, rules.unit_name(unit_index), tuple(cells), digit)
+                        )
                 unit_index += 1
         elif isinstance(rule, Different):
             for a, b in rule.pairs:

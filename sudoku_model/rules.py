@@ -22,15 +22,15 @@ needs: all units, the extra pairs no unit already covers, and the peers of each 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from .errors import ShapeError
 from .geometry import Shape
 
-__all__ = ["AllDifferent", "Different", "Rule", "RuleSet", "VARIANTS", "RULE_KINDS"]
+__all__ = ["RULE_KINDS", "VARIANTS", "AllDifferent", "Different", "Rule", "RuleSet"]
 
 #: Rule kinds a backend may declare support for.
 RULE_KINDS = ("all_different", "different")
@@ -54,7 +54,7 @@ class Different:
     kind: ClassVar[str] = "different"
 
 
-Rule = Union[AllDifferent, Different]
+Rule = AllDifferent | Different
 
 
 # -- rule constructors ---------------------------------------------------------------------
@@ -82,8 +82,11 @@ def windoku_rule(shape: Shape) -> AllDifferent:
     n, br, bc = shape.size, shape.box_rows, shape.box_cols
     tops = list(range(1, n - br + 1, br + 1))
     lefts = list(range(1, n - bc + 1, bc + 1))
-    units = tuple(tuple((t + i) * n + l + j for i in range(br) for j in range(bc))
-                  for t in tops for l in lefts)
+    units = tuple(
+        tuple((top + i) * n + left + j for i in range(br) for j in range(bc))
+        for top in tops
+        for left in lefts
+    )
     if not units:
         raise ShapeError(f"windoku has no window on a {shape.name} grid")
     return AllDifferent("windoku", units)
@@ -97,8 +100,7 @@ def regions_rule(shape: Shape, labels: Sequence[int]) -> AllDifferent:
     """
     n = shape.size
     if len(labels) != shape.cell_count:
-        raise ShapeError(f"regions need one label per cell ({shape.cell_count}), "
-                         f"got {len(labels)}")
+        raise ShapeError(f"regions need one label per cell ({shape.cell_count}), got {len(labels)}")
     groups: dict[int, list[int]] = {}
     for cell, label in enumerate(labels):
         groups.setdefault(label, []).append(cell)
@@ -111,8 +113,7 @@ def regions_rule(shape: Shape, labels: Sequence[int]) -> AllDifferent:
     return AllDifferent("regions", tuple(tuple(c) for c in ordered))
 
 
-def _offset_pairs(shape: Shape, name: str,
-                  moves: Iterable[tuple[int, int]]) -> Different:
+def _offset_pairs(shape: Shape, name: str, moves: Iterable[tuple[int, int]]) -> Different:
     n = shape.size
     pairs = set()
     for r in range(n):
@@ -126,8 +127,7 @@ def _offset_pairs(shape: Shape, name: str,
 
 
 def anti_knight_rule(shape: Shape) -> Different:
-    return _offset_pairs(shape, "anti-knight",
-                         [(1, 2), (2, 1), (1, -2), (2, -1)])
+    return _offset_pairs(shape, "anti-knight", [(1, 2), (2, 1), (1, -2), (2, -1)])
 
 
 def anti_king_rule(shape: Shape) -> Different:
@@ -139,10 +139,17 @@ def anti_king_rule(shape: Shape) -> Different:
 VARIANTS = ("classic", "diagonal", "windoku", "jigsaw", "anti-knight", "anti-king")
 
 _VARIANT_ALIASES = {
-    "x": "diagonal", "diagonals": "diagonal", "x-sudoku": "diagonal",
-    "window": "windoku", "hyper": "windoku", "irregular": "jigsaw", "regions": "jigsaw",
-    "antiknight": "anti-knight", "anti_knight": "anti-knight",
-    "antiking": "anti-king", "anti_king": "anti-king",
+    "x": "diagonal",
+    "diagonals": "diagonal",
+    "x-sudoku": "diagonal",
+    "window": "windoku",
+    "hyper": "windoku",
+    "irregular": "jigsaw",
+    "regions": "jigsaw",
+    "antiknight": "anti-knight",
+    "anti_knight": "anti-knight",
+    "antiking": "anti-king",
+    "anti_king": "anti-king",
 }
 
 
@@ -166,18 +173,21 @@ class RuleSet:
     the object (``classic`` is cached), so backends reuse their encoded models.
     """
 
-    __slots__ = ("shape", "rules", "variants", "_key", "_hash", "__dict__")
+    __slots__ = ("__dict__", "_hash", "_key", "rules", "shape", "variants")
 
-    def __init__(self, shape: Shape, rules: Sequence[Rule],
-                 variants: Sequence[str] = ("classic",)) -> None:
+    def __init__(
+        self, shape: Shape, rules: Sequence[Rule], variants: Sequence[str] = ("classic",)
+    ) -> None:
         cc = shape.cell_count
         for rule in rules:
             cells: Iterable[int]
             if isinstance(rule, AllDifferent):
                 cells = (c for u in rule.units for c in u)
                 if any(len(set(u)) != len(u) or len(u) > shape.size for u in rule.units):
-                    raise ShapeError(f"rule {rule.name!r} has a unit with repeated cells "
-                                     f"or more than {shape.size} cells")
+                    raise ShapeError(
+                        f"rule {rule.name!r} has a unit with repeated cells "
+                        f"or more than {shape.size} cells"
+                    )
             elif isinstance(rule, Different):
                 cells = (c for p in rule.pairs for c in p)
             else:
@@ -198,8 +208,9 @@ class RuleSet:
         return RuleSet(shape, (rows_rule(shape), columns_rule(shape), boxes_rule(shape)))
 
     @staticmethod
-    def build(shape: Shape, variants: Iterable[str] = (),
-              regions: Sequence[int] | None = None) -> RuleSet:
+    def build(
+        shape: Shape, variants: Iterable[str] = (), regions: Sequence[int] | None = None
+    ) -> RuleSet:
         """Classic rules plus variants, by name.
 
         ``jigsaw`` (or passing ``regions``) replaces the boxes with the given regions.
@@ -222,8 +233,12 @@ class RuleSet:
             rules.append(regions_rule(shape, regions))
         else:
             rules.append(boxes_rule(shape))
-        makers = {"diagonal": diagonals_rule, "windoku": windoku_rule,
-                  "anti-knight": anti_knight_rule, "anti-king": anti_king_rule}
+        makers: dict[str, Callable[[Shape], Rule]] = {
+            "diagonal": diagonals_rule,
+            "windoku": windoku_rule,
+            "anti-knight": anti_knight_rule,
+            "anti-king": anti_king_rule,
+        }
         order = ["diagonal", "windoku", "anti-knight", "anti-king"]
         for name in order:
             if name in names:
@@ -251,8 +266,11 @@ class RuleSet:
 
     @property
     def is_classic(self) -> bool:
-        return self.variants == ("classic",) and len(self.rules) == 3 and \
-            self.rules == RuleSet.classic(self.shape).rules
+        return (
+            self.variants == ("classic",)
+            and len(self.rules) == 3
+            and self.rules == RuleSet.classic(self.shape).rules
+        )
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -329,9 +347,14 @@ class RuleSet:
         for r in self.rules:
             if isinstance(r, AllDifferent):
                 if k < len(r.units):
-                    singular = {"rows": "row", "columns": "column", "boxes": "box",
-                                "diagonals": "diagonal", "windoku": "window",
-                                "regions": "region"}.get(r.name, r.name)
+                    singular = {
+                        "rows": "row",
+                        "columns": "column",
+                        "boxes": "box",
+                        "diagonals": "diagonal",
+                        "windoku": "window",
+                        "regions": "region",
+                    }.get(r.name, r.name)
                     return f"{singular} {k + 1}"
                 k -= len(r.units)
         raise IndexError(index)
@@ -339,8 +362,10 @@ class RuleSet:
     # -- serialisation -----------------------------------------------------------------
     def to_json(self) -> dict:
         """A JSON-ready description (see :mod:`sudoku_model.formats` for the file form)."""
-        d: dict = {"box": [self.shape.box_rows, self.shape.box_cols],
-                   "variants": [v for v in self.variants if v != "classic"]}
+        d: dict = {
+            "box": [self.shape.box_rows, self.shape.box_cols],
+            "variants": [v for v in self.variants if v != "classic"],
+        }
         regions = self.regions
         if regions is not None:
             d["regions"] = list(regions)

@@ -34,10 +34,22 @@ from .grid import Grid
 from .puzzle import Puzzle
 
 __all__ = [
-    "Budget", "DEFAULT_BUDGET", "VerdictKind", "SolveStatus", "SolveResult", "CountResult",
-    "Verdict", "Capabilities", "SearchOutcome", "Backend", "SolutionIterator",
-    "get_backend", "available_backends", "DEFAULT_BACKEND", "ENTRY_POINT_GROUP",
+    "DEFAULT_BACKEND",
+    "DEFAULT_BUDGET",
+    "ENTRY_POINT_GROUP",
     "STAT_KEYS",
+    "Backend",
+    "Budget",
+    "Capabilities",
+    "CountResult",
+    "SearchOutcome",
+    "SolutionIterator",
+    "SolveResult",
+    "SolveStatus",
+    "Verdict",
+    "VerdictKind",
+    "available_backends",
+    "get_backend",
 ]
 
 ENTRY_POINT_GROUP = "sudoku_model.backends"
@@ -72,8 +84,12 @@ class Budget:
             v = getattr(self, name)
             if v is None:
                 continue
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 \
-                    or (isinstance(v, float) and math.isnan(v)):
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, (int, float))
+                or v < 0
+                or (isinstance(v, float) and math.isnan(v))
+            ):
                 raise ValueError(f"budget {name} must be a non-negative number, got {v!r}")
 
     @property
@@ -90,21 +106,21 @@ DEFAULT_BUDGET = Budget(seconds=60.0)
 
 
 # -- answers -------------------------------------------------------------------------------
-class VerdictKind(str, enum.Enum):
+class VerdictKind(enum.StrEnum):
     """The six answers to "does this puzzle have exactly one solution?"."""
 
-    MALFORMED = "malformed"          # the text could not be read
+    MALFORMED = "malformed"  # the text could not be read
     CONTRADICTORY = "contradictory"  # the givens already break a rule
-    UNSOLVABLE = "unsolvable"        # no solution (search finished)
+    UNSOLVABLE = "unsolvable"  # no solution (search finished)
     UNIQUE = "unique"
     MULTIPLE = "multiple"
-    UNKNOWN = "unknown"              # budget spent before an answer
+    UNKNOWN = "unknown"  # budget spent before an answer
 
     def __str__(self) -> str:
         return self.value
 
 
-class SolveStatus(str, enum.Enum):
+class SolveStatus(enum.StrEnum):
     """The answer of :meth:`Backend.solve`."""
 
     SOLVED = "solved"
@@ -275,15 +291,15 @@ class Backend(abc.ABC):
         """Version of the underlying solver package."""
         return "unknown"
 
-    def _search_other(self, puzzle: Puzzle, solution: Grid, *,
-                      budget: Budget) -> SearchOutcome:
+    def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
         """Find a solution different from ``solution`` (default: search for two)."""
         outcome = self._search(puzzle, limit=2, budget=budget)
         outcome.solutions = [s for s in outcome.solutions if s != solution][:1]
         return outcome
 
-    def _iter_solutions(self, puzzle: Puzzle, *, limit: int | None, budget: Budget,
-                        state: dict[str, bool]) -> Iterator[Grid]:
+    def _iter_solutions(
+        self, puzzle: Puzzle, *, limit: int | None, budget: Budget, state: dict[str, bool]
+    ) -> Iterator[Grid]:
         """Yield solutions; set ``state['complete']`` at the end (default: one search)."""
         cap = limit if limit is not None else 1_000_000
         outcome = self._search(puzzle, limit=cap, budget=budget)
@@ -296,12 +312,12 @@ class Backend(abc.ABC):
         caps = self.capabilities
         missing = puzzle.rules.kinds - caps.rule_kinds
         if missing:
-            return (f"backend {self.name} does not support rule kind(s) "
-                    f"{', '.join(sorted(missing))}")
+            return f"backend {self.name} does not support rule kind(s) {', '.join(sorted(missing))}"
         n = puzzle.size
         if not caps.min_size <= n <= caps.max_size:
-            return (f"backend {self.name} supports sizes {caps.min_size}..{caps.max_size}, "
-                    f"not {n}x{n}")
+            return (
+                f"backend {self.name} supports sizes {caps.min_size}..{caps.max_size}, not {n}x{n}"
+            )
         return None
 
     def _require_supported(self, puzzle: Puzzle) -> None:
@@ -322,8 +338,9 @@ class Backend(abc.ABC):
         self._require_supported(puzzle)
         start = time.perf_counter()
         if puzzle.conflicts():
-            return SolveResult(puzzle, SolveStatus.CONTRADICTORY, None, self.name,
-                               time.perf_counter() - start, {})
+            return SolveResult(
+                puzzle, SolveStatus.CONTRADICTORY, None, self.name, time.perf_counter() - start, {}
+            )
         outcome = self._search(puzzle, limit=1, budget=self._budget(budget))
         seconds = time.perf_counter() - start
         if outcome.solutions:
@@ -332,8 +349,14 @@ class Backend(abc.ABC):
             status = SolveStatus.UNSOLVABLE
         else:
             status = SolveStatus.UNKNOWN
-        return SolveResult(puzzle, status, outcome.solutions[0] if outcome.solutions else None,
-                           self.name, seconds, outcome.stats)
+        return SolveResult(
+            puzzle,
+            status,
+            outcome.solutions[0] if outcome.solutions else None,
+            self.name,
+            seconds,
+            outcome.stats,
+        )
 
     def count(self, puzzle: Puzzle, *, limit: int, budget: Budget | None = None) -> CountResult:
         """Count solutions up to ``limit`` (``complete`` says whether the count is exact).
@@ -347,16 +370,34 @@ class Backend(abc.ABC):
         self._require_supported(puzzle)
         start = time.perf_counter()
         if puzzle.conflicts():
-            return CountResult(puzzle, 0, True, (), limit, self.name,
-                               time.perf_counter() - start, {}, contradictory=True)
+            return CountResult(
+                puzzle,
+                0,
+                True,
+                (),
+                limit,
+                self.name,
+                time.perf_counter() - start,
+                {},
+                contradictory=True,
+            )
         outcome = self._search(puzzle, limit=limit, budget=self._budget(budget))
         seconds = time.perf_counter() - start
-        return CountResult(puzzle, len(outcome.solutions), outcome.complete,
-                           tuple(outcome.solutions), limit, self.name, seconds,
-                           outcome.stats, budget_exhausted=outcome.stopped_by_budget)
+        return CountResult(
+            puzzle,
+            len(outcome.solutions),
+            outcome.complete,
+            tuple(outcome.solutions),
+            limit,
+            self.name,
+            seconds,
+            outcome.stats,
+            budget_exhausted=outcome.stopped_by_budget,
+        )
 
-    def solutions(self, puzzle: Puzzle, *, limit: int | None = None,
-                  budget: Budget | None = None) -> SolutionIterator:
+    def solutions(
+        self, puzzle: Puzzle, *, limit: int | None = None, budget: Budget | None = None
+    ) -> SolutionIterator:
         """Iterate over solutions (all of them when ``limit`` is None, within the budget).
 
         The returned iterator's ``complete`` attribute, set once it is exhausted, tells
@@ -369,12 +410,12 @@ class Backend(abc.ABC):
         if puzzle.conflicts() or limit == 0:
             state["complete"] = limit != 0
             return SolutionIterator(iter(()), lambda: state["complete"])
-        inner = self._iter_solutions(puzzle, limit=limit, budget=self._budget(budget),
-                                     state=state)
+        inner = self._iter_solutions(puzzle, limit=limit, budget=self._budget(budget), state=state)
         return SolutionIterator(inner, lambda: state["complete"])
 
-    def check_unique(self, puzzle: Puzzle, *, solution: Grid | None = None,
-                     budget: Budget | None = None) -> Verdict:
+    def check_unique(
+        self, puzzle: Puzzle, *, solution: Grid | None = None, budget: Budget | None = None
+    ) -> Verdict:
         """Decide whether the puzzle has exactly one solution, with witnesses.
 
         A known ``solution`` skips the first search: only "is there another?" is asked.
@@ -387,14 +428,19 @@ class Backend(abc.ABC):
         start = time.perf_counter()
         conflicts = puzzle.conflicts()
         if conflicts:
-            return Verdict(VerdictKind.CONTRADICTORY, puzzle, self.name,
-                           time.perf_counter() - start,
-                           conflicts=tuple(c.describe(puzzle.shape) for c in conflicts))
+            return Verdict(
+                VerdictKind.CONTRADICTORY,
+                puzzle,
+                self.name,
+                time.perf_counter() - start,
+                conflicts=tuple(c.describe(puzzle.shape) for c in conflicts),
+            )
         budget = self._budget(budget)
         if solution is not None:
             if not puzzle.is_solution(solution):
-                raise ValueError("the known solution given to check_unique does not "
-                                 "solve the puzzle")
+                raise ValueError(
+                    "the known solution given to check_unique does not solve the puzzle"
+                )
             outcome = self._search_other(puzzle, solution, budget=budget)
             found = [solution] + outcome.solutions[:1]
             complete = outcome.complete
@@ -409,17 +455,28 @@ class Backend(abc.ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def _verdict_from(puzzle: Puzzle, backend: str, found: list[Grid], complete: bool,
-                  seconds: float, stats: dict[str, Any]) -> Verdict:
+def _verdict_from(
+    puzzle: Puzzle,
+    backend: str,
+    found: list[Grid],
+    complete: bool,
+    seconds: float,
+    stats: dict[str, Any],
+) -> Verdict:
     if len(found) >= 2:
-        return Verdict(VerdictKind.MULTIPLE, puzzle, backend, seconds,
-                       witnesses=(found[0], found[1]), stats=stats)
+        return Verdict(
+            VerdictKind.MULTIPLE,
+            puzzle,
+            backend,
+            seconds,
+            witnesses=(found[0], found[1]),
+            stats=stats,
+        )
     if not complete:
         return Verdict(VerdictKind.UNKNOWN, puzzle, backend, seconds, stats=stats)
     if not found:
         return Verdict(VerdictKind.UNSOLVABLE, puzzle, backend, seconds, stats=stats)
-    return Verdict(VerdictKind.UNIQUE, puzzle, backend, seconds, solution=found[0],
-                   stats=stats)
+    return Verdict(VerdictKind.UNIQUE, puzzle, backend, seconds, solution=found[0], stats=stats)
 
 
 # -- registry ------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from .. import __version__
 from ..errors import ParseError, SudokuError
 from .common import EXIT_USAGE, CliError
 
-__all__ = ["main", "run", "build_parser"]
+__all__ = ["build_parser", "main", "run"]
 
 #: Command modules, in the order ``sudoku --help`` lists them.
 COMMAND_MODULES = (
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku",
         description="Sudoku modelling toolkit: solve, count, verify, generate and compare "
-                    "backends.",
+        "backends.",
     )
     parser.add_argument("--version", action="version", version=f"sudoku-model {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -9,9 +9,12 @@ from .common import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("backends", help="list installed backends",
-                       description="List the registered backends, whether each loads, its "
-                                   "version, and what it supports.")
+    p = sub.add_parser(
+        "backends",
+        help="list installed backends",
+        description="List the registered backends, whether each loads, its "
+        "version, and what it supports.",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per backend")
     p.set_defaults(func=run)
 
@@ -28,10 +31,15 @@ def describe_backends() -> list[dict]:
             rows.append({"name": name, "available": False, "error": str(exc)})
             continue
         caps = backend.capabilities
-        row = {"name": backend.name, "available": True, "version": backend.version(),
-               "rule_kinds": sorted(caps.rule_kinds),
-               "sizes": f"{caps.min_size}..{caps.max_size}",
-               "budgets": list(caps.budgets), "notes": caps.notes}
+        row = {
+            "name": backend.name,
+            "available": True,
+            "version": backend.version(),
+            "rule_kinds": sorted(caps.rule_kinds),
+            "sizes": f"{caps.min_size}..{caps.max_size}",
+            "budgets": list(caps.budgets),
+            "notes": caps.notes,
+        }
         variants = getattr(backend, "sub_solvers", None)
         if variants:
             row["sub_solvers"] = list(variants())
@@ -49,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
         if not row["available"]:
             print(f"{row['name']:<18} unavailable: {row['error']}")
             continue
-        print(f"{row['name']:<18} {row['version']:<12} rules: {', '.join(row['rule_kinds'])}"
-              f"; sizes {row['sizes']}; budgets: {', '.join(row['budgets'])}")
+        print(
+            f"{row['name']:<18} {row['version']:<12} rules: {', '.join(row['rule_kinds'])}"
+            f"; sizes {row['sizes']}; budgets: {', '.join(row['budgets'])}"
+        )
         if row.get("sub_solvers"):
             print(f"{'':<18} sub-solvers: {', '.join(row['sub_solvers'])}")
         if row["notes"]:

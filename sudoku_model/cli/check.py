@@ -10,10 +10,13 @@ from .common import EXIT_NO, EXIT_OK, CliError, add_input_options, iter_inputs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("check", help="check a filled grid against a puzzle",
-                       description="Say whether SOLUTION is a correct solution of PUZZLE "
-                                   "(keeps every given, fills every cell, breaks no rule). "
-                                   "Exit 0 when it is, 1 when it is not.")
+    p = sub.add_parser(
+        "check",
+        help="check a filled grid against a puzzle",
+        description="Say whether SOLUTION is a correct solution of PUZZLE "
+        "(keeps every given, fills every cell, breaks no rule). "
+        "Exit 0 when it is, 1 when it is not.",
+    )
     p.add_argument("puzzle", metavar="PUZZLE")
     p.add_argument("solution", metavar="SOLUTION")
     add_input_options(p)
@@ -34,8 +37,7 @@ def run(args: argparse.Namespace) -> int:
     puzzle = _one(args.puzzle, args, "PUZZLE")
     solution = _one(args.solution, args, "SOLUTION").givens
     if solution.shape != puzzle.shape:
-        raise CliError(f"SOLUTION is a {solution.shape.name} grid; PUZZLE is "
-                       f"{puzzle.shape.name}")
+        raise CliError(f"SOLUTION is a {solution.shape.name} grid; PUZZLE is {puzzle.shape.name}")
     report = puzzle.check(solution)
     if report.ok:
         print("correct: the grid solves the puzzle")

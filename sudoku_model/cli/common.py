@@ -13,9 +13,20 @@ from ..errors import SudokuError
 from ..geometry import Shape, parse_box
 from ..grid import ALPHABETS, DEFAULT_ALPHABET, Alphabet
 
-__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "CliError", "add_input_options",
-           "input_options", "iter_inputs", "add_backend_option", "add_budget_options",
-           "budget_from", "json_dumps", "is_terminal"]
+__all__ = [
+    "EXIT_NO",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CliError",
+    "add_backend_option",
+    "add_budget_options",
+    "add_input_options",
+    "budget_from",
+    "input_options",
+    "is_terminal",
+    "iter_inputs",
+    "json_dumps",
+]
 
 EXIT_OK = 0
 EXIT_NO = 1
@@ -29,18 +40,38 @@ class CliError(SudokuError):
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """--box/--size, --variant, --alphabet, --format: how to read puzzle inputs."""
     g = parser.add_argument_group("input")
-    g.add_argument("--box", metavar="RxC",
-                   help="box shape, e.g. 3x3 or 2x3 (default: inferred from the cell count)")
-    g.add_argument("--size", type=int, metavar="N",
-                   help="grid size n; the box is the squarest RxC with R*C = n")
-    g.add_argument("--variant", action="append", default=[], metavar="NAME",
-                   help="extra rule: diagonal, windoku, anti-knight, anti-king "
-                        "(repeatable); jigsaw puzzles come in the JSON puzzle format")
-    g.add_argument("--alphabet", default="1-9A-Z", choices=sorted(ALPHABETS),
-                   help="symbols for values: 1-9A-Z (default) or 0-F (value 1 written 0)")
-    g.add_argument("--format", dest="input_format", default="auto",
-                   choices=["auto", "line", "block", "csv", "json", "jsonl"],
-                   help="input format (default: from the file name and content)")
+    g.add_argument(
+        "--box",
+        metavar="RxC",
+        help="box shape, e.g. 3x3 or 2x3 (default: inferred from the cell count)",
+    )
+    g.add_argument(
+        "--size",
+        type=int,
+        metavar="N",
+        help="grid size n; the box is the squarest RxC with R*C = n",
+    )
+    g.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="extra rule: diagonal, windoku, anti-knight, anti-king "
+        "(repeatable); jigsaw puzzles come in the JSON puzzle format",
+    )
+    g.add_argument(
+        "--alphabet",
+        default="1-9A-Z",
+        choices=sorted(ALPHABETS),
+        help="symbols for values: 1-9A-Z (default) or 0-F (value 1 written 0)",
+    )
+    g.add_argument(
+        "--format",
+        dest="input_format",
+        default="auto",
+        choices=["auto", "line", "block", "csv", "json", "jsonl"],
+        help="input format (default: from the file name and content)",
+    )
 
 
 def input_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -63,13 +94,16 @@ def input_options(args: argparse.Namespace) -> dict[str, Any]:
         variants = [canonical_variant(v) for v in variants]
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    return {"shape": shape, "alphabet": alphabet, "variants": tuple(variants),
-            "fmt": getattr(args, "input_format", "auto")}
+    return {
+        "shape": shape,
+        "alphabet": alphabet,
+        "variants": tuple(variants),
+        "fmt": getattr(args, "input_format", "auto"),
+    }
 
 
 def _looks_like_path(arg: str) -> bool:
-    return (os.sep in arg or arg.endswith((".txt", ".gz", ".csv", ".json", ".jsonl", ".sdk",
-                                           ".sdm")))
+    return os.sep in arg or arg.endswith((".txt", ".gz", ".csv", ".json", ".jsonl", ".sdk", ".sdm"))
 
 
 def iter_inputs(arg: str, args: argparse.Namespace) -> Iterator[Any]:
@@ -110,18 +144,28 @@ def iter_inputs(arg: str, args: argparse.Namespace) -> Iterator[Any]:
 
 
 def add_backend_option(parser: argparse.ArgumentParser, default: str = "native") -> None:
-    parser.add_argument("--backend", default=default, metavar="NAME",
-                        help=f"solver backend (default: {default}; see `sudoku backends`)")
+    parser.add_argument(
+        "--backend",
+        default=default,
+        metavar="NAME",
+        help=f"solver backend (default: {default}; see `sudoku backends`)",
+    )
 
 
 def add_budget_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("budget (a search that runs out answers 'unknown')")
-    g.add_argument("--budget-seconds", type=float, metavar="S",
-                   help="wall-time limit per puzzle (default 60)")
-    g.add_argument("--budget-nodes", type=int, metavar="N",
-                   help="search-node limit per puzzle (backends that count nodes)")
-    g.add_argument("--budget-conflicts", type=int, metavar="N",
-                   help="conflict limit per puzzle (SAT backends)")
+    g.add_argument(
+        "--budget-seconds", type=float, metavar="S", help="wall-time limit per puzzle (default 60)"
+    )
+    g.add_argument(
+        "--budget-nodes",
+        type=int,
+        metavar="N",
+        help="search-node limit per puzzle (backends that count nodes)",
+    )
+    g.add_argument(
+        "--budget-conflicts", type=int, metavar="N", help="conflict limit per puzzle (SAT backends)"
+    )
 
 
 def budget_from(args: argparse.Namespace) -> Any:

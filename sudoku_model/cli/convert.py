@@ -10,16 +10,23 @@ from .common import EXIT_OK, EXIT_USAGE, CliError, add_input_options, iter_input
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("convert", help="convert puzzles between formats",
-                       description="Read puzzles in any format and write them in another. "
-                                   "Malformed puzzles are reported on stderr and skipped "
-                                   "(exit 2 at the end).")
+    p = sub.add_parser(
+        "convert",
+        help="convert puzzles between formats",
+        description="Read puzzles in any format and write them in another. "
+        "Malformed puzzles are reported on stderr and skipped "
+        "(exit 2 at the end).",
+    )
     p.add_argument("input", metavar="PUZZLE|FILE")
     p.add_argument("--to", required=True, choices=["line", "block", "csv", "json", "jsonl"])
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     p.add_argument("--blank", default=".", help="symbol for empty cells (default '.')")
-    p.add_argument("--to-alphabet", default=None, choices=sorted(ALPHABETS),
-                   help="symbols to write (default: the input alphabet)")
+    p.add_argument(
+        "--to-alphabet",
+        default=None,
+        choices=sorted(ALPHABETS),
+        help="symbols to write (default: the input alphabet)",
+    )
     add_input_options(p)
     p.set_defaults(func=run)
 
@@ -31,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--blank must be one character, got {args.blank!r}")
     alphabet = ALPHABETS[args.to_alphabet or args.alphabet]
     if args.blank in alphabet.symbols[:9]:
-        raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} "
-                       "alphabet")
+        raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} alphabet")
     failures = 0
 
     def good():

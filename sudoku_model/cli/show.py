@@ -9,9 +9,12 @@ from .common import EXIT_OK, EXIT_USAGE, add_input_options, iter_inputs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("show", help="print puzzles as pretty blocks",
-                       description="Print each puzzle of PUZZLE|FILE|bundled:NAME|- as a "
-                                   "block with box separators; report clashing givens.")
+    p = sub.add_parser(
+        "show",
+        help="print puzzles as pretty blocks",
+        description="Print each puzzle of PUZZLE|FILE|bundled:NAME|- as a "
+        "block with box separators; report clashing givens.",
+    )
     p.add_argument("input", metavar="PUZZLE|FILE")
     p.add_argument("--plain", action="store_true", help="no box separators")
     add_input_options(p)
@@ -31,8 +34,10 @@ def run(args: argparse.Namespace) -> int:
             print()
         first = False
         variants = "+".join(puzzle.rules.variants)
-        print(f"# {rec.source}:{rec.line}  {puzzle.shape.name}  {variants}  "
-              f"{puzzle.clues} clues" + (f"  ({rec.comment})" if rec.comment else ""))
+        print(
+            f"# {rec.source}:{rec.line}  {puzzle.shape.name}  {variants}  "
+            f"{puzzle.clues} clues" + (f"  ({rec.comment})" if rec.comment else "")
+        )
         print(puzzle.givens.to_block(separators=not args.plain))
         for conflict in puzzle.conflicts():
             print(f"# clash: {conflict.describe(puzzle.shape)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["BUNDLED", "bundled_path", "DATA_DIR"]
+__all__ = ["BUNDLED", "DATA_DIR", "bundled_path"]
 
 DATA_DIR = Path(__file__).resolve().parent
 

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudoku_model import ZERO_BASED_ALPHABET, Grid, ParseError, Puzzle, RuleSet, Shape
-from sudoku_model import formats
+from sudoku_model import ZERO_BASED_ALPHABET, Grid, ParseError, Puzzle, RuleSet, Shape, formats
 from sudoku_model.data import BUNDLED, bundled_path
 
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3), Shape(3, 4),

@@ -1,0 +1,938 @@
+"""Generating puzzles: unique by construction, minimal, of any shape and unit-based variant.
+
+How a puzzle is made
+--------------------
+1. **A random full grid** (a solution of the rules) from a seed: a randomised search with
+   random digit order (the native backend's C search; a Python search with fewest-candidates
+   branching, naked singles and random digit order for the other backends).
+2. **Removal**: the clues are visited in random order and each one is dropped when the
+   puzzle stays unique without it. Uniqueness is decided with the known solution S:
+   removing clue c from a unique puzzle keeps it unique exactly when "the remaining clues +
+   (c != S[c])" has no solution, because any other solution of the smaller puzzle must
+   differ from S at c. That is one solver call per clue (a forbidden (cell, digit) pair in
+   the native backend, one more assumption in the SAT backend). A clue found necessary stays
+   necessary as more clues go, so one pass yields a **minimal** puzzle (every clue needed).
+
+With a symmetry the clues go in *orbits* (a cell and its images): an orbit is removed when
+the puzzle stays unique without all of it, which is tested as "no solution differs from S
+at any cell of the orbit". The result is **group-minimal** (no orbit can go); it may still
+have single clues that could go alone, so every clue is then tested one by one and
+:attr:`GeneratedPuzzle.minimal` says whether the puzzle is minimal in the strict sense.
+
+How random it is (and is not)
+-----------------------------
+The full grids are *not* uniform over all grids. A randomised backtracking search picks,
+at each branching cell, a random candidate, so a grid's probability depends on how many
+branching choices led to it: grids reached through fewer, narrower choices are more likely.
+Every grid has a non-zero probability, digits are exchangeable (each digit is as likely
+anywhere) and the bias in practice is small, but it is not measured away. (SAT solvers
+with random phases have a stronger bias, toward the solver's decision order; this module
+does not use them for full grids, see below.) The removal order is uniform, but top-down
+removal itself is biased toward puzzles with few clues: minimal 9x9 puzzles made this way
+have about 24.4 clues on average, against about 26.6 for the real distribution of minimal
+puzzles (the figures of the "minimal sudoku" counting studies). :func:`bias_note` says so
+in the reports.
+
+Reproducibility
+---------------
+Puzzle ``i`` of a batch with seed ``S`` is made from its own seed :func:`puzzle_seed`
+(S, i), so the output depends neither on the number of worker processes nor on the order
+they finish in. Only state-free answers are used: yes/no uniqueness answers (identical
+for every correct backend) and full grids from a seeded search that owns no learnt state.
+That is why the SAT engine builds its full grids with the Python search and not with the
+long-lived solver (whose models depend on the clauses it learnt from earlier puzzles). A
+search stopped by a time budget is the one thing that can vary between runs.
+
+>>> from sudoku_model import RuleSet, Shape
+>>> symmetry_orbits(Shape(2, 2), "rot180")[:2]
+((0, 15), (1, 14))
+>>> minimum_clues(RuleSet.classic(Shape(3, 3)))[0]
+17
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, Protocol
+
+from .errors import SudokuError
+from .geometry import Shape, shape_for_cell_count
+from .grid import Grid
+from .puzzle import Puzzle
+from .rules import RuleSet
+from .solving import DEFAULT_BUDGET, Backend, Budget, VerdictKind
+
+__all__ = [
+    "SYMMETRIES", "symmetry_orbits", "is_symmetric", "puzzle_seed", "minimum_clues",
+    "parse_pattern", "GenerationError", "ImpossibleRequestError", "GenerationSpec",
+    "GeneratedPuzzle", "GenerationEngine", "engine_for", "random_full_grid",
+    "generate_one", "generate", "clue_histogram", "bias_note", "DEFAULT_MAX_TRIES",
+]
+
+
+# -- errors --------------------------------------------------------------------------------
+class GenerationError(SudokuError):
+    """The request is possible in principle but no puzzle was found within the tries."""
+
+
+class ImpossibleRequestError(SudokuError, ValueError):
+    """The request can never be met (too few clues, clashing options): says why."""
+
+
+# -- symmetries ----------------------------------------------------------------------------
+def _transforms(n: int) -> dict[str, Callable[[int, int], tuple[int, int]]]:
+    m = n - 1
+    return {
+        "rot90": lambda r, c: (c, m - r),
+        "rot180": lambda r, c: (m - r, m - c),
+        "mirror": lambda r, c: (r, m - c),          # left-right
+        "flip": lambda r, c: (m - r, c),            # top-bottom
+        "diagonal": lambda r, c: (c, r),            # about the main diagonal
+        "antidiagonal": lambda r, c: (m - c, m - r),
+    }
+
+
+#: Symmetry name -> the generating transforms of its group (positions only, not digits).
+_SYMMETRY_GENERATORS: dict[str, tuple[str, ...]] = {
+    "none": (),
+    "rot180": ("rot180",),
+    "rot90": ("rot90",),
+    "mirror": ("mirror",),
+    "flip": ("flip",),
+    "diagonal": ("diagonal",),
+    "antidiagonal": ("antidiagonal",),
+    "biaxial": ("mirror", "flip"),              # both axes (implies rot180)
+    "bidiagonal": ("diagonal", "antidiagonal"),  # both diagonals (implies rot180)
+    "dihedral": ("rot90", "mirror"),            # all eight symmetries of the square
+}
+
+#: Names accepted by ``--symmetry``.
+SYMMETRIES = tuple(_SYMMETRY_GENERATORS)
+
+
+@lru_cache(maxsize=256)
+def symmetry_orbits(shape: Shape, symmetry: str) -> tuple[tuple[int, ...], ...]:
+    """The cells grouped into orbits of a symmetry group of the square (clue positions).
+
+    ``none`` gives one orbit per cell; ``rot180`` pairs each cell with its image through
+    the centre; ``dihedral`` uses all eight symmetries. Orbits are sorted by their first
+    cell, each orbit's cells in increasing order.
+
+    Raises:
+        ValueError: for an unknown symmetry name, listing the known ones.
+    """
+    key = symmetry.strip().lower()
+    if key not in _SYMMETRY_GENERATORS:
+        raise ValueError(f"unknown symmetry {symmetry!r}; known: {', '.join(SYMMETRIES)}")
+    n = shape.size
+    maps = _transforms(n)
+    generators = [maps[g] for g in _SYMMETRY_GENERATORS[key]]
+    seen: set[int] = set()
+    orbits = []
+    for cell in range(n * n):
+        if cell in seen:
+            continue
+        orbit = {cell}
+        frontier = [divmod(cell, n)]
+        while frontier:
+            r, c = frontier.pop()
+            for g in generators:
+                r2, c2 = g(r, c)
+                image = r2 * n + c2
+                if image not in orbit:
+                    orbit.add(image)
+                    frontier.append((r2, c2))
+        seen |= orbit
+        orbits.append(tuple(sorted(orbit)))
+    return tuple(orbits)
+
+
+def is_symmetric(grid: Grid, symmetry: str) -> bool:
+    """True when the filled cells of ``grid`` form a union of orbits of ``symmetry``."""
+    values = grid.values
+    return all(len({bool(values[c]) for c in orbit}) == 1
+               for orbit in symmetry_orbits(grid.shape, symmetry))
+
+
+# -- seeds and limits ----------------------------------------------------------------------
+def puzzle_seed(seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` in a batch with seed ``seed`` (a 63-bit integer).
+
+    A hash, so neighbouring indices get unrelated streams and any worker can make any
+    puzzle on its own.
+
+    >>> puzzle_seed(1, 0) == puzzle_seed(1, 0) != puzzle_seed(1, 1)
+    True
+    """
+    digest = hashlib.blake2b(f"sudoku-generate:{seed}:{index}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big") >> 1
+
+
+def minimum_clues(rules: RuleSet) -> tuple[int, str]:
+    """The fewest clues a unique puzzle of these rules can have, as far as is known, and why.
+
+    Every rule kind here is symmetric in the digits, so a unique puzzle must show at least
+    n - 1 different digits (two absent digits could be swapped in any solution): at least
+    n - 1 clues. Known exact minimums: 4 for 4x4 (exhaustive search) and 17 for classic
+    9x9 (McGuire, Tugemann and Civario 2012: no 16-clue puzzle is unique).
+
+    >>> from sudoku_model import Shape
+    >>> minimum_clues(RuleSet.classic(Shape(2, 2)))
+    (4, 'no 4x4 puzzle with fewer than 4 clues is unique (exhaustive search)')
+    """
+    n = rules.shape.size
+    if rules.is_classic and n == 9 and rules.shape.box_rows == 3:
+        return 17, "no 16-clue 9x9 puzzle is unique (McGuire et al. 2012)"
+    if rules.is_classic and n == 4:
+        return 4, "no 4x4 puzzle with fewer than 4 clues is unique (exhaustive search)"
+    return n - 1, (f"a unique {n}x{n} puzzle shows at least {n - 1} different digits "
+                   "(two absent digits could be swapped)")
+
+
+def parse_pattern(text: str, *, shape: Shape | None = None) -> tuple[Shape, frozenset[int]]:
+    """Read a clue mask: a grid (one line or a block) where a blank (``.``, ``0`` or ``_``)
+    is an empty cell and any other character marks a given. Spaces and ``|`` are ignored;
+    lines made only of ``-``, ``+``, ``=`` and spaces are decoration; ``#`` lines are
+    comments.
+
+    >>> shape, cells = parse_pattern("x..x\\n....\\n....\\nx..x")
+    >>> shape, sorted(cells)
+    (Shape(2, 2), [0, 3, 12, 15])
+
+    Raises:
+        ImpossibleRequestError: when the mark count is not a square grid size, or does not
+            match ``shape``.
+    """
+    marks: list[bool] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if set(line) <= set("-+= \t"):
+            continue
+        for ch in line:
+            if ch in " \t|":
+                continue
+            marks.append(ch not in "._0")
+    try:
+        found = shape_for_cell_count(len(marks))
+    except ValueError:
+        raise ImpossibleRequestError(f"a pattern of {len(marks)} cells is not a square grid "
+                                     "of a supported size") from None
+    if shape is None:
+        shape = found
+    elif shape.cell_count != len(marks):
+        raise ImpossibleRequestError(f"the pattern has {len(marks)} cells; a {shape.name} "
+                                     f"grid has {shape.cell_count}")
+    return shape, frozenset(i for i, m in enumerate(marks) if m)
+
+
+# -- what to make, what was made -----------------------------------------------------------
+#: Full grids (or full passes) tried per puzzle before giving up, by kind of request.
+DEFAULT_MAX_TRIES = {"plain": 20, "clues": 500, "pattern": 2000}
+
+
+@dataclass(frozen=True)
+class GenerationSpec:
+    """What kind of puzzle to make (the same for every puzzle of a batch).
+
+    Args:
+        rules: the shape and rules (classic or variants).
+        symmetry: one of :data:`SYMMETRIES`; clue positions are removed in orbits.
+        clues: stop removing at this many clues (``None``: remove down to minimal); a pass
+            that ends above it is retried on a new grid, up to ``max_tries`` times.
+        pattern: the exact cells that are givens (a setter's mask); grids are retried until
+            the mask gives a unique puzzle.
+        start: a partial grid whose clues are kept fixed (``--from``): it is completed at
+            random, and other clues are removed until the result is unique and every added
+            clue is necessary. With a symmetry, orbits that hold a starting clue are kept
+            whole, so the result is symmetric.
+        max_tries: full grids tried per puzzle before :class:`GenerationError` (default
+            from :data:`DEFAULT_MAX_TRIES`).
+
+    Raises:
+        ImpossibleRequestError: for options that contradict each other or a clue target
+            below :func:`minimum_clues`.
+        ValueError: for an unknown symmetry.
+    """
+
+    rules: RuleSet
+    symmetry: str = "none"
+    clues: int | None = None
+    pattern: frozenset[int] | None = None
+    start: Grid | None = None
+    max_tries: int | None = None
+
+    def __post_init__(self) -> None:
+        symmetry_orbits(self.rules.shape, self.symmetry)  # validates the name
+        object.__setattr__(self, "symmetry", self.symmetry.strip().lower())
+        shape = self.rules.shape
+        least, reason = minimum_clues(self.rules)
+        if self.start is not None and self.start.shape != shape:
+            raise ImpossibleRequestError(f"the starting grid is {self.start.shape.name}; "
+                                         f"the rules are for {shape.name}")
+        if self.clues is not None:
+            if isinstance(self.clues, bool) or not isinstance(self.clues, int) \
+                    or self.clues < 0:
+                raise ImpossibleRequestError(f"a clue target must be a non-negative integer, "
+                                             f"got {self.clues!r}")
+            if self.clues < least:
+                raise ImpossibleRequestError(f"cannot make a unique puzzle with "
+                                             f"{self.clues} clues: {reason}")
+            if self.start is not None and self.start.clues > self.clues:
+                raise ImpossibleRequestError(f"the starting grid already has "
+                                             f"{self.start.clues} clues, more than "
+                                             f"{self.clues}")
+        if self.pattern is not None:
+            if self.symmetry != "none" or self.clues is not None:
+                raise ImpossibleRequestError("a pattern fixes the clue cells: it does not "
+                                             "combine with a symmetry or a clue target")
+            if any(not 0 <= c < shape.cell_count for c in self.pattern):
+                raise ImpossibleRequestError("the pattern names a cell outside the grid")
+            if len(self.pattern) < least:
+                raise ImpossibleRequestError(f"a pattern of {len(self.pattern)} cells cannot "
+                                             f"give a unique puzzle: {reason}")
+            if self.start is not None:
+                outside = [c for c in self.start.filled_cells() if c not in self.pattern]
+                if outside:
+                    raise ImpossibleRequestError(
+                        "the starting grid has clues outside the pattern: "
+                        + ", ".join(shape.cell_name(c) for c in outside[:5]))
+        if self.max_tries is not None and (isinstance(self.max_tries, bool)
+                                           or not isinstance(self.max_tries, int)
+                                           or self.max_tries < 1):
+            raise ImpossibleRequestError(f"max_tries must be a positive integer, "
+                                         f"got {self.max_tries!r}")
+
+    @property
+    def kind(self) -> str:
+        """``pattern``, ``clues`` or ``plain``: which retry rule applies."""
+        if self.pattern is not None:
+            return "pattern"
+        return "clues" if self.clues is not None else "plain"
+
+    @property
+    def tries(self) -> int:
+        return self.max_tries if self.max_tries is not None else DEFAULT_MAX_TRIES[self.kind]
+
+
+@dataclass(frozen=True)
+class GeneratedPuzzle:
+    """One generated puzzle with its solution and what is known about it.
+
+    ``minimal`` is True when every clue is necessary (removing any one makes the puzzle
+    non-unique), False when some clue could go, None when a budget stopped a test.
+    ``group_minimal`` is the same question for the orbits of the symmetry (equal to
+    ``minimal`` without symmetry); clues of a ``start`` grid are not counted as removable.
+    ``tries`` counts the full grids used (1 when the first one worked).
+    """
+
+    index: int
+    seed: int
+    puzzle: Puzzle
+    solution: Grid
+    minimal: bool | None
+    group_minimal: bool | None
+    tries: int
+    seconds: float
+    backend: str
+    symmetry: str = "none"
+
+    @property
+    def clues(self) -> int:
+        return self.puzzle.clues
+
+    def describe(self) -> str:
+        """``"24 clues, minimal"``-style summary."""
+        if self.minimal is None:
+            status = "minimality unknown (budget)"
+        elif self.minimal:
+            status = "minimal"
+        elif self.group_minimal and self.symmetry != "none":
+            status = f"{self.symmetry}-minimal, not minimal"
+        else:
+            status = "not minimal"
+        return f"{self.clues} clues, {status}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Metadata for JSON output (the puzzle itself is written by the formats module)."""
+        d: dict[str, Any] = {"index": self.index, "seed": self.seed, "clues": self.clues,
+                             "minimal": self.minimal}
+        if self.symmetry != "none":
+            d["symmetry"] = self.symmetry
+            d["group_minimal"] = self.group_minimal
+        return d
+
+
+# -- engines: the two questions a generator asks a solver ----------------------------------
+class GenerationEngine(Protocol):
+    """What the generator needs from a solver, as two questions.
+
+    Implementations: one over the native backend's compiled model (forbidden pairs, seeded
+    search), one over the SAT backend's :meth:`digit_is_forced` (assumptions), and a generic
+    one over the public :class:`~sudoku_model.solving.Backend` API that works with any
+    registered backend.
+    """
+
+    name: str
+
+    def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
+                         start: Grid | None = None) -> Grid | None:
+        """A random solution of ``rules`` extending ``start``, drawn from ``rng`` only
+        (the same ``rng`` state gives the same grid), or None when none was found."""
+        ...
+
+    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
+                     solution: Grid) -> bool | None:
+        """Whether ``givens`` (``solution`` minus some clues) is still unique, knowing the
+        puzzle was unique before the ``removed`` cells were emptied: no other solution may
+        differ from ``solution`` in a removed cell. None when a budget ran out."""
+        ...
+
+
+def _budget_or_default(budget: Budget | None) -> Budget:
+    return DEFAULT_BUDGET if budget is None else budget
+
+
+class _PublicApiEngine:
+    """Any backend, through ``check_unique(puzzle, solution=...)``; full grids from the
+    Python randomised search (falling back to the backend's own solution)."""
+
+    def __init__(self, backend: Backend, budget: Budget | None) -> None:
+        self.backend = backend
+        self.budget = _budget_or_default(budget)
+        self.name = backend.name
+
+    def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
+                         start: Grid | None = None) -> Grid | None:
+        grid = _random_fill(rules, rng, start)
+        if grid is None and start is not None:
+            # A hard start defeats the node limit: take the backend's (not random) answer.
+            result = self.backend.solve(Puzzle(start, rules), budget=self.budget)
+            grid = result.solution
+        return grid
+
+    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
+                     solution: Grid) -> bool | None:
+        puzzle = Puzzle(Grid._trusted(rules.shape, tuple(givens)), rules)
+        verdict = self.backend.check_unique(puzzle, solution=solution, budget=self.budget)
+        if verdict.kind is VerdictKind.UNIQUE:
+            return True
+        if verdict.kind is VerdictKind.MULTIPLE:
+            return False
+        return None
+
+
+class _ForcedDigitEngine(_PublicApiEngine):
+    """A backend with ``digit_is_forced(puzzle, cell, digit)`` (the SAT backend: one call
+    with assumptions per removed cell)."""
+
+    #: Above this many removed cells, one "another solution?" search beats one call each.
+    GROUP_LIMIT = 6
+
+    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
+                     solution: Grid) -> bool | None:
+        if len(removed) > self.GROUP_LIMIT:
+            return super().still_unique(rules, givens, removed, solution)
+        values = list(givens)
+        sol = solution.values
+        forced = self.backend.digit_is_forced  # type: ignore[attr-defined]
+        for cell in removed:
+            puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+            try:
+                if not forced(puzzle, cell, sol[cell], budget=self.budget):
+                    return False
+            except TimeoutError:
+                return None
+            # Solutions differing at this cell are ruled out: pin it for the next ones.
+            values[cell] = sol[cell]
+        return True
+
+
+class _CompiledModelEngine:
+    """A backend with a compiled ``model(rules)`` offering ``solve(..., forbidden=,
+    avoid=)`` and ``search(..., seed=)`` (the native backend)."""
+
+    #: A call costs a few microseconds: not worth a hidden-single test in Python first.
+    slow_calls = False
+    GROUP_LIMIT = 6
+
+    def __init__(self, backend: Backend, budget: Budget | None) -> None:
+        self.backend = backend
+        self.name = backend.name
+        budget = _budget_or_default(budget)
+        self.limits = {"nodes": -1 if budget.nodes is None else int(budget.nodes),
+                       "seconds": -1.0 if budget.seconds is None else float(budget.seconds)}
+        self._models: dict[RuleSet, Any] = {}
+        self._status: dict[str, int] = {}
+
+    def _model(self, rules: RuleSet) -> Any:
+        model = self._models.get(rules)
+        if model is None:
+            model = self.backend.model(rules)  # type: ignore[attr-defined]
+            self._models[rules] = model
+            if not self._status:
+                import importlib  # the status codes live beside the model type
+
+                module = importlib.import_module(type(model).__module__)
+                self._status = {"budget": int(module.BUDGET)}
+        return model
+
+    def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
+                         start: Grid | None = None) -> Grid | None:
+        model = self._model(rules)
+        values = bytes(start.values) if start is not None else bytes(rules.shape.cell_count)
+        _status, found = model.search(values, seed=rng.getrandbits(63)).run(1, **self.limits)
+        return Grid._trusted(rules.shape, tuple(found[0])) if found else None
+
+    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
+                     solution: Grid) -> bool | None:
+        model = self._model(rules)
+        budget_status = self._status["budget"]
+        if len(removed) > self.GROUP_LIMIT:
+            count, status, *_ = model.solve(bytes(givens), limit=1, keep=0,
+                                            avoid=bytes(solution.values), **self.limits)
+            if count:
+                return False
+            return None if status == budget_status else True
+        values = bytearray(givens)
+        sol = solution.values
+        for cell in removed:
+            count, status, *_ = model.solve(values, limit=1, keep=0,
+                                            forbidden=((cell, sol[cell]),), **self.limits)
+            if count:
+                return False
+            if status == budget_status:
+                return None
+            values[cell] = sol[cell]
+        return True
+
+
+def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> GenerationEngine:
+    """The fastest engine a backend allows (by the primitives it offers), else the generic
+    one over its public API.
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for a backend name that cannot load.
+    """
+    if isinstance(backend, str):
+        from .solving import get_backend
+
+        backend = get_backend(backend)
+    if callable(getattr(backend, "model", None)) and \
+            callable(getattr(backend, "keeps_unique_without", None)):
+        return _CompiledModelEngine(backend, budget)
+    if callable(getattr(backend, "digit_is_forced", None)):
+        return _ForcedDigitEngine(backend, budget)
+    return _PublicApiEngine(backend, budget)
+
+
+# -- the Python randomised search for full grids -------------------------------------------
+_TABLES: dict[RuleSet, tuple[tuple[tuple[int, ...], ...], int]] = {}
+
+
+def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, *,
+                 max_nodes: int | None = None) -> Grid | None:
+    """A random solution of ``rules`` extending ``start``: depth-first search on candidate
+    bitmasks with naked singles (and hidden singles, except for classic grids up to 9x9,
+    where they cost more than the backtracking they save), the cell with fewest candidates
+    first (first such cell in cell order) and the digits in random order. None when there
+    is no solution or the node limit (default 20 n^2) is reached; the caller then draws
+    again."""
+    tables = _TABLES.get(rules)
+    if tables is None:
+        tables = (tuple(tuple(sorted(p)) for p in rules.peers), (1 << rules.shape.size) - 1)
+        _TABLES[rules] = tables
+    peers, full = tables
+    n = rules.shape.size
+    full_units = () if rules.is_classic and n <= 9 else rules.full_units
+    cell_count = n * n
+    limit = max_nodes if max_nodes is not None else 20 * cell_count
+
+    def place(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
+        todo = [(cell, bit)]
+        while todo:
+            cell, bit = todo.pop()
+            if values[cell]:
+                if values[cell] != bit:
+                    return False
+                continue
+            if not cand[cell] & bit:
+                return False
+            values[cell] = bit
+            cand[cell] = bit
+            for p in peers[cell]:
+                cp = cand[p]
+                if cp & bit:
+                    if values[p]:
+                        return False
+                    cp ^= bit
+                    if not cp:
+                        return False
+                    cand[p] = cp
+                    if not cp & (cp - 1):
+                        todo.append((p, cp))
+        return True
+
+    def hidden_singles(values: list[int], cand: list[int]) -> bool:
+        changed = True
+        while changed:
+            changed = False
+            for unit in full_units:
+                once = twice = placed = 0
+                for c in unit:
+                    if values[c]:
+                        placed |= values[c]
+                    else:
+                        m = cand[c]
+                        twice |= once & m
+                        once |= m
+                if (once | placed) != full:
+                    return False        # some digit has no place left in this unit
+                lonely = once & ~twice & ~placed
+                while lonely:
+                    bit = lonely & -lonely
+                    lonely ^= bit
+                    for c in unit:
+                        if not values[c] and cand[c] & bit:
+                            if not place(values, cand, c, bit):
+                                return False
+                            changed = True
+                            break
+        return True
+
+    def settle(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
+        return place(values, cand, cell, bit) and \
+            (not full_units or hidden_singles(values, cand))
+
+    values = [0] * cell_count
+    cand = [full] * cell_count
+    if start is not None:
+        for cell, v in enumerate(start.values):
+            if v and not place(values, cand, cell, 1 << (v - 1)):
+                return None
+    if full_units and not hidden_singles(values, cand):
+        return None
+    # Depth-first with lazy branching: a frame is a state and the digits still to try at
+    # its branching cell; a digit is placed (lists copied) only when it is tried.
+    frames: list[tuple[list[int], list[int], int, list[int]]] = []
+    nodes = 0
+    while True:
+        nodes += 1
+        if nodes > limit:
+            return None
+        best, best_count = -1, n + 1
+        for cell in range(cell_count):
+            if not values[cell]:
+                k = cand[cell].bit_count()
+                if k < best_count:
+                    best, best_count = cell, k
+                    if k == 2:
+                        break
+        if best < 0:
+            return Grid._trusted(rules.shape, tuple(v.bit_length() for v in values))
+        bits = []
+        m = cand[best]
+        while m:
+            low = m & -m
+            bits.append(low)
+            m ^= low
+        rng.shuffle(bits)
+        frames.append((values, cand, best, bits))
+        while frames:
+            base_values, base_cand, cell, todo = frames[-1]
+            if not todo:
+                frames.pop()
+                continue
+            bit = todo.pop()
+            values, cand = base_values[:], base_cand[:]
+            if settle(values, cand, cell, bit):
+                break
+        else:
+            return None
+
+
+# -- the workflow --------------------------------------------------------------------------
+def random_full_grid(rules: RuleSet, *, seed: int, backend: Backend | str = "native",
+                     start: Grid | None = None) -> Grid | None:
+    """A random complete grid of ``rules`` (extending ``start`` when given) from ``seed``,
+    or None when ``start`` has no solution. Not uniform: see the module notes.
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for a backend that cannot load.
+    """
+    engine = engine_for(backend)
+    rng = random.Random(seed)
+    for _ in range(DEFAULT_MAX_TRIES["plain"]):
+        grid = engine.random_full_grid(rules, rng, start=start)
+        if grid is not None:
+            return grid
+    return None
+
+
+_PEER_GETTERS: dict[RuleSet, tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]] = {}
+
+
+def _peer_getters(rules: RuleSet) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Per cell, a function returning the values of its peers (0 included)."""
+    getters = _PEER_GETTERS.get(rules)
+    if getters is None:
+        getters = tuple(itemgetter(*sorted(p)) for p in rules.peers)
+        _PEER_GETTERS[rules] = getters
+    return getters
+
+
+_UNITS_OF_CELL: dict[RuleSet, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+
+
+def _full_units_of_cell(rules: RuleSet) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per cell, the units of n cells holding it (each without the cell itself)."""
+    table = _UNITS_OF_CELL.get(rules)
+    if table is None:
+        n = rules.shape.size
+        units = rules.units
+        table = tuple(tuple(tuple(u for u in units[k] if u != cell)
+                            for k in ks if len(units[k]) == n)
+                      for cell, ks in enumerate(rules.units_of_cell))
+        _UNITS_OF_CELL[rules] = table
+    return table
+
+
+def _hidden_single(cell: int, digit: int, values: bytearray,
+                   units: tuple[tuple[tuple[int, ...], ...], ...],
+                   peer_values: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+                   ) -> bool:
+    """True when some full unit of ``cell`` has no other place for ``digit``: every other
+    cell of it is filled or sees ``digit`` among its peers' givens."""
+    for unit in units[cell]:
+        for u in unit:
+            if not values[u] and digit not in peer_values[u](values):
+                break
+        else:
+            return True
+    return False
+
+
+def _first_necessary_failure(engine: GenerationEngine, rules: RuleSet,
+                             values: bytearray | list[int],
+                             groups: Iterable[Sequence[int]], solution: Grid) -> bool | None:
+    """Minimality over ``groups``: False when some group can be removed keeping the puzzle
+    unique, None when a budget stopped a test, True when every group is necessary."""
+    unknown = False
+    for group in groups:
+        saved = [values[c] for c in group]
+        for c in group:
+            values[c] = 0
+        answer = engine.still_unique(rules, values, group, solution)
+        for c, v in zip(group, saved):
+            values[c] = v
+        if answer is True:
+            return False
+        if answer is None:
+            unknown = True
+    return None if unknown else True
+
+
+def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
+                 index: int = 0) -> GeneratedPuzzle:
+    """Make one puzzle from ``seed`` (see the module notes for the method).
+
+    Raises:
+        GenerationError: when no puzzle met the request within ``spec.tries`` full grids
+            (the message says what was tried).
+        ImpossibleRequestError: when the starting grid has no solution.
+    """
+    began = time.perf_counter()
+    rules = spec.rules
+    shape = rules.shape
+    rng = random.Random(seed)
+    fixed = frozenset(spec.start.filled_cells()) if spec.start is not None else frozenset()
+    orbits = symmetry_orbits(shape, spec.symmetry)
+    removable = [o for o in orbits if not fixed.intersection(o)]
+    best_seen: int | None = None
+    no_grid = 0
+    for attempt in range(1, spec.tries + 1):
+        solution = engine.random_full_grid(rules, rng, start=spec.start)
+        if solution is None:
+            no_grid += 1
+            if spec.start is not None and no_grid >= 3:
+                raise ImpossibleRequestError("the starting grid has no solution (or none "
+                                             "was found within the budget)")
+            continue
+        if spec.pattern is not None:
+            values = [v if c in spec.pattern else 0 for c, v in enumerate(solution.values)]
+            emptied = [c for c in range(shape.cell_count) if c not in spec.pattern]
+            if engine.still_unique(rules, values, emptied, solution) is not True:
+                continue
+            minimal = _first_necessary_failure(
+                engine, rules, values, [(c,) for c in sorted(spec.pattern)], solution)
+            return _result(spec, engine, index, seed, values, solution, minimal, minimal,
+                           attempt, began)
+        values = bytearray(solution.values)
+        order = removable[:]
+        rng.shuffle(order)
+        clues = shape.cell_count
+        necessary: set[int] = set()       # clues shown necessary on their own
+        unvisited: list[tuple[int, ...]] = []
+        unknown = False
+        peer_values = _peer_getters(rules)
+        wanted = shape.size                # {0} plus the n - 1 other digits
+        # Hidden singles cost a few microseconds: worth it only before slow solver calls.
+        hidden = _full_units_of_cell(rules) if getattr(engine, "slow_calls", True) else None
+        for k, orbit in enumerate(order):
+            if spec.clues is not None and clues <= spec.clues:
+                unvisited = order[k:]
+                break
+            for c in orbit:
+                values[c] = 0
+            # Shortcut without a solver: a cell whose peers show every other digit is
+            # forced by the givens alone, so emptying it keeps the puzzle unique.
+            if all(len({0, *peer_values[c](values)}) == wanted for c in orbit) or (
+                    hidden and all(_hidden_single(c, solution.values[c], values, hidden,
+                                                  peer_values) for c in orbit)):
+                clues -= len(orbit)
+                continue
+            answer = engine.still_unique(rules, values, orbit, solution)
+            if answer is True:
+                clues -= len(orbit)
+                continue
+            for c in orbit:
+                values[c] = solution.values[c]
+            if answer is None:
+                unknown = True
+            elif len(orbit) == 1:
+                necessary.add(orbit[0])
+        if spec.clues is not None and clues > spec.clues:
+            best_seen = clues if best_seen is None else min(best_seen, clues)
+            continue
+        # Group-minimal: every visited orbit was necessary; test the unvisited ones.
+        group_minimal: bool | None = None if unknown else True
+        if unvisited:
+            tested = _first_necessary_failure(engine, rules, values, unvisited, solution)
+            if tested is False:
+                group_minimal = False
+            elif tested is None:
+                group_minimal = None
+            else:
+                necessary.update(o[0] for o in unvisited if len(o) == 1)
+        if group_minimal is False:
+            minimal: bool | None = False  # a removable orbit: each of its clues can go
+        elif spec.symmetry == "none" and not fixed:
+            minimal = group_minimal
+        else:
+            singles = [(c,) for c in range(shape.cell_count)
+                       if values[c] and c not in necessary]
+            minimal = _first_necessary_failure(engine, rules, values, singles, solution)
+            if minimal is True and group_minimal is None:
+                group_minimal = True
+        return _result(spec, engine, index, seed, values, solution, minimal, group_minimal,
+                       attempt, began)
+    if spec.pattern is not None:
+        raise GenerationError(f"no grid out of {spec.tries} made the pattern "
+                              f"({len(spec.pattern)} clues) unique; try --max-tries or "
+                              "another pattern")
+    if spec.clues is not None:
+        raise GenerationError(f"no puzzle with at most {spec.clues} clues in {spec.tries} "
+                              f"tries (fewest reached: {best_seen}); try a larger --clues "
+                              "or --max-tries")
+    raise GenerationError(f"no full grid found in {spec.tries} tries (budget too small?)")
+
+
+def _result(spec: GenerationSpec, engine: GenerationEngine, index: int, seed: int,
+            values: list[int], solution: Grid, minimal: bool | None,
+            group_minimal: bool | None, tries: int, began: float) -> GeneratedPuzzle:
+    puzzle = Puzzle(Grid._trusted(spec.rules.shape, tuple(values)), spec.rules)
+    return GeneratedPuzzle(index, seed, puzzle, solution, minimal, group_minimal, tries,
+                           time.perf_counter() - began, engine.name, spec.symmetry)
+
+
+# -- batches -------------------------------------------------------------------------------
+@dataclass
+class _WorkerState:
+    spec: GenerationSpec | None = None
+    engine: GenerationEngine | None = None
+    seed: int = 0
+
+
+_WORKER = _WorkerState()
+
+
+def _worker_init(spec: GenerationSpec, backend_name: str, budget: Budget | None,
+                 seed: int) -> None:
+    _WORKER.spec = spec
+    _WORKER.engine = engine_for(backend_name, budget=budget)
+    _WORKER.seed = seed
+
+
+def _worker_make(index: int) -> GeneratedPuzzle:
+    assert _WORKER.spec is not None and _WORKER.engine is not None
+    return generate_one(_WORKER.spec, _WORKER.engine, seed=puzzle_seed(_WORKER.seed, index),
+                        index=index)
+
+
+def generate(spec: GenerationSpec, *, count: int = 1, seed: int | None = None,
+             backend: Backend | str = "native", jobs: int = 1,
+             budget: Budget | None = None) -> Iterator[GeneratedPuzzle]:
+    """Make ``count`` puzzles, yielded in index order as they are ready.
+
+    Puzzle i uses the seed :func:`puzzle_seed` (seed, i), so the output is the same for
+    any ``jobs``. ``seed=None`` draws one from the operating system. With ``jobs`` > 1 the
+    puzzles are made in that many worker processes (``backend`` must then be a name).
+    ``budget`` limits each solver call; a call that runs out keeps its clue (the puzzle
+    stays unique; its minimality is reported unknown).
+
+    >>> from sudoku_model import RuleSet, Shape
+    >>> spec = GenerationSpec(RuleSet.classic(Shape(2, 2)))
+    >>> [p.puzzle.is_classic for p in generate(spec, count=2, seed=7)]  # doctest: +SKIP
+    [True, True]
+
+    Raises:
+        GenerationError: when a puzzle could not be made within its tries.
+        ValueError: for count < 0 or jobs < 1, or jobs > 1 with a backend object.
+    """
+    if count < 0:
+        raise ValueError(f"count must be non-negative, got {count}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "big") >> 1
+    if jobs == 1 or count <= 1:
+        engine = engine_for(backend, budget=budget)
+        for index in range(count):
+            yield generate_one(spec, engine, seed=puzzle_seed(seed, index), index=index)
+        return
+    if not isinstance(backend, str):
+        raise ValueError("with jobs > 1 pass the backend by name (each worker loads its own)")
+    import multiprocessing
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    # Small chunks keep the order-preserving stream flowing and the workers balanced.
+    chunk = max(1, min(64, count // (jobs * 8)))
+    with context.Pool(jobs, initializer=_worker_init,
+                      initargs=(spec, backend, budget, seed)) as pool:
+        yield from pool.imap(_worker_make, range(count), chunksize=chunk)
+
+
+def clue_histogram(puzzles: Iterable[GeneratedPuzzle]) -> dict[int, int]:
+    """Clue count -> number of puzzles, sorted by clue count."""
+    counts = Counter(p.clues for p in puzzles)
+    return dict(sorted(counts.items()))
+
+
+def bias_note(rules: RuleSet) -> str:
+    """The caveat on the clue distribution of top-down removal (for batch reports)."""
+    note = ("top-down removal is biased toward few clues: minimal 9x9 puzzles made this way "
+            "average about 24.4 clues, against about 26.6 for the real distribution of "
+            "minimal puzzles")
+    if not (rules.is_classic and rules.shape.size == 9):
+        note += " (figures for classic 9x9)"
+    return note

@@ -1,0 +1,184 @@
+"""The CP-SAT backend (``cpsat``): OR-Tools' CP-SAT solver on an integer model.
+
+One integer variable per cell with domain 1..n (a given fixes its domain), AllDifferent per
+unit of the rule set, ``!=`` per pair of a :class:`~sudoku_model.rules.Different` rule.
+The model of a rule set is built once and copied per puzzle with the givens' domains set
+(measured: a copy is cheaper than building the model through the Python API).
+
+Uniqueness and counting enumerate solutions (``enumerate_all_solutions``, which keeps
+presolve from removing feasible solutions) with a callback that stops the search at the
+limit. One worker by default (``workers=``): on a 9x9 grid more workers only add start-up
+time. Budgets: ``seconds`` (``max_time_in_seconds``) and ``conflicts``
+(``max_number_of_conflicts``). Each call costs ~4-5 ms even for trivial puzzles: that is the
+solver's start-up, not the search.
+
+>>> from sudoku_model import Grid, Puzzle, Shape
+>>> backend = create()
+>>> puzzle = Puzzle(Grid(Shape(2, 2), [1, 0, 3, 0, 0, 4, 0, 2, 0, 1, 0, 4, 0, 0, 2, 0]))
+>>> backend.check_unique(puzzle).kind.value
+'unique'
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from sudoku_model.errors import BackendUnavailableError
+from sudoku_model.grid import Grid
+from sudoku_model.puzzle import Puzzle
+from sudoku_model.rules import RuleSet
+from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
+
+__all__ = ["create", "CPSATBackend"]
+
+
+def _import_cp_model() -> Any:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as exc:  # pragma: no cover - ortools is a core dependency
+        raise BackendUnavailableError(
+            "the cpsat backend needs OR-Tools: pip install ortools") from exc
+    return cp_model
+
+
+class CPSATBackend(Backend):
+    """Sudoku through CP-SAT with integer cells and AllDifferent (see the module docs).
+
+    Args:
+        workers: CP-SAT ``num_workers`` (default 1).
+        parameters: extra ``SatParameters`` fields by name (for experiments).
+
+    Raises:
+        ValueError: for a worker count below 1 or an unknown parameter.
+        BackendUnavailableError: when OR-Tools is not installed.
+    """
+
+    name = "cpsat"
+    capabilities = Capabilities(frozenset({"all_different", "different"}), 4, 25,
+                                ("seconds", "conflicts"),
+                                "OR-Tools CP-SAT; integer cells, AllDifferent, enumeration "
+                                "with a stopping callback")
+
+    def __init__(self, *, workers: int = 1, parameters: dict[str, Any] | None = None) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        self._cp = _import_cp_model()
+        self.workers = workers
+        self.parameters = dict(parameters or {})
+        probe = self._cp.CpSolver().parameters
+        for key in self.parameters:
+            if not hasattr(probe, key):
+                raise ValueError(f"unknown CP-SAT parameter {key!r}")
+        self._models: OrderedDict[RuleSet, Any] = OrderedDict()
+
+    def version(self) -> str:
+        import ortools
+
+        return f"ortools {ortools.__version__}"
+
+    # -- model ---------------------------------------------------------------------------
+    def _base_model(self, rules: RuleSet) -> Any:
+        model = self._models.get(rules)
+        if model is None:
+            n = rules.shape.size
+            model = self._cp.CpModel()
+            cells = [model.new_int_var(1, n, f"c{c}") for c in range(rules.shape.cell_count)]
+            for unit in rules.units:
+                model.add_all_different([cells[c] for c in unit])
+            for a, b in rules.pairs:
+                model.add(cells[a] != cells[b])
+            self._models[rules] = model
+            while len(self._models) > 16:
+                self._models.popitem(last=False)
+        return model
+
+    def _model(self, puzzle: Puzzle) -> Any:
+        base = self._base_model(puzzle.rules)
+        model = self._cp.CpModel()
+        model.proto.copy_from(base.proto)
+        variables = model.proto.variables
+        for cell, value in enumerate(puzzle.givens.values):
+            if value:
+                domain = variables[cell].domain   # [1, n] in the base model
+                domain[0] = value
+                domain[1] = value
+        return model
+
+    def _solver(self, budget: Budget, enumerate_all: bool) -> Any:
+        solver = self._cp.CpSolver()
+        params = solver.parameters
+        params.num_workers = self.workers
+        params.enumerate_all_solutions = enumerate_all
+        if budget.seconds is not None:
+            params.max_time_in_seconds = float(budget.seconds)
+        if budget.conflicts is not None:
+            params.max_number_of_conflicts = int(budget.conflicts)
+        for key, value in self.parameters.items():
+            setattr(params, key, value)
+        return solver
+
+    # -- the contract primitive -----------------------------------------------------------
+    def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
+        cp = self._cp
+        if budget.seconds == 0 or budget.conflicts == 0:
+            return SearchOutcome([], False, {}, stopped_by_budget=True)
+        model = self._model(puzzle)
+        shape = puzzle.shape
+        collector = _collector_class(cp)(shape, limit)
+        found = collector.found
+        solver = self._solver(budget, enumerate_all=limit > 1)
+        status = solver.solve(model, collector)
+        stats = {"conflicts": solver.num_conflicts, "decisions": solver.num_branches,
+                 "propagations": solver.response_proto.num_binary_propagations
+                 + solver.response_proto.num_integer_propagations,
+                 "solver_wall_seconds": solver.wall_time}
+        if status == cp.INFEASIBLE:
+            return SearchOutcome([], True, stats)
+        if status == cp.MODEL_INVALID:  # pragma: no cover - a bug in the model builder
+            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+        found = found[:limit]
+        # OPTIMAL after an enumeration means the search space was exhausted.
+        complete = status == cp.OPTIMAL and limit > 1 and len(found) < limit
+        stopped = status == cp.UNKNOWN or (not complete and len(found) < limit)
+        return SearchOutcome(found, complete, stats, stopped_by_budget=stopped)
+
+
+_COLLECTOR: Any = None
+
+
+def _collector_class(cp: Any) -> Any:
+    """The solution callback class (made once: cp_model is imported lazily)."""
+    global _COLLECTOR
+    if _COLLECTOR is None:
+        class Collector(cp.CpSolverSolutionCallback):  # type: ignore[name-defined,misc]
+            """Keeps each solution as a Grid and stops the search at the limit."""
+
+            def __init__(self, shape: Any, limit: int) -> None:
+                super().__init__()
+                self.shape = shape
+                self.cells = range(shape.cell_count)
+                self.limit = limit
+                self.found: list[Grid] = []
+
+            def on_solution_callback(self) -> None:
+                # Indexing the repeated field is ~3x faster than list() on it.
+                solution = self.response_proto.solution
+                values = tuple([solution[i] for i in self.cells])
+                self.found.append(Grid._trusted(self.shape, values))
+                if len(self.found) >= self.limit:
+                    self.stop_search()
+
+        _COLLECTOR = Collector
+    return _COLLECTOR
+
+
+def create(sub: str | None = None, **options: Any) -> CPSATBackend:
+    """Entry-point factory: ``get_backend("cpsat", workers=2)``.
+
+    Raises:
+        ValueError: when a sub-solver is named (CP-SAT has none) or an option is invalid.
+    """
+    if sub:
+        raise ValueError(f"the cpsat backend has no sub-solvers (got {sub!r})")
+    return CPSATBackend(**options)

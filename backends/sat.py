@@ -1,0 +1,595 @@
+"""The PySAT backend: ``pysat:<solver>`` (default ``pysat:cadical195``).
+
+How it answers (DESIGN.md section 3): the rules of a :class:`~sudoku_model.RuleSet` are
+encoded once (extended encoding, :mod:`backends.cnf`) into a long-lived solver; the givens
+of each puzzle are *assumptions*. Uniqueness: after a first model, a blocking clause over
+the non-given cells' literals, guarded by a fresh activation literal ``g``, is added and the
+solver runs again under the givens plus ``g``; then ``g`` is retired with the unit clause
+``-g``. Retired guards pile up and slow a solver down, so it is rebuilt every
+``recycle_after`` (1,000) retired guards.
+
+Budgets: ``seconds`` for every solver but Lingeling; ``conflicts`` where the solver has a
+conflict limit (CaDiCaL, MiniSat family; Glucose checks it only at restarts, so it may
+overshoot). Solvers with ``interrupt()`` (MiniSat family) are stopped by one persistent
+watchdog thread (a ``threading.Timer`` per call costs ~90 us, a quarter of a whole
+uniqueness check); CaDiCaL has no interrupt in PySAT, so it runs in slices of conflicts
+and the clock is checked between slices.
+
+Beyond the :class:`~sudoku_model.solving.Backend` contract, for the generator:
+
+* :meth:`PySATBackend.digit_is_forced` - "givens + (cell != digit) is unsatisfiable", one
+  solver call with assumptions only;
+* :meth:`PySATBackend.random_solution` - a random solution (a random full grid for an
+  empty puzzle) from random phases plus a random relabelling of the digits.
+
+>>> from sudoku_model import Grid, Puzzle, Shape
+>>> backend = create("cadical195")
+>>> puzzle = Puzzle(Grid(Shape(2, 2), [1, 0, 3, 0, 0, 4, 0, 2, 0, 1, 0, 4, 0, 0, 2, 0]))
+>>> backend.check_unique(puzzle).kind.value
+'unique'
+
+Not thread-safe: use one backend instance per thread.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sudoku_model.errors import BackendUnavailableError
+from sudoku_model.grid import Grid
+from sudoku_model.puzzle import Puzzle
+from sudoku_model.rules import RuleSet
+from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
+
+from .cnf import DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
+
+__all__ = ["create", "PySATBackend", "SOLVERS", "REFUSED", "DEFAULT_SOLVER",
+           "resolve_solver_name", "solver_names"]
+
+DEFAULT_SOLVER = "cadical195"
+
+
+@dataclass(frozen=True)
+class SolverInfo:
+    """What a PySAT solver can do, as far as this backend is concerned."""
+
+    name: str
+    interrupt: bool          # solve_limited + interrupt(): exact seconds budgets
+    limited: bool            # solve_limited with a conflict budget
+    phases: bool             # set_phases (random solutions)
+    notes: str = ""
+
+
+#: Every PySAT solver that honours assumptions, by canonical PySAT name.
+SOLVERS: dict[str, SolverInfo] = {s.name: s for s in [
+    SolverInfo("cadical195", False, True, True, "CaDiCaL 1.9.5 (default)"),
+    SolverInfo("cadical153", False, True, True, "CaDiCaL 1.5.3"),
+    SolverInfo("cadical103", False, True, False, "CaDiCaL 1.0.3; no set_phases"),
+    SolverInfo("cadical300", False, True, True, "CaDiCaL 3.0.0"),
+    SolverInfo("glucose3", True, True, True, "Glucose 3.0"),
+    SolverInfo("glucose4", True, True, True,
+               "Glucose 4.1; checks the conflict budget only at restarts"),
+    SolverInfo("glucose42", True, True, True,
+               "Glucose 4.2.1; checks the conflict budget only at restarts"),
+    SolverInfo("gluecard3", True, True, True, "Gluecard 3"),
+    SolverInfo("gluecard4", True, True, True, "Gluecard 4"),
+    SolverInfo("maplechrono", True, True, True, "MapleLCMDistChronoBT"),
+    SolverInfo("maplecm", True, True, True, "Maple_CM"),
+    SolverInfo("maplesat", True, True, True, "MapleCOMSPS_LRB"),
+    SolverInfo("mergesat3", True, True, True, "MergeSat 3"),
+    SolverInfo("minicard", True, True, True, "Minicard 1.2"),
+    SolverInfo("minisat22", True, True, True, "MiniSat 2.2"),
+    SolverInfo("minisatep", True, True, True, "MiniSat with extended propagation"),
+    SolverInfo("lingeling", False, False, True,
+               "Lingeling: no limited solve in PySAT, so budgets are not honoured"),
+]}
+
+#: Solvers PySAT knows that this backend refuses, with the reason.
+REFUSED: dict[str, str] = {
+    "kissat404": "Kissat ignores assumptions (PySAT warns and drops them), and this backend "
+                 "passes the givens as assumptions",
+    "cryptosat": "CryptoMiniSat is not built into the PySAT wheels",
+    "minisatgh": "MiniSat (GitHub) is not built into the PySAT wheels",
+    "ergo": "not validated with this backend",
+}
+
+# Our aliases on top of PySAT's (PySAT's "cd" means the old CaDiCaL 1.0.3; "cadical" here
+# means the default).
+_EXTRA_ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat22",
+                  "gluecard": "gluecard4", "maple": "maplesat", "mergesat": "mergesat3"}
+
+
+def _import_pysat() -> Any:
+    try:
+        import pysat.solvers as solvers
+    except ImportError as exc:  # pragma: no cover - python-sat is a core dependency
+        raise BackendUnavailableError(
+            "the pysat backend needs the python-sat package: pip install python-sat") from exc
+    return solvers
+
+
+def resolve_solver_name(name: str | None) -> str:
+    """The canonical PySAT name of a solver name or alias (``g4`` -> ``glucose4``).
+
+    Raises:
+        ValueError: for an unknown name, or a solver this backend refuses (with the reason).
+    """
+    if not name:
+        return DEFAULT_SOLVER
+    key = name.strip().lower()
+    if key in SOLVERS or key in REFUSED:
+        canonical = key
+    elif key in _EXTRA_ALIASES:
+        canonical = _EXTRA_ALIASES[key]
+    else:
+        names = _import_pysat().SolverNames
+        canonical = next((attr for attr, aliases in vars(names).items()
+                          if not attr.startswith("_") and key in aliases), "")
+    if canonical in REFUSED:
+        raise ValueError(f"pysat:{name} is refused: {REFUSED[canonical]}")
+    if canonical not in SOLVERS:
+        raise ValueError(f"unknown PySAT solver {name!r}; known: {', '.join(SOLVERS)}")
+    return canonical
+
+
+def solver_names() -> list[str]:
+    """Canonical names of the selectable solvers (``pysat:<name>``)."""
+    return list(SOLVERS)
+
+
+# -- the watchdog that turns a deadline into solver.interrupt() ------------------------------
+class _Watchdog:
+    """One daemon thread per backend that interrupts the armed solver at its deadline.
+
+    Arming is two attribute writes under an uncontended lock; the thread is only woken when
+    a deadline is earlier than the one it sleeps toward, so with the usual long budgets it
+    wakes about once per budget period, not once per call.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._solver: Any = None
+        self._deadline: float | None = None
+        self._sleeping_until: float | None = None   # None: idle (no timeout)
+        self._thread: threading.Thread | None = None
+        self.fired = False
+
+    def arm(self, solver: Any, deadline: float) -> None:
+        with self._cond:
+            self._solver = solver
+            self._deadline = deadline
+            self.fired = False
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="pysat-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            if self._sleeping_until is None or deadline < self._sleeping_until:
+                self._cond.notify()
+
+    def disarm(self) -> bool:
+        """Forget the armed solver; True when it was interrupted (the caller clears it)."""
+        with self._cond:
+            self._solver = None
+            self._deadline = None
+            return self.fired
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                deadline = self._deadline
+                if deadline is None:
+                    self._sleeping_until = None
+                    self._cond.wait()
+                    continue
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    self._solver.interrupt()
+                    self.fired = True
+                    self._deadline = None
+                    continue
+                self._sleeping_until = deadline
+                self._cond.wait(remaining)
+
+
+# -- one long-lived solver per rule set -------------------------------------------------------
+class _Engine:
+    """The rules of one RuleSet loaded into a solver, plus the tables of the hot path."""
+
+    def __init__(self, rules: RuleSet, info: SolverInfo, encoding: str, amo: str) -> None:
+        cnf = encode_rules(rules, encoding=encoding, amo=amo)
+        shape = rules.shape
+        n = shape.size
+        self.info = info
+        self.shape = shape
+        self.clauses = cnf.clauses
+        self.variables = cnf.variables
+        self.first_free = cnf.num_vars + 1
+        self.cell_count = shape.cell_count
+        self.cell_vars = n ** 3
+        # var(cell, digit) = base[cell] + digit
+        self.bases = tuple(c * n for c in range(shape.cell_count))
+        # digit of a positive cell literal, indexed by the literal
+        self.digit_of = (0,) + tuple((lit - 1) % n + 1 for lit in range(1, n ** 3 + 1))
+        self.generation = 0
+        self.active_iterators = 0
+        self.retired = 0
+        self.solver: Any = None
+        self._new_solver()
+
+    def _new_solver(self) -> None:
+        solvers = _import_pysat()
+        if self.solver is not None:
+            self.solver.delete()
+        self.solver = solvers.Solver(name=self.info.name, bootstrap_with=self.clauses)
+        self.next_var = self.first_free
+        self.retired = 0
+        self.generation += 1
+
+    def fresh_guard(self) -> int:
+        g = self.next_var
+        self.next_var += 1
+        return g
+
+    def retire(self, guard: int, recycle_after: int) -> None:
+        self.solver.add_clause([-guard])
+        self.retired += 1
+        if self.retired >= recycle_after and self.active_iterators == 0:
+            self._new_solver()
+
+    def assumptions(self, values: tuple[int, ...]) -> list[int]:
+        return [b + v for b, v in zip(self.bases, values) if v]
+
+    def model_grid(self) -> Grid:
+        model = self.solver.get_model()
+        digit_of = self.digit_of
+        values = tuple([digit_of[lit] for lit in model[:self.cell_vars] if lit > 0])
+        if len(values) != self.cell_count:  # rules without full rows: decode the slow way
+            return self.variables.decode(model)
+        return Grid._trusted(self.shape, values)
+
+    def blocking_clause(self, guard: int, solution: tuple[int, ...],
+                        givens: tuple[int, ...]) -> list[int]:
+        clause = [-(b + s) for b, s, g in zip(self.bases, solution, givens) if not g]
+        clause.append(-guard)
+        return clause
+
+    def delete(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+
+class _Run:
+    """The limits of one search (one public call), shared by its solver calls."""
+
+    __slots__ = ("deadline", "conflicts_left", "stopped")
+
+    def __init__(self, budget: Budget) -> None:
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.conflicts_left = budget.conflicts
+        self.stopped = False
+
+
+_STAT_NAMES = ("conflicts", "decisions", "propagations")
+
+
+class PySATBackend(Backend):
+    """Sudoku through a PySAT solver with givens as assumptions (see the module docs).
+
+    Args:
+        solver: PySAT solver name or alias (default ``cadical195``).
+        encoding: ``minimal``, ``efficient`` or ``extended`` (default; the fastest).
+        amo: at-most-one encoding, ``pairwise`` (default) or a :mod:`pysat.card` name.
+        recycle_after: rebuild a solver after this many retired guards.
+        max_rule_sets: how many rule sets keep a loaded solver (least recently used go).
+
+    Raises:
+        ValueError: for an unknown or refused solver, encoding or option.
+    """
+
+    def __init__(self, solver: str | None = None, *, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO, recycle_after: int = 1000,
+                 max_rule_sets: int = 8) -> None:
+        canonical = resolve_solver_name(solver)
+        solvers = _import_pysat()
+        try:  # some names exist in PySAT but are not compiled into every build
+            solvers.Solver(name=canonical).delete()
+        except solvers.NoSuchSolverError as exc:
+            raise ValueError(f"PySAT solver {canonical} is not available in this "
+                             "installation") from exc
+        # Encoding a 4x4 grid validates the options before any puzzle arrives.
+        encode_rules(_probe_rules(), encoding=encoding, amo=amo)
+        if isinstance(recycle_after, bool) or not isinstance(recycle_after, int) \
+                or recycle_after < 1:
+            raise ValueError(f"recycle_after must be a positive integer, got {recycle_after!r}")
+        self.info = SOLVERS[canonical]
+        self.solver_name = canonical
+        self.encoding = encoding
+        self.amo = amo
+        self.recycle_after = recycle_after
+        self.max_rule_sets = max_rule_sets
+        suffix = "" if (encoding, amo) == (DEFAULT_ENCODING, DEFAULT_AMO) else \
+            f"[{encoding},{amo}]"
+        self.name = f"pysat:{canonical}{suffix}"
+        budgets: tuple[str, ...] = ()
+        if self.info.limited:
+            budgets = ("seconds", "conflicts")
+        self.capabilities = Capabilities(  # type: ignore[misc]
+            frozenset({"all_different", "different"}), 4, 25, budgets,
+            f"PySAT {self.info.notes}; givens as assumptions, guarded blocking clauses")
+        self._engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
+        self._random_engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
+        self._watchdog = _Watchdog() if self.info.interrupt else None
+
+    def version(self) -> str:
+        import pysat
+
+        return f"python-sat {pysat.__version__} ({self.solver_name})"
+
+    def close(self) -> None:
+        """Free every loaded solver (they are also freed when the backend is collected)."""
+        for table in (self._engines, self._random_engines):
+            for engine in table.values():
+                engine.delete()
+            table.clear()
+
+    # -- engines ---------------------------------------------------------------------
+    def _engine(self, rules: RuleSet, table: OrderedDict | None = None) -> _Engine:
+        table = self._engines if table is None else table
+        engine = table.get(rules)
+        if engine is None:
+            engine = _Engine(rules, self.info, self.encoding, self.amo)
+            table[rules] = engine
+            while len(table) > self.max_rule_sets:
+                _, old = table.popitem(last=False)
+                if old.active_iterators == 0:
+                    old.delete()
+        elif len(table) > 1:
+            table.move_to_end(rules)
+        return engine
+
+    # -- one solver call under the run's limits ------------------------------------------
+    def _call(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool | None:
+        """True (model), False (unsatisfiable) or None (a budget ran out)."""
+        s = engine.solver
+        info = self.info
+        if not info.limited:
+            return s.solve(assumptions)
+        deadline = run.deadline
+        left = run.conflicts_left
+        if (deadline is not None and time.perf_counter() >= deadline) or \
+                (left is not None and left <= 0):
+            run.stopped = True
+            return None
+        if left is not None:
+            before = s.accum_stats()["conflicts"]
+        if info.interrupt:
+            s.conf_budget(left if left is not None else -1)   # -1: no conflict limit
+            watchdog = self._watchdog
+            if deadline is None:
+                result = s.solve_limited(assumptions)
+            else:
+                watchdog.arm(s, deadline)
+                try:
+                    result = s.solve_limited(assumptions, expect_interrupt=True)
+                finally:
+                    if watchdog.disarm():
+                        s.clear_interrupt()
+        else:
+            result = self._call_in_slices(s, assumptions, deadline, left)
+        if left is not None:
+            run.conflicts_left = left - (s.accum_stats()["conflicts"] - before)
+        if result is None:
+            run.stopped = True
+        return result
+
+    @staticmethod
+    def _call_in_slices(s: Any, assumptions: list[int], deadline: float | None,
+                        left: int | None) -> bool | None:
+        # No interrupt: run slices of conflicts and look at the clock between them; the
+        # slice is sized from the measured rate so one slice takes about 0.1 s at most.
+        if deadline is None:
+            if left is None:
+                return s.solve(assumptions)
+            s.conf_budget(left)
+            return s.solve_limited(assumptions)
+        slice_size = 2000
+        while True:
+            size = slice_size if left is None else min(slice_size, left)
+            if size <= 0:
+                return None
+            start = time.perf_counter()
+            before = s.accum_stats()["conflicts"]
+            s.conf_budget(size)
+            result = s.solve_limited(assumptions)
+            if result is not None:
+                return result
+            now = time.perf_counter()
+            used = s.accum_stats()["conflicts"] - before
+            if left is not None:
+                left -= used
+            if now >= deadline:
+                return None
+            rate = used / max(now - start, 1e-6)
+            slice_size = max(100, int(rate * min(0.1, deadline - now)))
+
+    def _stats_since(self, engine: _Engine, before: dict[str, int]) -> dict[str, Any]:
+        after = engine.solver.accum_stats()
+        return {k: after.get(k, 0) - before.get(k, 0) for k in _STAT_NAMES}
+
+    # -- the contract primitives ------------------------------------------------------------
+    def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
+        engine = self._engine(puzzle.rules)
+        run = _Run(budget)
+        givens = puzzle.givens.values
+        assumptions = engine.assumptions(givens)
+        stats0 = engine.solver.accum_stats()
+        result = self._call(engine, assumptions, run)
+        if not result:
+            return SearchOutcome([], result is False, self._stats_since(engine, stats0),
+                                 stopped_by_budget=run.stopped)
+        first = engine.model_grid()
+        if limit == 1:
+            return SearchOutcome([first], False, self._stats_since(engine, stats0))
+        # Everything found so far is blocked under one guard, retired at the end.
+        found = [first]
+        guard = engine.fresh_guard()
+        assumptions.append(guard)
+        solver = engine.solver
+        complete = False
+        try:
+            while True:
+                solver.add_clause(engine.blocking_clause(guard, found[-1].values, givens))
+                result = self._call(engine, assumptions, run)
+                if result is None:
+                    break
+                if result is False:
+                    complete = True
+                    break
+                found.append(engine.model_grid())
+                if len(found) >= limit:
+                    break
+            stats = self._stats_since(engine, stats0)
+        finally:
+            engine.retire(guard, self.recycle_after)
+        return SearchOutcome(found, complete, stats, stopped_by_budget=run.stopped)
+
+    def _search_other(self, puzzle: Puzzle, solution: Grid, *,
+                      budget: Budget) -> SearchOutcome:
+        engine = self._engine(puzzle.rules)
+        run = _Run(budget)
+        givens = puzzle.givens.values
+        guard = engine.fresh_guard()
+        assumptions = engine.assumptions(givens)
+        assumptions.append(guard)
+        stats0 = engine.solver.accum_stats()
+        try:
+            engine.solver.add_clause(engine.blocking_clause(guard, solution.values, givens))
+            result = self._call(engine, assumptions, run)
+            other = [engine.model_grid()] if result else []
+            stats = self._stats_since(engine, stats0)
+        finally:
+            engine.retire(guard, self.recycle_after)
+        return SearchOutcome(other, result is False, stats, stopped_by_budget=run.stopped)
+
+    def _iter_solutions(self, puzzle: Puzzle, *, limit: int | None, budget: Budget,
+                        state: dict[str, bool]) -> Iterator[Grid]:
+        engine = self._engine(puzzle.rules)
+        run = _Run(budget)
+        givens = puzzle.givens.values
+        guard = engine.fresh_guard()
+        assumptions = engine.assumptions(givens)
+        assumptions.append(guard)
+        engine.active_iterators += 1
+        produced = 0
+        try:
+            while limit is None or produced < limit:
+                result = self._call(engine, assumptions, run)
+                if result is None:
+                    return
+                if result is False:
+                    state["complete"] = True
+                    return
+                grid = engine.model_grid()
+                engine.solver.add_clause(engine.blocking_clause(guard, grid.values, givens))
+                produced += 1
+                yield grid
+        finally:
+            engine.active_iterators -= 1
+            if engine.solver is not None:
+                engine.retire(guard, self.recycle_after)
+
+    # -- for the generator -----------------------------------------------------------------
+    def digit_is_forced(self, puzzle: Puzzle, cell: int, digit: int, *,
+                        budget: Budget | None = None) -> bool:
+        """True when every solution of ``puzzle`` holds ``digit`` at ``cell``, that is when
+        "givens + (cell != digit)" is unsatisfiable: one solver call, assumptions only.
+
+        The generator's test for removing clue c from a unique puzzle with solution S:
+        ``digit_is_forced(puzzle_without_c, c, S[c])`` is True exactly when the smaller
+        puzzle is still unique. Vacuously True for a puzzle with no solution (clashing
+        givens included).
+
+        Raises:
+            TimeoutError: when the budget ends first.
+            IndexError: for a cell or digit outside the grid.
+            UnsupportedPuzzleError: as :meth:`solve`.
+        """
+        self._require_supported(puzzle)
+        n = puzzle.size
+        if not (0 <= cell < puzzle.shape.cell_count and 1 <= digit <= n):
+            raise IndexError(f"no cell {cell} / digit {digit} in a {n}x{n} grid")
+        engine = self._engine(puzzle.rules)
+        assumptions = engine.assumptions(puzzle.givens.values)
+        assumptions.append(-(engine.bases[cell] + digit))
+        result = self._call(engine, assumptions, _Run(self._budget(budget)))
+        if result is None:
+            raise TimeoutError("the budget ran out before digit_is_forced had an answer")
+        return not result
+
+    def random_solution(self, puzzle: Puzzle, *, rng: random.Random | None = None,
+                        budget: Budget | None = None) -> Grid | None:
+        """A random solution of ``puzzle`` (a random full grid when it has no givens), or
+        None when it has none.
+
+        Randomness comes from random solver phases (where the solver has ``set_phases``)
+        and, for a puzzle without givens, a random relabelling of the digits (every rule
+        kind is symmetric in the digits, so the relabelled grid is a solution too). Not
+        uniform over all grids. Uses its own solver per rule set, so the random phases do
+        not slow down the uniqueness checks.
+
+        Raises:
+            TimeoutError: when the budget ends first.
+            UnsupportedPuzzleError: as :meth:`solve`.
+        """
+        self._require_supported(puzzle)
+        if puzzle.conflicts():
+            return None
+        rng = rng if rng is not None else random.Random()
+        engine = self._engine(puzzle.rules, self._random_engines)
+        n = puzzle.size
+        if self.info.phases:
+            lits = range(1, engine.cell_vars + 1)
+            # Mostly negative phases: a positive phase on one digit in n keeps decisions
+            # from fighting the at-most-one clauses while still spreading the digits.
+            engine.solver.set_phases([v if rng.random() * n < 1 else -v for v in lits])
+        result = self._call(engine, engine.assumptions(puzzle.givens.values),
+                            _Run(self._budget(budget)))
+        if result is None:
+            raise TimeoutError("the budget ran out before random_solution had an answer")
+        if not result:
+            return None
+        grid = engine.model_grid()
+        if puzzle.clues == 0:
+            relabel = list(range(1, n + 1))
+            rng.shuffle(relabel)
+            relabel.insert(0, 0)
+            grid = Grid._trusted(grid.shape, tuple(relabel[v] for v in grid.values))
+        return grid
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the solver module may be gone
+            pass
+
+
+def _probe_rules() -> RuleSet:
+    from sudoku_model.geometry import Shape
+
+    return RuleSet.classic(Shape(2, 2))
+
+
+def create(sub: str | None = None, **options: Any) -> PySATBackend:
+    """Entry-point factory: ``get_backend("pysat:glucose4", encoding="minimal")``.
+
+    Raises:
+        ValueError: for an unknown or refused solver name or option.
+    """
+    return PySATBackend(sub, **options)

@@ -21,8 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "on which the backends disagree. Times are the wall seconds the "
                     "backends' common base class measures; each backend first answers the "
                     "first puzzle once untimed (its one-off setup is shown as '1st call'). "
-                    "Exit 0 when all backends agree, 1 on any disagreement, 2 on usage "
-                    "errors or when no backend loads.")
+                    "Exit 0 when all backends agree, 1 on any disagreement or a backend "
+                    "error on a puzzle, 2 on usage errors or when no backend loads.")
     p.add_argument("input", metavar="FILE", help="puzzle file, bundled:NAME, a puzzle or -")
     p.add_argument("--backends", metavar="A,B,...",
                    help="backends to compare, e.g. native,pysat:cadical195,pysat:glucose4,"
@@ -96,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
     for summary in result.summary():
         print(f"  {summary.backend} ({summary.version}): "
               + ", ".join(f"{k} {v}" for k, v in summary.answers.items()))
+    failed_runs = [r for r in result.runs if r.answer == "error"]
+    for backend in result.backends:
+        mine = [r for r in failed_runs if r.backend == backend]
+        if mine:
+            print(f"ERRORS: {backend} failed on {len({r.puzzle_index for r in mine})} "
+                  f"puzzle(s); first: {mine[0].detail}")
     disagreements = result.disagreements
     if disagreements:
         print(f"DISAGREEMENT on {len(disagreements)} puzzle(s):")
@@ -115,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportError as exc:
             raise CliError(str(exc)) from None
         print(f"wrote {args.plot}")
-    return EXIT_NO if disagreements else EXIT_OK
+    return EXIT_NO if disagreements or failed_runs else EXIT_OK
 
 
 def _write(result, path: str) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,233 @@
+"""sudoku_model.verify: verdicts with evidence, minimality, cross-checks, parallel runs,
+resume state. Facts used: every 17-clue puzzle is unique and minimal; deleting a clue from
+one makes it non-unique; counts-43 carries each puzzle's solution count."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sudoku_model import Puzzle, VerdictKind, formats
+from sudoku_model.data import bundled_path
+from sudoku_model.verify import (TIMING_FIELDS, CsvWriter, JsonlWriter, VerifySummary,
+                                 redundant_clues, resume_state, verify_puzzle,
+                                 verify_records)
+
+K = VerdictKind
+
+
+def records(name: str) -> list[formats.Record]:
+    return list(formats.iter_records(bundled_path(name), source=f"bundled:{name}"))
+
+
+@pytest.fixture(scope="module")
+def seventeen() -> list[formats.Record]:
+    return records("17-clue")
+
+
+def without_timing(d: dict) -> dict:
+    d = {k: v for k, v in d.items() if k not in TIMING_FIELDS}
+    if "cross_check" in d:
+        d["cross_check"] = [{k: v for k, v in a.items() if k != "seconds"}
+                            for a in d["cross_check"]]
+    return d
+
+
+# -- 17-clue facts ----------------------------------------------------------------------------
+@pytest.mark.slow
+def test_whole_17_clue_list_is_unique_with_native(seventeen):
+    results = list(verify_records(seventeen, backend="native"))
+    assert len(results) == len(seventeen) == 49158
+    assert [r.line for r in results] == [r.line for r in seventeen]  # input order
+    assert all(r.verdict is K.UNIQUE for r in results)
+    assert all(r.disagreement is None for r in results)  # solutions validated in C
+    # independent check in Python on a sample of the solutions
+    for r in random.Random(1).sample(results, 300):
+        assert r.puzzle.is_solution(r.solution)
+
+
+def test_17_clue_sample_is_minimal(seventeen):
+    sample = random.Random(2).sample(seventeen, 12)
+    for backend in ("native", "pysat"):
+        results = list(verify_records(sample, backend=backend, minimal=True))
+        assert all(r.verdict is K.UNIQUE for r in results)
+        assert all(r.redundant == () and r.is_minimal for r in results), backend
+
+
+def test_an_added_clue_is_redundant(seventeen):
+    # a 17-clue puzzle plus one cell of its solution: that clue is redundant (removing it
+    # gives back the unique original), whichever way the backend answers
+    rng = random.Random(3)
+    for rec in rng.sample(seventeen, 4):
+        base = verify_puzzle(rec.puzzle)
+        cell = rng.choice(rec.puzzle.givens.empty_cells())
+        bigger = rec.puzzle.with_givens(
+            rec.puzzle.givens.with_value(cell, base.solution.values[cell]))
+        for backend in ("native", "pysat"):
+            red, unknown = redundant_clues(bigger, base.solution, backend=backend)
+            assert cell in red and not unknown
+        r = verify_puzzle(bigger, minimal=True)
+        assert r.is_minimal is False and cell in r.redundant
+        assert r.to_json()["redundant_clues"][0].startswith("r")
+
+
+def test_17_clue_minus_one_clue_is_multiple_with_valid_witnesses(seventeen):
+    rng = random.Random(4)
+    smaller = []
+    for rec in rng.sample(seventeen, 60):
+        cell = rng.choice(rec.puzzle.givens.filled_cells())
+        smaller.append(rec._replace(puzzle=rec.puzzle.with_givens(
+            rec.puzzle.givens.without([cell]))))
+    for backend in ("native", "pysat"):
+        for r in verify_records(smaller, backend=backend):
+            assert r.verdict is K.MULTIPLE, backend
+            a, b = r.witnesses
+            assert a != b
+            assert r.puzzle.is_solution(a) and r.puzzle.is_solution(b)
+            assert r.differing_cells == a.differences(b) and len(r.differing_cells) >= 4
+            d = r.to_json()
+            assert d["witnesses"] == [a.to_line(), b.to_line()]
+            assert d["differing_cells"] == [r.puzzle.shape.cell_name(c)
+                                            for c in r.differing_cells]
+
+
+# -- counts-43 ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["native", "pysat"])
+def test_counts_43_verdicts(backend):
+    recs = records("counts-43")
+    results = list(verify_records(recs, backend=backend))
+    assert len(results) == 43
+    for rec, r in zip(recs, results):
+        count, _, solution = rec.comment.partition(":")
+        expected = {0: K.UNSOLVABLE, 1: K.UNIQUE}.get(int(count), K.MULTIPLE)
+        assert r.verdict is expected, (rec.line, count)
+        if expected is K.UNIQUE:
+            assert r.solution.to_line() == solution
+        assert r.disagreement is None
+
+
+def test_cross_check_agrees_on_counts_43():
+    results = list(verify_records(records("counts-43"), backend="native",
+                                  cross_check=["pysat"]))
+    assert all(r.disagreement is None for r in results)
+    assert all(len(r.cross_check) == 1 and r.cross_check[0].verdict is r.verdict
+               for r in results)
+
+
+def test_cross_check_reports_different_answers():
+    # a zero conflict budget binds pysat (it counts conflicts) but not native: the two
+    # answer differently, and that must be reported
+    from sudoku_model import Budget
+
+    hard = records("hardest")[:3]
+    results = list(verify_records(hard, backend="pysat", cross_check=["native"],
+                                  budget=Budget(conflicts=0)))
+    r = results[0]
+    assert r.verdict is K.UNKNOWN and r.cross_check[0].verdict is K.UNIQUE
+    assert "says unknown, native says unique" in r.disagreement
+    assert r.to_json()["disagreement"] == r.disagreement
+    s = VerifySummary()
+    for x in results:
+        s.add_result(x)
+    assert s.disagreements == 3 and not s.all_unique and "DISAGREEMENTS" in s.table()
+
+
+# -- mixed input -------------------------------------------------------------------------------
+def mixed_lines() -> tuple[list[str], list[VerdictKind]]:
+    c43 = [ln.split(":") for ln in bundled_path("counts-43").read_text().splitlines()]
+    unique = next(p for p, c, *_ in c43 if c == "1")
+    unsolvable = next(p for p, c, *_ in c43 if c == "0")
+    multiple = next(p for p, c, *_ in c43 if int(c) > 1)
+    clash = "11" + unique[2:] if unique[0] == "." else unique[0] * 2 + unique[2:]
+    lines = [unique, "this is not a puzzle", clash, unsolvable, unique[:-1],
+             multiple, unique[:40] + "x" + unique[41:]]
+    kinds = [K.UNIQUE, K.MALFORMED, K.CONTRADICTORY, K.UNSOLVABLE, K.MALFORMED, K.MULTIPLE,
+             K.MALFORMED]
+    return lines, kinds
+
+
+@pytest.mark.parametrize("backend", ["native", "pysat"])
+def test_mixed_file_one_right_record_each(backend):
+    lines, kinds = mixed_lines()
+    recs = list(formats.iter_records(lines, source="mixed"))
+    results = list(verify_records(recs, backend=backend, chunk_size=3))
+    assert [r.verdict for r in results] == kinds
+    assert [r.line for r in results] == list(range(1, len(lines) + 1))
+    bad = results[6].to_json()
+    assert bad["error"] == {"message": "bad symbol 'x'", "line": 7, "column": 41}
+    assert bad["text"] == lines[6]
+    assert results[2].conflicts and "repeated" in results[2].conflicts[0]
+
+
+def test_json_line_equals_to_json(seventeen):
+    lines, _ = mixed_lines()
+    recs = list(formats.iter_records(lines, source="mixed")) + seventeen[:50]
+    for r in verify_records(recs, minimal=True):
+        assert json.loads(r.to_json_line()) == r.to_json()
+
+
+# -- parallel and distributed ---------------------------------------------------------------
+def test_jobs_2_same_records_as_serial(seventeen):
+    lines, _ = mixed_lines()
+    recs = list(formats.iter_records(lines, source="mixed")) + seventeen[:700]
+    serial = [without_timing(r.to_json()) for r in verify_records(recs, chunk_size=64)]
+    threads = [without_timing(r.to_json())  # native batch: threads
+               for r in verify_records(recs, jobs=2, chunk_size=64)]
+    processes = [without_timing(r.to_json())  # minimality: processes
+                 for r in verify_records(recs[:80], jobs=2, chunk_size=8, minimal=True)]
+    serial_min = [without_timing(r.to_json())
+                  for r in verify_records(recs[:80], chunk_size=8, minimal=True)]
+    assert threads == serial
+    assert processes == serial_min
+
+
+@pytest.mark.slow
+def test_dask_local_same_records_as_serial(seventeen):
+    pytest.importorskip("dask.distributed")
+    lines, _ = mixed_lines()
+    recs = list(formats.iter_records(lines, source="mixed")) + seventeen[:300]
+    serial = [without_timing(r.to_json()) for r in verify_records(recs, chunk_size=50)]
+    distributed = [without_timing(r.to_json())
+                   for r in verify_records(recs, dask="local", chunk_size=50)]
+    assert distributed == serial
+
+
+# -- writing and resuming ----------------------------------------------------------------------
+def test_resume_state_drops_torn_line_and_knows_what_is_done(tmp_path):
+    recs = records("top95")[:10] + list(formats.iter_records(
+        records("top95")[10].text.splitlines(), source="other"))
+    out = tmp_path / "out.jsonl"
+    with open(out, "w") as f:
+        w = JsonlWriter(f)
+        w.write_many(verify_records(recs))
+        f.write('{"source":"other","line":2,"puz')  # a torn write
+    state = resume_state(out, "jsonl")
+    assert out.read_text().endswith("}\n") and state.records == 11
+    assert state.done("bundled:top95", 10) and state.done("other", 1)
+    assert not state.done("other", 2) and not state.done("new", 1)
+    assert state.summary.counts[K.UNIQUE] == 11
+
+
+def test_resume_state_csv(tmp_path):
+    out = tmp_path / "out.csv"
+    with open(out, "w", newline="") as f:
+        w = CsvWriter(f)
+        w.write_many(verify_records(records("counts-43")[:5]))
+        f.write("bundled:counts-43,6,..")
+    state = resume_state(out, "csv")
+    assert state.records == 5 and state.has_header and state.last_line == 5
+    with pytest.raises(ValueError):
+        resume_state(out, "jsonl")
+
+
+def test_summary_table():
+    s = VerifySummary()
+    for k in (K.UNIQUE, K.UNIQUE, K.MULTIPLE, K.MALFORMED):
+        s.add(k)
+    s.seconds = 2.0
+    table = s.table()
+    assert "unique" in table and "multiple" in table and "malformed" in table
+    assert "unsolvable" not in table and "4 verified" in table and "2 puzzles/s" in table
+    assert not s.all_unique

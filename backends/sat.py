@@ -33,8 +33,10 @@ Not thread-safe: use one backend instance per thread.
 
 from __future__ import annotations
 
+import atexit
 import random
 import threading
+import weakref
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -326,6 +328,7 @@ class PySATBackend(Backend):
         self._engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._random_engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._watchdog = _Watchdog() if self.info.interrupt else None
+        _LIVE.add(self)
 
     def version(self) -> str:
         import pysat
@@ -578,6 +581,17 @@ class PySATBackend(Backend):
             self.close()
         except Exception:  # interpreter shutdown: the solver module may be gone
             pass
+
+
+# PySAT's own finalisers fail once the interpreter has torn its C module down: free every
+# live solver while it still can.
+_LIVE: weakref.WeakSet[PySATBackend] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for backend in list(_LIVE):
+        backend.close()
 
 
 def _probe_rules() -> RuleSet:

@@ -1,0 +1,76 @@
+"""Shared test options and fixtures.
+
+``--backend NAME`` (repeatable, or a comma list) chooses the backends the contract suite
+runs against: ``pytest tests/backends --backend=pysat:glucose4``. Without it, every
+registered backend whose factory loads is used; one that does not load is skipped with the
+reason (an explicitly named one that does not load is an error).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from sudoku_model.solving import Backend, available_backends, get_backend
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend", action="append", default=[], metavar="NAME",
+        help="backend(s) for the backend contract tests (repeatable or comma list; "
+             "default: every registered backend that loads)")
+
+
+def _requested(config: pytest.Config) -> list[str]:
+    names: list[str] = []
+    for value in config.getoption("--backend") or []:
+        names.extend(x.strip() for x in value.split(",") if x.strip())
+    return list(dict.fromkeys(names))
+
+
+@lru_cache(maxsize=None)
+def load_backend(name: str) -> Backend:
+    """One instance per name for the whole session (SAT engines stay loaded)."""
+    return get_backend(name)
+
+
+def _load_error(name: str) -> str | None:
+    try:
+        load_backend(name)
+    except Exception as exc:  # noqa: BLE001 - any failure to load is a reason to skip
+        return f"backend {name} does not load: {type(exc).__name__}: {exc}"
+    return None
+
+
+def selected_backends(config: pytest.Config) -> list[tuple[str, str | None]]:
+    """(name, reason it cannot run or None) for each backend under test."""
+    requested = _requested(config)
+    if requested:
+        return [(name, None) for name in requested]  # load errors surface in the tests
+    return [(name, _load_error(name)) for name in available_backends()]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend_name" in metafunc.fixturenames:
+        params = [pytest.param(name, id=name,
+                               marks=pytest.mark.skip(reason=reason) if reason else ())
+                  for name, reason in selected_backends(metafunc.config)]
+        metafunc.parametrize("backend_name", params)
+
+
+@pytest.fixture
+def backend(backend_name: str) -> Backend:
+    """The backend under test (shared across tests of the session)."""
+    return load_backend(backend_name)
+
+
+@pytest.fixture(scope="session")
+def loadable_backends(pytestconfig: pytest.Config) -> list[Backend]:
+    """Every backend that loads among those selected; when fewer than two are selected,
+    every registered backend that loads (a differential test needs two)."""
+    chosen = [name for name, reason in selected_backends(pytestconfig) if reason is None]
+    if len(chosen) < 2:
+        extra = [name for name in available_backends() if _load_error(name) is None]
+        chosen = list(dict.fromkeys(chosen + extra))
+    return [load_backend(name) for name in chosen]

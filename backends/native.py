@@ -42,10 +42,14 @@ from sudoku_model.rules import RuleSet
 from sudoku_model.solving import (DEFAULT_BUDGET, Backend, Budget, Capabilities,
                                   SearchOutcome, VerdictKind)
 
-__all__ = ["NativeBackend", "BatchResult", "create", "STREAM_CHUNK"]
+__all__ = ["NativeBackend", "BatchResult", "create", "STREAM_CHUNK", "MAX_KEPT"]
 
 #: Solutions fetched from C per step when streaming ``solutions(limit=None)``.
 STREAM_CHUNK = 1024
+
+#: Most grids a count keeps (it counts further without holding them: a count up to 10^8
+#: returns the exact number and the first MAX_KEPT solutions).
+MAX_KEPT = 10_000
 
 _MODEL_CACHE_SIZE = 64
 
@@ -166,18 +170,20 @@ class NativeBackend(Backend):
     # -- the contract ------------------------------------------------------------------
     def _outcome(self, puzzle: Puzzle, result: tuple[int, int, list[bytes], int, int]
                  ) -> SearchOutcome:
-        _count, status, raw, nodes, guesses = result
+        count, status, raw, nodes, guesses = result
         shape = puzzle.shape
         return SearchOutcome(
             [_grid(shape, s) for s in raw],
             complete=status in (nb.EXHAUSTED, nb.CONTRADICTORY),
             stats={"nodes": nodes, "guesses": guesses},
-            stopped_by_budget=status == nb.BUDGET)
+            stopped_by_budget=status == nb.BUDGET,
+            count=count)
 
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
         m = self.model(puzzle.rules)
         return self._outcome(puzzle, m.solve(bytes(puzzle.givens.values), limit=limit,
-                                             fast=self.fast, **_budget_args(budget)))
+                                             keep=min(limit, MAX_KEPT), fast=self.fast,
+                                             **_budget_args(budget)))
 
     def _search_other(self, puzzle: Puzzle, solution: Grid, *,
                       budget: Budget) -> SearchOutcome:

@@ -245,6 +245,9 @@ class SearchOutcome:
     complete: bool
     stats: dict[str, Any] = field(default_factory=dict)
     stopped_by_budget: bool = False
+    #: Solutions counted when more were counted than kept (a backend that counts up to a
+    #: huge limit without holding every grid); None means ``len(solutions)``.
+    count: int | None = None
 
 
 class SolutionIterator(Iterator[Grid]):
@@ -385,7 +388,7 @@ class Backend(abc.ABC):
         seconds = time.perf_counter() - start
         return CountResult(
             puzzle,
-            len(outcome.solutions),
+            len(outcome.solutions) if outcome.count is None else outcome.count,
             outcome.complete,
             tuple(outcome.solutions),
             limit,

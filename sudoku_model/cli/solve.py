@@ -1,0 +1,148 @@
+"""``sudoku solve PUZZLE|FILE`` and ``sudoku count PUZZLE|FILE --limit N``.
+
+``solve`` prints one solution per puzzle: a block for a single puzzle given on the command
+line when standard output is a terminal, else one line per puzzle (the solution, or the
+status word ``contradictory`` / ``unsolvable`` / ``unknown`` in its place, so output lines
+stay aligned with input puzzles). Exit 0 when every puzzle was solved, 1 when some had no
+solution (or the budget ran out), 2 when some input was malformed.
+
+``count`` counts solutions up to ``--limit`` and prints ``COUNT VERDICT`` per puzzle
+(``COUNT+`` when the count is a lower bound); ``--json`` writes one JSON object per puzzle
+with source, line, puzzle, verdict, count, complete, solutions, seconds and stats.
+Exit 0, or 2 when some input was malformed.
+
+Malformed records are reported as ``file:line:col: message`` on standard error; the other
+puzzles are still answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from typing import Any
+
+from .common import (EXIT_NO, EXIT_OK, EXIT_USAGE, add_backend_option, add_budget_options,
+                     add_input_options, budget_from, get_backend_or_exit, input_options,
+                     is_terminal, iter_inputs, json_dumps)
+
+#: Default ``--limit`` of ``sudoku count``.
+DEFAULT_COUNT_LIMIT = 1000
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="solve puzzles",
+        description="Print a solution of each puzzle of PUZZLE|FILE|bundled:NAME|-. "
+        "Exit 0 when all were solved, 1 when some were not (no solution, clashing "
+        "givens, budget spent), 2 on malformed input.",
+    )
+    p.add_argument("input", metavar="PUZZLE|FILE")
+    p.add_argument("--output", choices=["auto", "line", "block"], default="auto",
+                   help="line per puzzle, or a block (default: block for one puzzle given "
+                        "on the command line and shown on a terminal)")
+    add_backend_option(p)
+    add_budget_options(p)
+    add_input_options(p)
+    p.set_defaults(func=run_solve)
+
+    c = sub.add_parser(
+        "count",
+        help="count solutions up to a limit",
+        description="Count the solutions of each puzzle of PUZZLE|FILE|bundled:NAME|- up to "
+        "--limit. Prints 'COUNT VERDICT' per puzzle ('COUNT+' when the search stopped "
+        "before the end), or one JSON object per puzzle with --json.",
+    )
+    c.add_argument("input", metavar="PUZZLE|FILE")
+    c.add_argument("--limit", type=int, default=DEFAULT_COUNT_LIMIT, metavar="N",
+                   help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT})")
+    c.add_argument("--json", action="store_true",
+                   help="one JSON object per puzzle (source, line, puzzle, verdict, count, "
+                        "complete, solutions, seconds, stats)")
+    add_backend_option(c)
+    add_budget_options(c)
+    add_input_options(c)
+    c.set_defaults(func=run_count)
+
+
+def _report_malformed(rec: Any) -> None:
+    print(str(rec.error), file=sys.stderr)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    backend = get_backend_or_exit(args.backend)
+    budget = budget_from(args)
+    alphabet = input_options(args)["alphabet"]
+    from ..errors import UnsupportedPuzzleError
+    from ..solving import SolveStatus
+
+    records = iter_inputs(args.input, args)
+    code = EXIT_OK
+    block = args.output == "block"
+    if args.output == "auto" and is_terminal(sys.stdout):
+        # one literal puzzle on a terminal: a block is easier to read
+        head = list(itertools.islice(records, 2))
+        block = len(head) == 1 and head[0].source == "<argument>"
+        records = itertools.chain(head, records)
+    for rec in records:
+        if rec.error is not None:
+            _report_malformed(rec)
+            code = EXIT_USAGE
+            continue
+        try:
+            result = backend.solve(rec.puzzle, budget=budget)
+        except UnsupportedPuzzleError as exc:
+            print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
+            code = EXIT_USAGE
+            continue
+        if result.status is SolveStatus.SOLVED:
+            grid = result.solution
+            print(grid.to_block(alphabet=alphabet) if block else grid.to_line(alphabet=alphabet))
+        else:
+            print(str(result.status))
+            print(f"{rec.source}:{rec.line}: {result.status}", file=sys.stderr)
+            if code == EXIT_OK:
+                code = EXIT_NO
+    return code
+
+
+def run_count(args: argparse.Namespace) -> int:
+    from .common import CliError
+
+    if args.limit < 1:
+        raise CliError(f"--limit must be a positive integer, got {args.limit}")
+    backend = get_backend_or_exit(args.backend)
+    budget = budget_from(args)
+    alphabet = input_options(args)["alphabet"]
+    from ..errors import UnsupportedPuzzleError
+
+    code = EXIT_OK
+    for rec in iter_inputs(args.input, args):
+        if rec.error is not None:
+            _report_malformed(rec)
+            code = EXIT_USAGE
+            continue
+        start = time.perf_counter()
+        try:
+            result = backend.count(rec.puzzle, limit=args.limit, budget=budget)
+        except UnsupportedPuzzleError as exc:
+            print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
+            code = EXIT_USAGE
+            continue
+        seconds = time.perf_counter() - start
+        if args.json:
+            print(json_dumps({
+                "source": rec.source, "line": rec.line,
+                "puzzle": rec.puzzle.to_line(alphabet=alphabet),
+                "verdict": str(result.verdict), "count": result.count,
+                "complete": result.complete,
+                "solutions": [s.to_line(alphabet=alphabet) for s in result.solutions],
+                "seconds": round(seconds, 6), "stats": result.stats,
+                "backend": result.backend,
+            }))
+        else:
+            bound = "" if result.complete else "+"
+            print(f"{result.count}{bound} {result.verdict}")
+    return code

@@ -768,13 +768,14 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
                                              "was found within the budget)")
             continue
         if spec.pattern is not None:
-            values = [v if c in spec.pattern else 0 for c, v in enumerate(solution.values)]
+            values = bytearray(v if c in spec.pattern else 0
+                               for c, v in enumerate(solution.values))
             emptied = [c for c in range(shape.cell_count) if c not in spec.pattern]
             if engine.still_unique(rules, values, emptied, solution) is not True:
                 continue
-            minimal = _first_necessary_failure(
+            strict = _first_necessary_failure(
                 engine, rules, values, [(c,) for c in sorted(spec.pattern)], solution)
-            return _result(spec, engine, index, seed, values, solution, minimal, minimal,
+            return _result(spec, engine, index, seed, values, solution, strict, strict,
                            attempt, began)
         values = bytearray(solution.values)
         order = removable[:]
@@ -847,7 +848,7 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
 
 
 def _result(spec: GenerationSpec, engine: GenerationEngine, index: int, seed: int,
-            values: list[int], solution: Grid, minimal: bool | None,
+            values: bytearray, solution: Grid, minimal: bool | None,
             group_minimal: bool | None, tries: int, began: float) -> GeneratedPuzzle:
     puzzle = Puzzle(Grid._trusted(spec.rules.shape, tuple(values)), spec.rules)
     return GeneratedPuzzle(index, seed, puzzle, solution, minimal, group_minimal, tries,

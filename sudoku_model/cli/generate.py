@@ -21,8 +21,16 @@ import sys
 import time
 from typing import IO, Any
 
-from .common import (EXIT_NO, EXIT_OK, CliError, add_budget_options, add_input_options,
-                     budget_from, is_terminal, iter_inputs)
+from .common import (
+    EXIT_NO,
+    EXIT_OK,
+    CliError,
+    add_budget_options,
+    add_input_options,
+    budget_from,
+    is_terminal,
+    iter_inputs,
+)
 
 FORMATS = ("line", "block", "csv", "json", "jsonl")
 
@@ -91,7 +99,7 @@ def _read_text(path: str, what: str) -> str:
 
 
 def _parse_regions(text: str) -> list[str]:
-    labels = []
+    labels: list[str] = []
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -284,6 +292,7 @@ def _summary(made: list[Any], seed: int, backend: str, seconds: float, rules: An
 
 # -- the command ---------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
+    import contextlib
     import os
 
     from ..generate import GenerationError, generate
@@ -305,30 +314,30 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is None and not args.quiet:
         print(f"seed: {seed}", file=sys.stderr)
     alphabet = ALPHABETS[args.alphabet]
-    out = open(args.output, "w", encoding="utf-8", newline="\n") if args.output else sys.stdout
-    writer = _Writer(out, args.to, solutions=args.solutions, plain=args.plain,
-                     alphabet=alphabet)
     progress = _Progress(args.count, sys.stderr,
                          enabled=args.count > 1 and not args.quiet and is_terminal(sys.stderr))
     made = []
     start = time.perf_counter()
     source = backend if args.jobs == 1 else args.backend
     code = EXIT_OK
-    try:
-        for puzzle in generate(spec, count=args.count, seed=seed, backend=source,
-                               jobs=args.jobs, budget=budget):
-            writer.write(puzzle)
-            made.append(puzzle)
-            progress.update(len(made))
-    except GenerationError as exc:
-        progress.finish()
-        print(f"sudoku: puzzle {len(made) + 1}: {exc}", file=sys.stderr)
-        code = EXIT_NO
-    finally:
-        progress.finish()
-        writer.close()
-        if args.output:
-            out.close()
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.output, "w", encoding="utf-8", newline="\n")) \
+            if args.output else sys.stdout
+        writer = _Writer(out, args.to, solutions=args.solutions, plain=args.plain,
+                         alphabet=alphabet)
+        try:
+            for puzzle in generate(spec, count=args.count, seed=seed, backend=source,
+                                   jobs=args.jobs, budget=budget):
+                writer.write(puzzle)
+                made.append(puzzle)
+                progress.update(len(made))
+        except GenerationError as exc:
+            progress.finish()
+            print(f"sudoku: puzzle {len(made) + 1}: {exc}", file=sys.stderr)
+            code = EXIT_NO
+        finally:
+            progress.finish()
+            writer.close()
     if made and not args.quiet and (len(made) > 1 or code != EXIT_OK):
         _summary(made, seed, backend.name, time.perf_counter() - start, spec.rules,
                  sys.stderr)

@@ -9,11 +9,23 @@ import random
 import pytest
 
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
-from sudoku_model.generate import (SYMMETRIES, GenerationError, GenerationSpec,
-                                   ImpossibleRequestError, _PublicApiEngine, _random_fill,
-                                   engine_for, generate, generate_one, is_symmetric,
-                                   minimum_clues, parse_pattern, puzzle_seed,
-                                   random_full_grid, symmetry_orbits)
+from sudoku_model.generate import (
+    SYMMETRIES,
+    GenerationError,
+    GenerationSpec,
+    ImpossibleRequestError,
+    _PublicApiEngine,
+    _random_fill,
+    engine_for,
+    generate,
+    generate_one,
+    is_symmetric,
+    minimum_clues,
+    parse_pattern,
+    puzzle_seed,
+    random_full_grid,
+    symmetry_orbits,
+)
 
 MAKER_CHECKER = [("native", "pysat"), ("pysat", "native")]
 

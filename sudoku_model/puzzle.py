@@ -173,7 +173,8 @@ class Puzzle:
 
     @property
     def is_contradictory(self) -> bool:
-        return bool(self.conflicts())
+        """True when :meth:`conflicts` is not empty (computed without listing them)."""
+        return self.rules.has_clash(self.givens.values)
 
     def check(self, grid: Grid) -> CheckReport:
         """Say whether ``grid`` is a solution of this puzzle, and if not, where not.

@@ -341,6 +341,36 @@ class RuleSet:
                 acc[c].append(k)
         return tuple(tuple(a) for a in acc)
 
+    @cached_property
+    def _pair_partners(self) -> tuple[tuple[int, ...], ...]:
+        acc: list[list[int]] = [[] for _ in range(self.shape.cell_count)]
+        for a, b in self.pairs:
+            acc[a].append(b)
+        return tuple(tuple(a) for a in acc)
+
+    def has_clash(self, values: Sequence[int]) -> bool:
+        """True when the values (0 = empty) put one digit twice where a rule forbids it.
+
+        The fast yes/no behind :meth:`sudoku_model.Puzzle.conflicts`: a bitmask per unit,
+        touching only filled cells.
+        """
+        units_of = self.units_of_cell
+        partners = self._pair_partners
+        masks = [0] * len(self.units)
+        for cell, v in enumerate(values):
+            if not v:
+                continue
+            bit = 1 << v
+            for u in units_of[cell]:
+                m = masks[u]
+                if m & bit:
+                    return True
+                masks[u] = m | bit
+            for other in partners[cell]:
+                if values[other] == v:
+                    return True
+        return False
+
     def unit_name(self, index: int) -> str:
         """A readable name for unit ``index``: ``row 3``, ``box 5``, ``diagonal 1`` ..."""
         k = index

@@ -340,7 +340,7 @@ class Backend(abc.ABC):
         """
         self._require_supported(puzzle)
         start = time.perf_counter()
-        if puzzle.conflicts():
+        if puzzle.is_contradictory:
             return SolveResult(
                 puzzle, SolveStatus.CONTRADICTORY, None, self.name, time.perf_counter() - start, {}
             )
@@ -372,7 +372,7 @@ class Backend(abc.ABC):
             raise ValueError(f"limit must be a positive integer, got {limit!r}")
         self._require_supported(puzzle)
         start = time.perf_counter()
-        if puzzle.conflicts():
+        if puzzle.is_contradictory:
             return CountResult(
                 puzzle,
                 0,
@@ -410,7 +410,7 @@ class Backend(abc.ABC):
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise ValueError(f"limit must be a non-negative integer or None, got {limit!r}")
         state: dict[str, bool] = {"complete": False}
-        if puzzle.conflicts() or limit == 0:
+        if puzzle.is_contradictory or limit == 0:
             state["complete"] = limit != 0
             return SolutionIterator(iter(()), lambda: state["complete"])
         inner = self._iter_solutions(puzzle, limit=limit, budget=self._budget(budget), state=state)
@@ -429,8 +429,8 @@ class Backend(abc.ABC):
         """
         self._require_supported(puzzle)
         start = time.perf_counter()
-        conflicts = puzzle.conflicts()
-        if conflicts:
+        if puzzle.is_contradictory:
+            conflicts = puzzle.conflicts()
             return Verdict(
                 VerdictKind.CONTRADICTORY,
                 puzzle,

@@ -122,3 +122,18 @@ def test_puzzle_value_semantics():
     assert pickle.loads(pickle.dumps(p)) == p
     with pytest.raises(AttributeError):
         p.givens = None  # type: ignore[misc]
+
+
+def test_fast_clash_check_agrees_with_conflicts():
+    import random
+
+    rng = random.Random(7)
+    solution = Grid.parse(SOLVED_9)
+    for variants in ([], ["diagonal"], ["anti-knight"], ["anti-king", "windoku"]):
+        rules = RuleSet.build(Shape(3, 3), variants)
+        for _ in range(300):
+            values = [v if rng.random() < 0.3 else 0 for v in solution.values]
+            for _ in range(rng.randrange(3)):
+                values[rng.randrange(81)] = rng.randrange(1, 10)
+            puzzle = Puzzle(Grid(Shape(3, 3), values), rules)
+            assert puzzle.is_contradictory == bool(puzzle.conflicts())

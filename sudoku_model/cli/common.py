@@ -62,7 +62,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--alphabet",
         default="1-9A-Z",
-        choices=sorted(ALPHABETS),
+        choices=["1-9A-Z", "0-F"],
         help="symbols for values: 1-9A-Z (default) or 0-F (value 1 written 0)",
     )
     g.add_argument(

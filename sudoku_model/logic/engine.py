@@ -34,9 +34,12 @@ class CandidateGrid:
         dirty: units touched since hidden singles last examined them.
         queue: cells that may have one candidate left (entries may be stale).
         broken: None while consistent, else why the position is impossible.
+        touched: cells whose mask changed since techniques with a cache last looked.
+        memo: technique caches (locked candidates keeps its intersection masks here).
     """
 
-    __slots__ = ("tables", "values", "cands", "dirty", "queue", "broken", "empty")
+    __slots__ = ("tables", "values", "cands", "dirty", "queue", "broken", "empty", "touched",
+                 "memo")
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
@@ -46,6 +49,8 @@ class CandidateGrid:
         self.queue: list[int] = []
         self.broken: str | None = None
         self.empty: int = tables.cell_count
+        self.touched: list[int] = []
+        self.memo: dict[str, object] = {}
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle) -> CandidateGrid:
@@ -78,6 +83,9 @@ class CandidateGrid:
         other.queue = self.queue[:]
         other.broken = self.broken
         other.empty = self.empty
+        # Caches are not copied: the copy rebuilds them if it needs them (search never does).
+        other.touched = []
+        other.memo = {}
         return other
 
     # -- state -------------------------------------------------------------------------
@@ -115,6 +123,8 @@ class CandidateGrid:
         dirty = self.dirty
         cell_units = self.tables.cell_units
         dirty.update(cell_units[cell])
+        touched = self.touched
+        touched.append(cell)
         keep = ~bit
         for p in self.tables.peers[cell]:
             m = cands[p]
@@ -122,6 +132,7 @@ class CandidateGrid:
                 m &= keep
                 cands[p] = m
                 dirty.update(cell_units[p])
+                touched.append(p)
                 if not m & (m - 1):
                     if m:
                         self.queue.append(p)
@@ -137,6 +148,7 @@ class CandidateGrid:
         m &= ~mask
         self.cands[cell] = m
         self.dirty.update(self.tables.cell_units[cell])
+        self.touched.append(cell)
         if not m & (m - 1):
             if m:
                 self.queue.append(cell)

@@ -51,6 +51,7 @@ def search(grid: CandidateGrid, *, limit: int, deadline: float | None = None,
         if deadline is not None and result.nodes & 31 == 0 and clock() > deadline:
             result.stopped_by_budget = True
             return result
+        g.touched.clear()  # no cached technique runs during search
         if not g.propagate_singles():
             continue
         if g.empty == 0:

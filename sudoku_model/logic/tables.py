@@ -80,6 +80,27 @@ class Tables:
                 self.column_units = tuple(range(offset, offset + len(units)))
             offset += len(units)
         self.intersections: tuple[Intersection, ...] = self._intersections()
+        acc: list[list[int]] = [[] for _ in range(self.cell_count)]
+        for i, inter in enumerate(self.intersections):
+            for c in self.units[inter.unit_a] + self.units[inter.unit_b]:
+                if i not in acc[c]:
+                    acc[c].append(i)
+        # Directed (source -> target) uses of each intersection for locked candidates:
+        # (intersection index, source unit, target unit, target cells outside the
+        # intersection, source is unit_a); pointing when the source is no row/column.
+        pointing: list[tuple[int, int, int, tuple[int, ...], bool]] = []
+        claiming: list[tuple[int, int, int, tuple[int, ...], bool]] = []
+        for i, inter in enumerate(self.intersections):
+            for source, target, rest, source_is_a in (
+                    (inter.unit_a, inter.unit_b, inter.rest_b, True),
+                    (inter.unit_b, inter.unit_a, inter.rest_a, False)):
+                if self.unit_full[source]:
+                    (claiming if self.unit_is_line[source] else pointing).append(
+                        (i, source, target, rest, source_is_a))
+        self.locked_pointing = tuple(pointing)
+        self.locked_claiming = tuple(claiming)
+        #: For each cell, the intersections (indices) whose masks it contributes to.
+        self.cell_intersections: tuple[tuple[int, ...], ...] = tuple(tuple(a) for a in acc)
 
     def _intersections(self) -> tuple[Intersection, ...]:
         out = []

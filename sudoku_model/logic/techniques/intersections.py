@@ -9,6 +9,9 @@ columns share one cell only, so they never form an intersection here.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from ..engine import CandidateGrid
 from ..steps import Step, elimination_text
 from ..tables import BIT_DIGIT
@@ -19,37 +22,53 @@ __all__ = ["locked_pointing", "locked_claiming"]
 def _locked(grid: CandidateGrid, *, claiming: bool) -> Step | None:
     t = grid.tables
     cands = grid.cands
-    full = t.unit_full
-    is_line = t.unit_is_line
-    for inter in t.intersections:
-        shared = 0
-        for c in inter.shared:
-            shared |= cands[c]
-        if not shared:
+    masks = _masks(grid)
+    for index, source, target, target_cells, source_is_a in (
+            t.locked_claiming if claiming else t.locked_pointing):
+        shared, rest_a, rest_b = masks[index]
+        if source_is_a:
+            confined = shared & ~rest_a & rest_b
+        else:
+            confined = shared & ~rest_b & rest_a
+        if not confined:
             continue
-        rest_a = rest_b = 0
-        for c in inter.rest_a:
-            rest_a |= cands[c]
-        for c in inter.rest_b:
-            rest_b |= cands[c]
-        for source, target, rest_source, rest_target, target_cells in (
-                (inter.unit_a, inter.unit_b, rest_a, rest_b, inter.rest_b),
-                (inter.unit_b, inter.unit_a, rest_b, rest_a, inter.rest_a)):
-            if not full[source] or is_line[source] != claiming:
-                continue
-            confined = shared & ~rest_source & rest_target
-            if not confined:
-                continue
-            bit = confined & -confined
-            d = BIT_DIGIT[bit]
-            elims = [(c, d) for c in target_cells if cands[c] & bit]
-            pattern = tuple(c for c in inter.shared if cands[c] & bit)
-            key = "locked_claiming" if claiming else "locked_pointing"
-            text = (f"in {t.unit_names[source]}, {d} can only go in {t.cells_text(pattern)}, "
-                    f"which are also in {t.unit_names[target]}: "
-                    f"{elimination_text(t, elims)}")
-            return Step(key, (), tuple(elims), pattern, (source, target), (d,), text)
+        bit = confined & -confined
+        d = BIT_DIGIT[bit]
+        elims = [(c, d) for c in target_cells if cands[c] & bit]
+        pattern = tuple(c for c in t.intersections[index].shared if cands[c] & bit)
+        key = "locked_claiming" if claiming else "locked_pointing"
+        text = (f"in {t.unit_names[source]}, {d} can only go in {t.cells_text(pattern)}, "
+                f"which are also in {t.unit_names[target]}: "
+                f"{elimination_text(t, elims)}")
+        return Step(key, (), tuple(elims), pattern, (source, target), (d,), text)
     return None
+
+
+def _masks(grid: CandidateGrid) -> list[tuple[int, int, int]]:
+    """(shared, rest of A, rest of B) candidate masks of every intersection, kept in
+    ``grid.memo`` and recomputed only for intersections holding a touched cell: this scan
+    runs every time the singles stall, so it follows the engine's change events."""
+    t = grid.tables
+    get = grid.cands.__getitem__
+    intersections = t.intersections
+    masks = grid.memo.get("locked")
+    if masks is None:
+        stale: "set[int] | range" = range(len(intersections))
+        masks = [(0, 0, 0)] * len(intersections)
+        grid.memo["locked"] = masks
+    else:
+        stale = set()
+        cell_intersections = t.cell_intersections
+        for c in set(grid.touched):
+            stale.update(cell_intersections[c])
+    grid.touched.clear()
+    for index in stale:
+        inter = intersections[index]
+        # map/reduce keep the OR loops in C.
+        masks[index] = (reduce(or_, map(get, inter.shared), 0),
+                        reduce(or_, map(get, inter.rest_a), 0),
+                        reduce(or_, map(get, inter.rest_b), 0))
+    return masks  # type: ignore[return-value]
 
 
 def locked_pointing(grid: CandidateGrid) -> Step | None:

@@ -24,6 +24,8 @@ _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 def _combos(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
     """Each choice of k items (key, mask) whose masks together have exactly k bits,
     generated depth-first, pruning as soon as the union grows past k bits."""
+    if k == 2:
+        return _pairs(items)
     chosen: list[int] = []
 
     def walk(start: int, union: int) -> Iterator[tuple[list[int], int]]:
@@ -41,6 +43,19 @@ def _combos(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], i
             chosen.pop()
 
     return walk(0, 0)
+
+
+def _pairs(items: list[tuple[int, int]]) -> Iterator[tuple[list[int], int]]:
+    # Two items form a pair exactly when their masks are the same two bits: one dict pass
+    # instead of the recursive walk (pairs are tried far more often than larger sets).
+    first: dict[int, int] = {}
+    for key, mask in items:
+        if mask.bit_count() != 2:
+            continue
+        if mask in first:
+            yield [first[mask], key], mask
+        else:
+            first[mask] = key
 
 
 def naked_subset(grid: CandidateGrid, k: int) -> Step | None:

@@ -9,8 +9,17 @@ import time
 from collections import Counter
 from typing import Any
 
-from .common import EXIT_NO, EXIT_OK, EXIT_USAGE, CliError, add_budget_options, \
-    add_input_options, budget_from, iter_inputs, json_dumps
+from .common import (
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_budget_options,
+    add_input_options,
+    budget_from,
+    iter_inputs,
+    json_dumps,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -189,7 +198,7 @@ def run_rate(args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.output:
         try:
-            out = open(args.output, "w", encoding="utf-8")
+            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     levels: Counter[str] = Counter()

@@ -21,8 +21,7 @@ from .search import SearchResult, search
 from .solver import LogicResult, LogicStatus, apply_step, iter_steps, solve_logically
 from .steps import Step
 from .tables import Tables, tables_for
-from .techniques import LEVELS, SINGLES, TECHNIQUES, TECHNIQUES_BY_KEY, Technique, \
-    select_techniques
+from .techniques import LEVELS, SINGLES, TECHNIQUES, TECHNIQUES_BY_KEY, Technique, select_techniques
 
 __all__ = ["CandidateGrid", "Grade", "grade", "SEARCH_SCORE", "SearchResult", "search",
            "LogicResult", "LogicStatus", "apply_step", "iter_steps", "solve_logically",

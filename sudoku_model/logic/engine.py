@@ -62,7 +62,7 @@ class CandidateGrid:
         return cls.from_values(puzzle.rules, puzzle.givens.values)
 
     @classmethod
-    def from_values(cls, rules: RuleSet, values: "tuple[int, ...] | list[int]") -> CandidateGrid:
+    def from_values(cls, rules: RuleSet, values: tuple[int, ...] | list[int]) -> CandidateGrid:
         grid = cls(tables_for(rules))
         for cell, digit in enumerate(values):
             if digit:
@@ -192,7 +192,8 @@ class CandidateGrid:
                     twice |= once & m
                     once |= m
             if (once | placed) != all_mask:
-                missing = BIT_DIGIT.get((all_mask & ~(once | placed)) & -(all_mask & ~(once | placed)), 0)
+                lacking = all_mask & ~(once | placed)
+                missing = BIT_DIGIT[lacking & -lacking]
                 self.broken = f"{missing} has no place left in {t.unit_names[u]}"
                 return False
             singles = once & ~twice

@@ -46,7 +46,7 @@ class Step:
         }
 
 
-def elimination_text(tables: Tables, eliminations: "list[tuple[int, int]]") -> str:
+def elimination_text(tables: Tables, eliminations: list[tuple[int, int]]) -> str:
     """``r1c2<>5, r1c3<>5`` (cells in order, digits grouped)."""
     by_digit: dict[int, list[int]] = {}
     for c, d in eliminations:

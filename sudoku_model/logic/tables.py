@@ -119,7 +119,7 @@ class Tables:
     def cell_name(self, cell: int) -> str:
         return self.cell_names[cell]
 
-    def cells_text(self, cells: "list[int] | tuple[int, ...]") -> str:
+    def cells_text(self, cells: list[int] | tuple[int, ...]) -> str:
         """``r1c2, r1c5`` for a list of cells."""
         return ", ".join(self.cell_names[c] for c in cells)
 

@@ -29,8 +29,7 @@ from .chains import simple_colouring, x_chain, xy_chain
 from .fish import jellyfish, swordfish, x_wing
 from .intersections import locked_claiming, locked_pointing
 from .singles import hidden_single, naked_single
-from .subsets import hidden_pair, hidden_quad, hidden_triple, naked_pair, naked_quad, \
-    naked_triple
+from .subsets import hidden_pair, hidden_quad, hidden_triple, naked_pair, naked_quad, naked_triple
 from .wings import xy_wing, xyz_wing
 
 __all__ = ["Technique", "TECHNIQUES", "TECHNIQUES_BY_KEY", "LEVELS", "SINGLES",

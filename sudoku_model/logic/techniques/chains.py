@@ -207,14 +207,17 @@ def xy_chain(grid: CandidateGrid) -> Step | None:
                                 walk = parent[walk]
                             chain.reverse()
                             cells_text = " - ".join(
-                                f"{names[c]} {{{','.join(str(BIT_DIGIT[b]) for b in _bits(cands[c]))}}}"
-                                for c in chain)
+                                f"{names[c]} {{{_digits_text(cands[c])}}}" for c in chain)
                             text = (f"XY-chain: {cells_text}; {names[start]} or {names[p]} "
                                     f"is {z}: {elimination_text(t, elims)}")
                             return Step("xy_chain", (), tuple(elims), tuple(chain), (), (z,),
                                         text)
                     todo.append(child)
     return None
+
+
+def _digits_text(mask: int) -> str:
+    return ",".join(str(BIT_DIGIT[b]) for b in _bits(mask))
 
 
 def _bits(mask: int) -> list[int]:

@@ -53,7 +53,7 @@ def _masks(grid: CandidateGrid) -> list[tuple[int, int, int]]:
     intersections = t.intersections
     masks = grid.memo.get("locked")
     if masks is None:
-        stale: "set[int] | range" = range(len(intersections))
+        stale: set[int] | range = range(len(intersections))
         masks = [(0, 0, 0)] * len(intersections)
         grid.memo["locked"] = masks
     else:

@@ -27,8 +27,9 @@ def _wing(grid: CandidateGrid, *, pivot_size: int) -> Step | None:
         pm = cands[pivot]
         if pm.bit_count() != pivot_size:
             continue
-        pincers = [p for p in peers[pivot]
-                   if cands[p].bit_count() == 2 and (cands[p] & pm).bit_count() == 1 + (pivot_size == 3)]
+        shared_with_pivot = 1 if pivot_size == 2 else 2
+        pincers = [p for p in peers[pivot] if cands[p].bit_count() == 2
+                   and (cands[p] & pm).bit_count() == shared_with_pivot]
         if pivot_size == 3:
             # XYZ pincers are subsets of the pivot.
             pincers = [p for p in pincers if cands[p] & ~pm == 0]

@@ -19,7 +19,8 @@ def test_singles_puzzle_is_easy_and_scores_its_steps():
     g = grade(Puzzle.parse(line))
     assert g.verdict is VerdictKind.UNIQUE and g.level == "easy" and g.guesses == 0
     assert set(g.histogram) <= {"naked_single", "hidden_single"}
-    assert sum(g.histogram.values()) == len(g.steps) == Puzzle.parse(line).givens.to_line().count(".")
+    empty_cells = Puzzle.parse(line).givens.to_line().count(".")
+    assert sum(g.histogram.values()) == len(g.steps) == empty_cells
     assert g.score >= len(g.steps)  # every step scores at least 1
     assert g.solution is not None and Puzzle.parse(line).is_solution(g.solution)
 

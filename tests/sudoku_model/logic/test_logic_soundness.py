@@ -11,8 +11,14 @@ from sudoku_model import Puzzle
 from sudoku_model.data import bundled_path
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
-from sudoku_model.logic import SINGLES, CandidateGrid, iter_steps, search, solve_logically, \
-    tables_for
+from sudoku_model.logic import (
+    SINGLES,
+    CandidateGrid,
+    iter_steps,
+    search,
+    solve_logically,
+    tables_for,
+)
 from sudoku_model.rules import RuleSet
 
 

@@ -7,9 +7,26 @@ from sudoku_model import Puzzle
 from sudoku_model.geometry import Shape
 from sudoku_model.logic import CandidateGrid, apply_step, tables_for
 from sudoku_model.logic.techniques import (
-    TECHNIQUES, hidden_pair, hidden_quad, hidden_single, hidden_triple, jellyfish,
-    locked_claiming, locked_pointing, naked_pair, naked_quad, naked_single, naked_triple,
-    simple_colouring, swordfish, x_chain, x_wing, xy_chain, xy_wing, xyz_wing)
+    TECHNIQUES,
+    hidden_pair,
+    hidden_quad,
+    hidden_single,
+    hidden_triple,
+    jellyfish,
+    locked_claiming,
+    locked_pointing,
+    naked_pair,
+    naked_quad,
+    naked_single,
+    naked_triple,
+    simple_colouring,
+    swordfish,
+    x_chain,
+    x_wing,
+    xy_chain,
+    xy_wing,
+    xyz_wing,
+)
 from sudoku_model.rules import RuleSet
 
 CLASSIC = RuleSet.classic(Shape(3, 3))
@@ -48,15 +65,15 @@ def position(marks: dict[str, str] | None = None, *, without: dict[str, list[str
     return grid
 
 
-def row_cells(r: int, cols: "range | list[int]") -> list[str]:
+def row_cells(r: int, cols: range | list[int]) -> list[str]:
     return [f"r{r}c{c}" for c in cols]
 
 
-def col_cells(c: int, rows: "range | list[int]") -> list[str]:
+def col_cells(c: int, rows: range | list[int]) -> list[str]:
     return [f"r{r}c{c}" for r in rows]
 
 
-def names(step_pairs: "tuple[tuple[int, int], ...]", n: int = 9) -> set[tuple[str, int]]:
+def names(step_pairs: tuple[tuple[int, int], ...], n: int = 9) -> set[tuple[str, int]]:
     """Step placements/eliminations as {("r1c2", digit)}."""
     return {(f"r{c // n + 1}c{c % n + 1}", d) for c, d in step_pairs}
 

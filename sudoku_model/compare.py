@@ -445,12 +445,12 @@ def load_puzzles(source: str | os.PathLike[str], *, first: int | None = None,
         label = f"bundled:{name}"
     else:
         path, label = text, text
-    out = []
+    out: list[PuzzleEntry] = []
     for rec in iter_records(path, source=label, **options):
         if first is not None and len(out) >= first:
             break
-        if rec.error is not None:
-            raise rec.error
+        if rec.error is not None or rec.puzzle is None:
+            raise rec.error or ValueError(f"{label}:{rec.line}: no puzzle")
         out.append(PuzzleEntry(len(out), rec.puzzle, rec.source, rec.line))
     return out
 

@@ -229,7 +229,7 @@ def candidates(rules: RuleSet, values: Sequence[int]) -> list[frozenset[int]]:
     n = rules.shape.size
     peers = rules.peers
     everything = frozenset(range(1, n + 1))
-    out = []
+    out: list[frozenset[int]] = []
     for cell, v in enumerate(values):
         if v:
             out.append(frozenset())

@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from .common import (EXIT_OK, EXIT_USAGE, CliError, add_backend_option, add_input_options,
-                     budget_from, get_backend_or_exit, iter_inputs)
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_backend_option,
+    add_input_options,
+    budget_from,
+    get_backend_or_exit,
+    iter_inputs,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             (args.first is not None and args.first < 1):
         raise CliError("--per-page and --first must be at least 1")
     code = EXIT_OK
-    items = []
+    items: list[tuple[Any, Any, str]] = []
     for rec in iter_inputs(args.input, args):
         if args.first is not None and len(items) >= args.first:
             break

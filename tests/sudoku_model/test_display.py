@@ -6,13 +6,22 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
 from sudoku_model import Grid, Puzzle, RuleSet, Shape
 from sudoku_model.data import bundled_path
-from sudoku_model.display import (PAGE_SIZES, book_pages, candidates, draw, grid_svg,
-                                  puzzle_svg, verdict_svg, write_pages)
+from sudoku_model.display import (
+    PAGE_SIZES,
+    book_pages,
+    candidates,
+    draw,
+    grid_svg,
+    puzzle_svg,
+    verdict_svg,
+    write_pages,
+)
 from sudoku_model.formats import iter_records
 from sudoku_model.solving import Verdict, VerdictKind, available_backends, get_backend
 
@@ -183,7 +192,7 @@ def test_book_pages_and_svg_files(tmp_path) -> None:
     assert (pages[0].width, pages[0].height) == PAGE_SIZES["a4"]
     written = write_pages(pages[:2], tmp_path / "book.svg")
     assert [p.rsplit("/", 1)[-1] for p in written] == ["book-1.svg", "book-2.svg"]
-    first = open(written[0], encoding="utf-8").read()
+    first = Path(written[0]).read_text(encoding="utf-8")
     assert len(_elements(first, "text", "digit")) == sum(p.clues for p in puzzles[:6])
     with pytest.raises(ValueError):
         write_pages(pages, tmp_path / "book.gif")
@@ -195,9 +204,9 @@ def test_png_and_pdf_through_matplotlib(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     pages = book_pages([(p, None, "x") for p in _top95(3)], per_page=2)
     png = write_pages(pages[:1], tmp_path / "page.png")
-    assert open(png[0], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    assert Path(png[0]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pdf = write_pages(pages, tmp_path / "book.pdf")
-    data = open(pdf[0], "rb").read()
+    data = Path(pdf[0]).read_bytes()
     assert data.startswith(b"%PDF")
     assert len(pages) == 2
     assert len(re.findall(rb"/Type\s*/Page\b(?!s)", data)) == 2  # one PDF page per page

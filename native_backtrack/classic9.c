@@ -3,14 +3,19 @@
  *
  * Representation (the idea of JCZSolve's bands, written from scratch): the grid is three
  * bands of three rows; for each digit d and band b, F[3d+b] is a 27-bit mask of the cells
- * of the band where d may still go (bit 9*row + column). Within a band each digit sits
- * once per row and once per box, so the 3x3 "triads" (row, box) holding a digit form a
- * permutation: triads that belong to no permutation are removed by one table look-up
- * (this is box/line locked candidates), and a row left with one cell places the digit
- * (row and box hidden singles). Cells with a single digit left (naked singles) are found
- * with bit-parallel counting over the nine digits; column hidden singles from the three
- * bands' column folds. Branching takes a two-candidate cell
- * when there is one, else the cell with the fewest candidates.
+ * of the band where d may still go (bit 9*row + column).
+ *
+ * Propagation is driven by one rule per (digit, band) entry, run whenever the entry
+ * changed: within a band a digit sits once per row and once per box, so the 3x3 "triads"
+ * (row, box) holding it form a permutation, and triads on no permutation are removed by
+ * one table look-up (box/line locked candidates, row and box hidden singles). A row left
+ * with one cell places the digit there (the cell is removed from the other digits), and
+ * a box whose cells lie in one column takes that column away from the other two bands
+ * (this also carries placements down the columns). The same permutation rule across
+ * the bands of a stack (column/box locked candidates, column hidden singles) and naked
+ * singles (bit-parallel counting over the nine digits) run when the entry rule is
+ * exhausted. Branching takes the first two-candidate cell, else the cell with the fewest
+ * candidates.
  */
 #define _POSIX_C_SOURCE 199309L
 #include "nb.h"
@@ -18,13 +23,14 @@
 #include <string.h>
 
 #define BAND_ALL 0x7FFFFFFu
+#define COLS3 0x40201u  /* column bit c -> that column in the three rows of a band */
 
 typedef struct {
     uint32_t F[27];        /* [3*digit + band] candidate cells */
     uint32_t prev[27];     /* F as last processed by the band rule */
     uint32_t unsolved[3];  /* cells not yet placed, per band */
-    uint32_t rows[3];      /* per band: bit 3*digit + row set while that row lacks digit */
-    uint32_t dirty;        /* bit 3*digit + band: F entry changed since the band rule ran */
+    uint32_t dirty;        /* bit 3*digit + band: F entry may have changed since processed */
+    uint32_t stack_dirty;  /* bit digit: changed since the stack rule last looked at it */
 } c9_state;
 
 typedef struct {
@@ -39,8 +45,12 @@ typedef struct {
 static uint16_t perm_triads[512];  /* triad set -> triads lying on a full permutation */
 static uint32_t triad_cells[512];  /* triad set -> its 27-bit cell mask */
 static uint8_t row_triads[512];    /* 9 bits of a row -> which of its 3 triads are used */
+static uint16_t row_single[512];   /* 9 bits of a row -> the bit if it is alone, else 0 */
+static uint16_t locked_cols[512];  /* column fold -> columns alone in their stack */
 static const uint32_t spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  /* bit j -> bit 3j */
-static uint32_t row_mask[3], box_mask[3], col_mask[9];
+static uint32_t peers_in_band[27]; /* cell -> its row and box in its band, itself kept */
+static uint8_t entry_digit[27], entry_band[27];
+static const uint8_t other_band[3][2] = {{1, 2}, {0, 2}, {0, 1}};
 static int initialised;
 
 void c9_init(void)
@@ -61,26 +71,71 @@ void c9_init(void)
             if (t & (1 << k)) cells |= 7u << (9 * (k / 3) + 3 * (k % 3));
         triad_cells[t] = cells;
         row_triads[t] = (uint8_t)(((t & 7) ? 1 : 0) | ((t & 070) ? 2 : 0) | ((t & 0700) ? 4 : 0));
+        row_single[t] = (uint16_t)((t && !(t & (t - 1))) ? t : 0);
+        uint16_t lock = 0;
+        for (int st = 0; st < 9; st += 3) {
+            int g = (t >> st) & 7;
+            if (g && !(g & (g - 1))) lock |= (uint16_t)(g << st);
+        }
+        locked_cols[t] = lock;
     }
-    for (int r = 0; r < 3; r++) row_mask[r] = 0x1FFu << (9 * r);
-    for (int k = 0; k < 3; k++) box_mask[k] = (7u << (3 * k)) * 0x40201u;  /* 3 rows */
-    for (int c = 0; c < 9; c++) col_mask[c] = (1u << c) * 0x40201u;
+    for (int i = 0; i < 27; i++) {
+        int r = i / 9, col = i % 9;
+        uint32_t box = (7u << (3 * (col / 3))) * COLS3;
+        peers_in_band[i] = ~((0x1FFu << (9 * r)) | box) | (1u << i);
+        entry_digit[i] = (uint8_t)(i / 3);
+        entry_band[i] = (uint8_t)(i % 3);
+    }
     initialised = 1;
 }
 
-/* Place digit d (0-based) in band b at bit i. */
-static inline void place(c9_state *s, int d, int b, int i)
+/* The entry rule for F[db] (digit db/3, band db%3); returns 0 on contradiction. */
+static inline int band_rule(c9_state *s, int db)
 {
-    int r = i / 9, col = i - 9 * r;
-    uint32_t bit = 1u << i;
-    uint32_t own = (s->F[3 * d + b] & ~(row_mask[r] | box_mask[col / 3])) | bit;
-    for (int d2 = 0; d2 < 9; d2++) s->F[3 * d2 + b] &= ~bit;
-    s->F[3 * d + b] = own;
-    for (int b2 = 0; b2 < 3; b2++)
-        if (b2 != b) s->F[3 * d + b2] &= ~col_mask[col];
-    s->unsolved[b] &= ~bit;
-    s->rows[b] &= ~(1u << (3 * d + r));
-    s->dirty |= (7u << (3 * d)) | (0x1249249u << b);
+    uint32_t A = s->F[db];
+    if (A == s->prev[db]) return 1;
+    uint32_t shrink = row_triads[A & 0x1FF] | (row_triads[(A >> 9) & 0x1FF] << 3) |
+                      (row_triads[A >> 18] << 6);
+    A &= triad_cells[perm_triads[shrink]];
+    if (!A) return 0;
+    int d = entry_digit[db], b = entry_band[db];
+    s->F[db] = s->prev[db] = A;
+    s->stack_dirty |= 1u << d;
+    uint32_t placed = (row_single[A & 0x1FF] | (row_single[(A >> 9) & 0x1FF] << 9) |
+                       ((uint32_t)row_single[A >> 18] << 18)) & s->unsolved[b];
+    if (placed) {
+        /* those cells are now d: no other digit may go there */
+        s->unsolved[b] &= ~placed;
+        uint32_t *f = s->F + b;
+        uint32_t changed = 0;
+        for (int k = 0; k < 27; k += 3) {  /* branch-free: the changed ones become dirty */
+            uint32_t o = f[k];
+            f[k] = o & ~placed;
+            changed |= (uint32_t)((o & placed) != 0) << k;
+        }
+        f[3 * d] = A;
+        s->dirty |= (changed << b) & ~(1u << db);
+    }
+    uint32_t lock = locked_cols[(A | A >> 9 | A >> 18) & 0x1FF];
+    if (lock) {
+        uint32_t cut = lock * COLS3;
+        uint32_t *f = s->F + 3 * d;
+        int b1 = other_band[b][0], b2 = other_band[b][1];
+        uint32_t o1 = f[b1], o2 = f[b2];
+        f[b1] = o1 & ~cut;
+        f[b2] = o2 & ~cut;
+        s->dirty |= ((uint32_t)((o1 & cut) != 0) << (3 * d + b1)) |
+                    ((uint32_t)((o2 & cut) != 0) << (3 * d + b2));
+    }
+    return 1;
+}
+
+/* Give cell i of band b the digit d (its row and box peers in the band lose d; the entry
+ * rule does the rest). */
+static inline void assign(c9_state *s, int d, int b, int i)
+{
+    s->F[3 * d + b] &= peers_in_band[i];
+    s->dirty |= 1u << (3 * d + b);
 }
 
 /* Propagate to a fixpoint; returns 0 on contradiction. */
@@ -90,23 +145,7 @@ static int propagate(c9_state *s)
         while (s->dirty) {
             int db = __builtin_ctz(s->dirty);
             s->dirty &= s->dirty - 1;
-            uint32_t S = s->F[db];
-            if (S == s->prev[db]) continue;
-            uint32_t shrink = row_triads[S & 0x1FF] | (row_triads[(S >> 9) & 0x1FF] << 3) |
-                              (row_triads[S >> 18] << 6);
-            S &= triad_cells[perm_triads[shrink]];
-            if (!S) return 0;
-            s->F[db] = S;
-            s->prev[db] = S;
-            int d = db / 3, b = db - 3 * d;
-            uint32_t open_rows = (s->rows[b] >> (3 * d)) & 7;
-            while (open_rows) {
-                int r = __builtin_ctz(open_rows);
-                open_rows &= open_rows - 1;
-                uint32_t rb = (s->F[db] >> (9 * r)) & 0x1FF;
-                if (!rb) return 0;
-                if (!(rb & (rb - 1))) place(s, d, b, 9 * r + __builtin_ctz(rb));
-            }
+            if (!band_rule(s, db)) return 0;
         }
         /* naked singles and empty cells */
         int placed = 0;
@@ -128,21 +167,23 @@ static int propagate(c9_state *s)
                 int d = 0;
                 while (d < 9 && !(s->F[3 * d + b] & bit)) d++;
                 if (d == 9) return 0;  /* emptied by a placement in this sweep */
-                place(s, d, b, i);
+                assign(s, d, b, i);
                 placed = 1;
             }
         }
         if (placed) continue;
-        /* The same rule across the bands: in each stack the (column, band) triads of a
-         * digit form a permutation too (column/box locked candidates); then hidden
-         * singles in columns. */
-        int narrowed = 0;
-        for (int d = 0; d < 9; d++) {
+        /* The same permutation rule across the bands: in each stack the (column, band)
+         * triads of a digit form a permutation too (column/box locked candidates, and
+         * with the entry rule, column hidden singles). */
+        uint32_t digits = s->stack_dirty;
+        s->stack_dirty = 0;
+        while (digits) {
+            int d = __builtin_ctz(digits);
+            digits &= digits - 1;
             uint32_t *f = s->F + 3 * d;
             uint32_t c0 = (f[0] | f[0] >> 9 | f[0] >> 18) & 0x1FF;
             uint32_t c1 = (f[1] | f[1] >> 9 | f[1] >> 18) & 0x1FF;
             uint32_t c2 = (f[2] | f[2] >> 9 | f[2] >> 18) & 0x1FF;
-            if ((c0 | c1 | c2) != 0x1FF) return 0;
             for (int st = 0; st < 9; st += 3) {
                 uint32_t t = spread3[(c0 >> st) & 7] | (spread3[(c1 >> st) & 7] << 1) |
                              (spread3[(c2 >> st) & 7] << 2);
@@ -153,34 +194,12 @@ static int propagate(c9_state *s)
                     int k = __builtin_ctz(gone);
                     gone &= gone - 1;
                     int j = k / 3, b = k - 3 * j;
-                    f[b] &= ~col_mask[st + j];
+                    f[b] &= ~(COLS3 << (st + j));
                     s->dirty |= 1u << (3 * d + b);
-                }
-                narrowed = 1;
-                c0 = (f[0] | f[0] >> 9 | f[0] >> 18) & 0x1FF;
-                c1 = (f[1] | f[1] >> 9 | f[1] >> 18) & 0x1FF;
-                c2 = (f[2] | f[2] >> 9 | f[2] >> 18) & 0x1FF;
-            }
-            uint32_t only[3] = {c0 & ~(c1 | c2), c1 & ~(c0 | c2), c2 & ~(c0 | c1)};
-            for (int b = 0; b < 3; b++) {
-                uint32_t cand = only[b];
-                if (!cand) continue;
-                uint32_t done = f[b] & ~s->unsolved[b];
-                cand &= ~((done | done >> 9 | done >> 18) & 0x1FF);
-                while (cand) {
-                    int c = __builtin_ctz(cand);
-                    cand &= cand - 1;
-                    uint32_t cells = (f[b] >> c) & 0x40201u;
-                    if (!cells) return 0;
-                    if (!(cells & (cells - 1))) {
-                        place(s, d, b, c + 9 * (__builtin_ctz(cells) / 9));
-                        placed = 1;
-                    }
                 }
             }
         }
-        if (narrowed) continue;
-        if (!placed) return 1;
+        if (!s->dirty) return 1;
     }
 }
 
@@ -224,7 +243,6 @@ static void search(c9_state *s, c9_ctx *ctx)
     }
     /* pick a cell: two candidates if any, else the fewest */
     int best_b = -1, best_i = -1;
-    uint32_t r1[3], r2[3], r3[3];
     for (int b = 0; b < 3; b++) {
         uint32_t a = 0, c2 = 0, c3 = 0;
         for (int d = 0; d < 9; d++) {
@@ -233,7 +251,6 @@ static void search(c9_state *s, c9_ctx *ctx)
             c2 |= a & x;
             a |= x;
         }
-        r1[b] = a; r2[b] = c2; r3[b] = c3;
         uint32_t biv = s->unsolved[b] & c2 & ~c3;
         if (biv) {
             best_b = b;
@@ -241,7 +258,6 @@ static void search(c9_state *s, c9_ctx *ctx)
             break;
         }
     }
-    (void)r1; (void)r2;
     if (best_b < 0) {
         int bestc = 10;
         for (int b = 0; b < 3 && bestc > 3; b++) {
@@ -260,7 +276,6 @@ static void search(c9_state *s, c9_ctx *ctx)
             }
         }
     }
-    (void)r3;
     ctx->guesses++;
     uint32_t bit = 1u << best_i;
     int digits[9], nd = 0;
@@ -273,12 +288,12 @@ static void search(c9_state *s, c9_ctx *ctx)
         }
         ctx->nodes++;
         if (k == nd - 1) {  /* last alternative: reuse this frame's state */
-            place(s, digits[k], best_b, best_i);
+            assign(s, digits[k], best_b, best_i);
             if (propagate(s)) search(s, ctx);
             return;
         }
         c9_state t = *s;
-        place(&t, digits[k], best_b, best_i);
+        assign(&t, digits[k], best_b, best_i);
         if (propagate(&t)) {
             search(&t, ctx);
             if (ctx->stop) return;
@@ -299,8 +314,9 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
         s.F[k] = BAND_ALL;
         s.prev[k] = 0xFFFFFFFFu;
     }
-    for (int b = 0; b < 3; b++) s.unsolved[b] = s.rows[b] = BAND_ALL;
+    for (int b = 0; b < 3; b++) s.unsolved[b] = BAND_ALL;
     s.dirty = BAND_ALL;
+    s.stack_dirty = 0x1FF;
     for (int k = 0; k < nforbidden; k++) {
         int c = forbidden[2 * k], d = forbidden[2 * k + 1];
         if (c >= 0 && c < 81 && d >= 1 && d <= 9) s.F[3 * (d - 1) + c / 27] &= ~(1u << (c % 27));
@@ -309,8 +325,17 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
     for (int c = 0; c < 81 && ok; c++) {
         if (!givens[c]) continue;
         int d = givens[c] - 1, b = c / 27, i = c % 27;
-        if (!(s.F[3 * d + b] & (1u << i))) ok = 0;  /* forbidden or already excluded */
-        else place(&s, d, b, i);
+        uint32_t bit = 1u << i;
+        if (!(s.F[3 * d + b] & bit)) {  /* forbidden or already excluded */
+            ok = 0;
+            break;
+        }
+        /* a full placement, so that clashing givens show at once */
+        for (int d2 = 0; d2 < 9; d2++) s.F[3 * d2 + b] &= ~bit;
+        s.F[3 * d + b] |= bit;
+        s.F[3 * d + b] &= peers_in_band[i];
+        for (int b2 = 0; b2 < 3; b2++)
+            if (b2 != b) s.F[3 * d + b2] &= ~(COLS3 << (i % 9));
     }
     if (budget && budget->deadline > 0 && nb_now() > budget->deadline) {
         st->nodes = 0;

@@ -99,7 +99,7 @@ class CrossCheckAnswer:
         d: dict[str, Any] = {"backend": self.backend, "backend_version": self.version,
                              "verdict": self.verdict.value, "seconds": round(self.seconds, 6)}
         if self.solution is not None:
-            d["solution"] = self.solution.to_line()
+            d["solution"] = _line_of(self.solution.values)
         if self.error:
             d["error"] = self.error
         return d
@@ -160,15 +160,15 @@ class VerifyResult:
         p = self.puzzle
         shape = p.shape if p is not None else None
         d: dict[str, Any] = {"source": self.source, "line": self.line,
-                             "puzzle": p.givens.to_line() if p is not None else None,
-                             "clues": p.clues if p is not None else None}
-        if p is not None and not p.rules.is_classic:
+                             "puzzle": _line_of(p.givens.values) if p is not None else None,
+                             "clues": _clues(p) if p is not None else None}
+        if p is not None and not _is_classic(p.rules):
             d["rules"] = p.rules.to_json()
         d["verdict"] = self.verdict.value
         if self.solution is not None:
-            d["solution"] = self.solution.to_line()
+            d["solution"] = _line_of(self.solution.values)
         if self.witnesses:
-            d["witnesses"] = [w.to_line() for w in self.witnesses]
+            d["witnesses"] = [_line_of(w.values) for w in self.witnesses]
             assert shape is not None
             d["differing_cells"] = [shape.cell_name(c) for c in self.differing_cells]
         if self.error is not None:
@@ -199,11 +199,11 @@ class VerifyResult:
         p = self.puzzle
         if (p is None or self.error is not None or self.conflicts or self.cross_check
                 or self.disagreement is not None or self.redundant is not None
-                or not p.rules.is_classic or self.verdict is _K.UNKNOWN
+                or not _is_classic(p.rules) or self.verdict is _K.UNKNOWN
                 and "refused" in self.stats):
             return _json(self.to_json()) + "\n"
         parts = [_source_head(self.source), str(self.line), ',"puzzle":"',
-                 _line_of(p.givens.values), '","clues":', str(p.clues), ',"verdict":"',
+                 _line_of(p.givens.values), '","clues":', str(_clues(p)), ',"verdict":"',
                  self.verdict.value, '"']
         if self.solution is not None:
             parts += [',"solution":"', _line_of(self.solution.values), '"']
@@ -228,6 +228,24 @@ def _line_of(values: tuple[int, ...]) -> str:
     return bytes(values).translate(_LINE_TABLE).decode("ascii")
 
 
+def _clues(puzzle: Puzzle) -> int:
+    values = puzzle.givens.values
+    return len(values) - values.count(0)
+
+
+_CLASSIC: dict[int, tuple[Any, bool]] = {}
+
+
+def _is_classic(rules: Any) -> bool:
+    # rule sets are shared by the records of a file: remember the answer per object
+    hit = _CLASSIC.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_CLASSIC) > 256:
+            _CLASSIC.clear()
+        hit = _CLASSIC[id(rules)] = (rules, rules.is_classic)
+    return hit[1]
+
+
 _PIECES: dict[Any, str] = {}
 
 
@@ -246,33 +264,32 @@ def _source_head(source: str) -> str:
 
 def _tail(backend: str, version: str, options: dict[str, Any]) -> str:
     # options dicts are shared by every result of a run: key by identity, and keep the
-    # object in the key so its id cannot be reused while cached
-    return _cached(("tail", backend, version, id(options), _Identity(options)),
-                   lambda: ',"backend":' + _json(backend) + ',"backend_version":'
-                   + _json(version) + ',"options":' + _json(options) + ',"seconds":')
+    # object in the cache so its id cannot be reused while cached
+    hit = _TAILS.get(id(options))
+    if hit is None or hit[0] is not options or hit[1] != (backend, version):
+        if len(_TAILS) > 64:
+            _TAILS.clear()
+        hit = _TAILS[id(options)] = (options, (backend, version), (
+            ',"backend":' + _json(backend) + ',"backend_version":' + _json(version)
+            + ',"options":' + _json(options) + ',"seconds":'))
+    return hit[2]
+
+
+_TAILS: dict[int, tuple[Any, tuple[str, str], str]] = {}
+_STATS: dict[int, tuple[Any, str]] = {}
 
 
 def _stats_json(stats: dict[str, Any]) -> str:
     if not stats:
         return "{}"
-    if "batch_size" in stats:  # shared by a whole chunk
-        return _cached(("stats", id(stats), _Identity(stats)), lambda: _json(stats))
+    if "batch_size" in stats:  # one dict shared by a whole batch: format it once
+        hit = _STATS.get(id(stats))
+        if hit is None or hit[0] is not stats:
+            if len(_STATS) > 64:
+                _STATS.clear()
+            hit = _STATS[id(stats)] = (stats, _json(stats))
+        return hit[1]
     return _json(stats)
-
-
-class _Identity:
-    """Hashes and compares by identity; holds its object alive."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: Any) -> None:
-        self.obj = obj
-
-    def __hash__(self) -> int:
-        return id(self.obj)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Identity) and other.obj is self.obj
 
 
 # -- the backends of one process -----------------------------------------------------------
@@ -452,13 +469,15 @@ def verify_chunk(records: Sequence[Any], config: VerifyConfig) -> list[VerifyRes
     Raises:
         BackendNotFoundError, BackendUnavailableError: for a backend that cannot be made.
     """
-    return _build_chunk(records, config, _solve_chunk(records, config))
+    prepared = _prepare_chunk(records, config)
+    solved = _solve_prepared(prepared, config) if prepared is not None else None
+    return _build_chunk(records, config, prepared, solved)
 
 
-def _solve_chunk(records: Sequence[Any], config: VerifyConfig) -> Any:
-    """The part of a chunk that runs in C with the GIL released (native batch), or None for
-    a backend without a batch call. Thread-safe, little Python per record: thread workers
-    run only this, the consumer builds the results (:func:`_build_chunk`)."""
+def _prepare_chunk(records: Sequence[Any], config: VerifyConfig) -> list[list[Any]] | None:
+    """For a backend with a batch call (native ``count_batch``): the chunk's puzzles
+    grouped by rule set, as ``[rules, indices, refusal reason, givens, joined givens]``;
+    None for other backends."""
     main, _ = _backend(config.backend)
     if not callable(getattr(main, "count_batch", None)):
         return None
@@ -466,20 +485,31 @@ def _solve_chunk(records: Sequence[Any], config: VerifyConfig) -> Any:
     for i, rec in enumerate(records):
         if rec.error is None and rec.puzzle is not None:
             groups.setdefault(rec.puzzle.rules, []).append(i)
-    solved = []
+    prepared = []
     for rules, indices in groups.items():
         reason = main.supports(records[indices[0]].puzzle)
-        if reason is not None:
-            solved.append((rules, indices, reason, None, None, None))
-            continue
         givens = [bytes(records[i].puzzle.givens.values) for i in indices]
-        res = main.count_batch(rules, b"".join(givens), limit=2, keep=2,
-                               budget=config.budget)
-        # Evidence check, in C as well: every kept grid (two slots per puzzle, zeros where
-        # none was found) as givens; a complete grid that does not clash is a solution.
+        prepared.append([rules, indices, reason, givens, b"".join(givens)])
+    return prepared
+
+
+def _solve_prepared(prepared: list[list[Any]], config: VerifyConfig) -> list[Any]:
+    """The C part of a chunk, no Python per puzzle: thread workers run only this (the
+    batch releases the GIL) while the consumer parses and formats.
+
+    Per group: counts up to 2 keeping the first solution, then (to validate it) the same
+    call on the solutions themselves: a complete grid that does not clash is a solution.
+    """
+    main, _ = _backend(config.backend)
+    solved: list[Any] = []
+    for rules, _indices, reason, _givens, data in prepared:
+        if reason is not None:
+            solved.append(None)
+            continue
+        res = main.count_batch(rules, data, limit=2, keep=1, budget=config.budget)
         check = main.count_batch(rules, res.solutions, limit=1, keep=0,
                                  budget=config.budget) if config.validate else None
-        solved.append((rules, indices, None, givens, res, check))
+        solved.append((res, check))
     return solved
 
 
@@ -493,11 +523,10 @@ def _options_of(config: VerifyConfig) -> dict[str, Any]:
 _GIVEN_MASK = bytes([0] + [255] * 255)
 
 
-def _build_chunk(records: Sequence[Any], config: VerifyConfig,
+def _build_chunk(records: Sequence[Any], config: VerifyConfig, prepared: Any,
                  solved: Any) -> list[VerifyResult]:
-    """Results of a chunk from what :func:`_solve_chunk` computed (or, for a backend
-    without a batch, by asking it one puzzle at a time), plus cross-checks and minimality.
-    """
+    """Results of a chunk from the batch answers (or, for a backend without a batch, by
+    asking it one puzzle at a time), plus cross-checks and minimality."""
     main, version = _backend(config.backend)
     options = _options_of(config)
     results: list[Any] = [None] * len(records)
@@ -507,34 +536,37 @@ def _build_chunk(records: Sequence[Any], config: VerifyConfig,
             results[i] = _malformed(rec, config, options)
         else:
             good.append(i)
-    if solved is not None:
-        for group in solved:
-            _batch_results(main.name, version, records, group, config, options, results)
+    if prepared is not None:
+        for group, answer in zip(prepared, solved):
+            _batch_results(main, version, records, group, answer, config, options, results)
     else:
         for i in good:
             results[i] = _result_from(records[i], _verdict_on(main, records[i].puzzle,
                                                               config.budget),
                                       version, config, options)
-    validate = config.validate and solved is None  # a batch validated its evidence in C
+    validate = config.validate and prepared is None  # a batch validated its evidence in C
     if validate or config.cross_check or config.minimal:
         for i in good:
             results[i] = _finish(results[i], records[i], config, main, validate=validate)
     return results
 
 
-def _batch_results(name: str, version: str, records: Sequence[Any], group: tuple,
-                   config: VerifyConfig, options: dict[str, Any], results: list[Any]) -> None:
+def _batch_results(backend: Any, version: str, records: Sequence[Any], group: list[Any],
+                   answer: Any, config: VerifyConfig, options: dict[str, Any],
+                   results: list[Any]) -> None:
     """Fill ``results`` for one rule-set group of a native batch, straight from the C
     buffers.
 
     ``seconds`` of each result is the batch's wall time divided by its size; ``stats`` holds
-    the batch totals (``batch_size``, ``batch_nodes``, ``batch_guesses``). A solution or
-    witness that clashes, has an empty cell or changes a given is reported as a
-    disagreement (a backend bug).
+    the batch totals (``batch_size``, ``batch_nodes``, ``batch_guesses``). Puzzles with two
+    or more solutions are asked again, together, keeping two witnesses. With
+    ``config.validate`` a solution or witness that clashes (checked in C), has an empty
+    cell or changes a given is reported as a disagreement (a backend bug).
     """
     import native_backtrack as nb
 
-    rules, indices, reason, givens, res, check = group
+    name = backend.name
+    rules, indices, reason, givens, _data = group
     if reason is not None:
         for i in indices:
             rec = records[i]
@@ -542,34 +574,66 @@ def _batch_results(name: str, version: str, records: Sequence[Any], group: tuple
                                       version, 0.0, stats={"refused": reason},
                                       options=options)
         return
-    size = len(indices)
-    seconds = res.seconds / size
-    stats = {"batch_size": size, "batch_nodes": res.nodes, "batch_guesses": res.guesses}
+    res, check = answer
     shape = rules.shape
     nc = shape.cell_count
-    raw = res.solutions
-    keep = res.keep
+    counts, statuses, raw = res.counts, res.statuses, res.solutions
+    multiple = [j for j, c in enumerate(counts) if c >= 2]
+    witnesses: dict[int, tuple[bytes, bytes]] = {}
+    seconds_total = res.seconds
+    if multiple:
+        again = backend.count_batch(rules, b"".join(givens[j] for j in multiple), limit=2,
+                                    keep=2, budget=config.budget)
+        seconds_total += again.seconds
+        for k, j in enumerate(multiple):
+            base = 2 * k * nc
+            witnesses[j] = (again.solutions[base:base + nc],
+                            again.solutions[base + nc:base + 2 * nc])
+    bad: set[int] = set()
+    if check is not None:
+        from_bytes = int.from_bytes
+        contradictory = nb.CONTRADICTORY
+        evidence: list[tuple[int, bytes]] = []
+        for j, count in enumerate(counts):
+            if not count:
+                continue
+            grids = witnesses[j] if j in witnesses else (raw[j * nc:(j + 1) * nc],)
+            if j not in witnesses and check.statuses[j] == contradictory:
+                bad.add(j)
+            if j in witnesses:
+                evidence.extend((j, g) for g in grids)
+            g = givens[j]
+            mask = from_bytes(g.translate(_GIVEN_MASK), "big")
+            want = from_bytes(g, "big")
+            for grid in grids:
+                if 0 in grid or from_bytes(grid, "big") & mask != want:
+                    bad.add(j)
+        if evidence:
+            more = backend.count_batch(rules, b"".join(g for _, g in evidence), limit=1,
+                                       keep=0, budget=config.budget)
+            for (j, _), status in zip(evidence, more.statuses):
+                if status == contradictory:
+                    bad.add(j)
+    size = len(indices)
+    seconds = seconds_total / size
+    stats = {"batch_size": size, "batch_nodes": res.nodes, "batch_guesses": res.guesses}
     trusted = Grid._trusted
-    counts = res.counts
-    statuses = res.statuses
-    bad_status = check.statuses if check is not None else None
-    from_bytes = int.from_bytes
-    exhausted, contradictory = nb.EXHAUSTED, nb.CONTRADICTORY
+    exhausted = nb.EXHAUSTED
     for j, i in enumerate(indices):
         rec = records[i]
         count, status = counts[j], statuses[j]
-        base = j * keep * nc
-        slots = 0
-        if count >= 2:
-            a, b = raw[base:base + nc], raw[base + nc:base + 2 * nc]
+        if j in witnesses:
+            a, b = witnesses[j]
             r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.MULTIPLE, name, version,
                              seconds, witnesses=(trusted(shape, tuple(a)),
                                                  trusted(shape, tuple(b))),
                              stats=stats, options=options)
-            slots = 2
             if a == b:
                 r.disagreement = f"{name} answered multiple with two equal grids"
-        elif status == contradictory:
+        elif count >= 2:  # the second call ran out of budget before finding two again
+            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.MULTIPLE, name, version,
+                             seconds, stats=stats, options=options)
+        elif status == nb.CONTRADICTORY:
             p = rec.puzzle
             r = VerifyResult(rec.source, rec.line, p, _K.CONTRADICTORY, name, version,
                              seconds, conflicts=tuple(c.describe(shape)
@@ -580,22 +644,14 @@ def _batch_results(name: str, version: str, records: Sequence[Any], group: tuple
                              seconds, stats=stats, options=options)
         elif count == 1:
             r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNIQUE, name, version,
-                             seconds, solution=trusted(shape, tuple(raw[base:base + nc])),
+                             seconds, solution=trusted(shape, tuple(raw[j * nc:(j + 1) * nc])),
                              stats=stats, options=options)
-            slots = 1
         else:
             r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNSOLVABLE, name, version,
                              seconds, stats=stats, options=options)
-        if bad_status is not None and slots:
-            g = givens[j]
-            mask = from_bytes(g.translate(_GIVEN_MASK), "big")
-            want = from_bytes(g, "big")
-            for k in range(slots):
-                grid = raw[base + k * nc:base + (k + 1) * nc]
-                if bad_status[j * keep + k] == contradictory or 0 in grid \
-                        or from_bytes(grid, "big") & mask != want:
-                    r.disagreement = (f"{name} answered {r.verdict.value} with a grid that "
-                                      "does not solve the puzzle")
+        if j in bad and count:
+            r.disagreement = (f"{name} answered {r.verdict.value} with a grid that does "
+                              "not solve the puzzle")
         results[i] = r
 
 
@@ -727,7 +783,7 @@ class _AsyncResult:
 def verify_records(records: Iterable[Any], *, backend: str = "native",
                    cross_check: Sequence[str] = (), minimal: bool = False,
                    budget: Budget | None = None, jobs: int = 1, dask: str | None = None,
-                   chunk_size: int = DEFAULT_CHUNK_SIZE,
+                   chunk_size: int = DEFAULT_CHUNK_SIZE, threads: bool = False,
                    validate: bool = True,
                    on_chunk: Callable[[list[VerifyResult]], None] | None = None,
                    ) -> Iterator[VerifyResult]:
@@ -736,8 +792,8 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
     Reads ``records`` lazily: at most a few chunks are in flight, so memory stays
     constant. ``jobs`` > 1 runs local worker processes; ``dask`` is a scheduler address or
     ``"local"`` (a LocalCluster on loopback with ``jobs`` workers, 2 by default). With a
-    backend whose batch call releases the GIL (native) and nothing else to compute,
-    ``jobs`` threads are used instead of processes. ``on_chunk`` is called with each chunk's results as they come.
+    batch backend (native) and nothing else to compute, the run stays in this process
+    (``threads=True``: ``jobs`` threads run the C calls). ``on_chunk`` is called with each chunk's results as they come.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
@@ -754,32 +810,40 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
         _backend(name)
     if dask:
         executor = _Executor(kind="dask", jobs=jobs, dask=dask)
-    elif jobs > 1 and _has_batch(config.backend) and not cross_check and not minimal:
-        # the batch call releases the GIL: threads overlap it without pickling
-        executor = _Executor(kind="threads", jobs=jobs)
+    elif _has_batch(config.backend) and not cross_check and not minimal:
+        # The native batch is so fast that reading and formatting (Python, one core)
+        # dominate: workers would only add pickling or GIL hand-offs (measured slower on
+        # a shared 2-core machine). ``threads=True`` overlaps the C calls, which release
+        # the GIL, with this thread's work.
+        executor = _Executor(kind="threads" if threads and jobs > 1 else "serial",
+                             jobs=jobs)
     elif jobs > 1:
         executor = _Executor(kind="processes", jobs=jobs)
     else:
         executor = _Executor(kind="serial", jobs=1)
-    # threads run only the C part of a chunk; this thread builds the results, so the
-    # workers never compete for the GIL
-    stage = _solve_chunk if executor.kind == "threads" else verify_chunk
-    pending: deque[tuple[list[Any], Any]] = deque()
+    # threads run only the C part of a chunk; this thread prepares and builds the
+    # results, so the workers hardly ever wait for the GIL
+    threaded = executor.kind == "threads"
+    pending: deque[tuple[list[Any], Any, Any]] = deque()
     clean = False
 
     def finished() -> list[VerifyResult]:
-        chunk, future = pending.popleft()
+        chunk, prepared, future = pending.popleft()
         done = future.result()
-        if stage is _solve_chunk:
-            done = _build_chunk(chunk, config, done)
+        if threaded:
+            done = _build_chunk(chunk, config, prepared, done)
         if on_chunk is not None:
             on_chunk(done)
         return done
 
     try:
         for chunk in _chunks(records, chunk_size):
-            pending.append((chunk if stage is _solve_chunk else [],
-                            executor.submit(stage, chunk, config)))
+            if threaded:
+                prepared = _prepare_chunk(chunk, config)
+                pending.append((chunk, prepared,
+                                executor.submit(_solve_prepared, prepared, config)))
+            else:
+                pending.append(([], None, executor.submit(verify_chunk, chunk, config)))
             while len(pending) >= executor.width:
                 yield from finished()
         while pending:
@@ -874,10 +938,10 @@ class JsonlWriter:
         self.out = out
 
     def write(self, result: VerifyResult) -> None:
-        self.out.write(_json(result.to_json()) + "\n")
+        self.out.write(result.to_json_line())
 
     def write_many(self, results: Iterable[VerifyResult]) -> None:
-        self.out.write("".join(_json(r.to_json()) + "\n" for r in results))
+        self.out.write("".join([r.to_json_line() for r in results]))
 
     def flush(self) -> None:
         self.out.flush()

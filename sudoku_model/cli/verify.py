@@ -55,8 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "--backend, gives the verdict); any disagreement is reported on "
                         "stderr, recorded and makes the exit code 1")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="local workers (default 1): threads for the native batch, "
-                        "processes otherwise")
+                   help="local worker processes (default 1); the native batch alone "
+                        "runs in-process (its C calls outpace reading and writing)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="send chunks to a Dask scheduler (tcp://host:8786), or 'local' for a "
                         "LocalCluster on loopback (needs the 'dask' extra)")

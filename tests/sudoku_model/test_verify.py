@@ -174,7 +174,7 @@ def test_jobs_2_same_records_as_serial(seventeen):
     recs = list(formats.iter_records(lines, source="mixed")) + seventeen[:700]
     serial = [without_timing(r.to_json()) for r in verify_records(recs, chunk_size=64)]
     threads = [without_timing(r.to_json())  # native batch: threads
-               for r in verify_records(recs, jobs=2, chunk_size=64)]
+               for r in verify_records(recs, jobs=2, chunk_size=64, threads=True)]
     processes = [without_timing(r.to_json())  # minimality: processes
                  for r in verify_records(recs[:80], jobs=2, chunk_size=8, minimal=True)]
     serial_min = [without_timing(r.to_json())

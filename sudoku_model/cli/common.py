@@ -85,7 +85,7 @@ def input_options(args: argparse.Namespace) -> dict[str, Any]:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     alphabet: Alphabet = ALPHABETS.get(getattr(args, "alphabet", "1-9A-Z"), DEFAULT_ALPHABET)
-    variants = []
+    variants: list[str] = []
     for v in getattr(args, "variant", []) or []:
         variants.extend(x for x in v.split(",") if x)
     from ..rules import canonical_variant

@@ -545,7 +545,9 @@ class PySATBackend(Backend):
         and, for a puzzle without givens, a random relabelling of the digits (every rule
         kind is symmetric in the digits, so the relabelled grid is a solution too). Not
         uniform over all grids. Uses its own solver per rule set, so the random phases do
-        not slow down the uniqueness checks.
+        not slow down the uniqueness checks. That solver learns from each call, so the grid
+        depends on the ``rng`` state *and* on the earlier calls: the same seeds on a fresh
+        backend give the same grids.
 
         Raises:
             TimeoutError: when the budget ends first.

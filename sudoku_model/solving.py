@@ -270,6 +270,13 @@ class SolutionIterator(Iterator[Grid]):
                 self.complete = self._finish()
             raise
 
+    def close(self) -> None:
+        """Stop early and let the backend free what the iteration holds (a generator's
+        ``finally``); ``complete`` stays None unless the iteration had already ended."""
+        close = getattr(self._inner, "close", None)
+        if close is not None:
+            close()
+
 
 class Backend(abc.ABC):
     """Base class of every backend.

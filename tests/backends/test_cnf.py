@@ -1,0 +1,151 @@
+"""CNF encodings: clause counts of Lynce & Ouaknine, every at-most-one encoding, variants,
+the givens-simplified encoding (Kwon & Jain), DIMACS output. Solutions are checked by an
+independent PySAT solver call on the formula, then by the model's checker."""
+
+from __future__ import annotations
+
+import pytest
+from pysat.solvers import Solver
+
+from backends.cnf import (AMO_ENCODINGS, CNF, ENCODINGS, VariableMap, encode_puzzle,
+                          encode_rules, given_literals)
+from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats
+from sudoku_model.data import bundled_path
+
+NINE = Shape(3, 3)
+
+
+def first_puzzles(name: str, k: int) -> list[Puzzle]:
+    out = []
+    for record in formats.iter_records(bundled_path(name)):
+        out.append(record.puzzle)
+        if len(out) == k:
+            break
+    return out
+
+
+def models(cnf: CNF, limit: int) -> list[Grid]:
+    """Up to ``limit`` distinct grids the formula allows (blocking cell literals only)."""
+    grids = []
+    cell_vars = cnf.variables.cell_var_count
+    with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
+        while len(grids) < limit and solver.solve():
+            model = solver.get_model()
+            grids.append(cnf.variables.decode(model))
+            solver.add_clause([-lit for lit in model[:cell_vars] if lit > 0])
+    return grids
+
+
+def test_empty_9x9_clause_counts() -> None:
+    rules = RuleSet.classic(NINE)
+    counts = {e: (encode_rules(rules, encoding=e).num_vars,
+                  len(encode_rules(rules, encoding=e).clauses)) for e in ENCODINGS}
+    assert counts == {"minimal": (729, 8829), "efficient": (729, 11745),
+                      "extended": (729, 11988)}
+
+
+def test_25x25_extended_clause_count() -> None:
+    # DESIGN.md: a 25x25 grid takes 752,500 clauses before any givens.
+    assert len(encode_rules(RuleSet.classic(Shape(5, 5))).clauses) == 752_500
+
+
+def test_variable_numbering() -> None:
+    vm = encode_rules(RuleSet.classic(NINE)).variables
+    assert [vm.var(0, 1), vm.var(0, 9), vm.var(1, 1), vm.var(80, 9)] == [1, 9, 10, 729]
+    with pytest.raises(IndexError):
+        vm.var(81, 1)
+    with pytest.raises(IndexError):
+        vm.var(0, 10)
+
+
+def test_encoding_returns_a_fresh_clause_list() -> None:
+    rules = RuleSet.classic(Shape(2, 2))
+    a = encode_rules(rules)
+    a.clauses.append([1])
+    assert len(encode_rules(rules).clauses) == len(a.clauses) - 1
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter", "ladder", "bitwise", "totalizer"])
+def test_every_encoding_counts_288_on_4x4(encoding: str, amo: str) -> None:
+    puzzle = Puzzle.empty(Shape(2, 2))
+    grids = models(encode_puzzle(puzzle, encoding=encoding, amo=amo), limit=400)
+    assert len(grids) == len(set(grids)) == 288
+    assert all(puzzle.check(g).ok for g in grids)
+
+
+@pytest.mark.parametrize("amo", AMO_ENCODINGS)
+def test_every_amo_encoding_solves_a_hard_9x9(amo: str) -> None:
+    puzzle = first_puzzles("hardest", 1)[0]
+    cnf = encode_puzzle(puzzle, amo=amo)
+    assert cnf.num_vars >= 729
+    grids = models(cnf, limit=2)
+    assert len(grids) == 1 and puzzle.check(grids[0]).ok
+
+
+def test_pairs_and_short_units_are_encoded() -> None:
+    shape = Shape(2, 3)
+    rules = RuleSet.build(shape, ["anti-king"])
+    cnf = encode_rules(rules, encoding="extended")
+    plain = encode_rules(RuleSet.classic(shape), encoding="extended")
+    assert len(cnf.clauses) - len(plain.clauses) == len(rules.pairs) * shape.size
+    # a unit shorter than n cells only forbids repeats: no at-least-one clause for it
+    short = RuleSet(shape, RuleSet.classic(shape).rules
+                    + (type(rules.rules[0])("short", ((0, 7, 14),)),))
+    extra = encode_rules(short, encoding="extended")
+    assert len(extra.clauses) - len(plain.clauses) == 3 * shape.size  # 3 pairs per digit
+
+
+@pytest.mark.parametrize("variants", [(), ("diagonal",), ("anti-knight",), ("windoku",)])
+def test_simplified_encoding_has_the_same_solutions(variants: tuple[str, ...]) -> None:
+    shape = Shape(2, 3)
+    rules = RuleSet.build(shape, variants)
+    full_grid = models(encode_rules(rules), limit=1)[0]
+    puzzle = Puzzle(full_grid.without(range(0, 36, 2)), rules)
+    full = set(models(encode_puzzle(puzzle), limit=1000))
+    small_cnf = encode_puzzle(puzzle, simplify=True)
+    small = set(models(small_cnf, limit=1000))
+    assert full == small and full_grid in full
+    assert len(small_cnf.clauses) < len(encode_puzzle(puzzle).clauses)
+
+
+def test_simplified_encoding_shrinks_a_17_clue_puzzle() -> None:
+    puzzle = first_puzzles("17-clue", 1)[0]
+    cnf = encode_puzzle(puzzle, simplify=True)
+    assert cnf.num_vars < 729 and len(cnf.clauses) < 11_988 // 2
+    grids = models(cnf, limit=2)
+    assert len(grids) == 1 and puzzle.check(grids[0]).ok
+    assert cnf.variables.var(puzzle.givens.filled_cells()[0], 1) is None
+
+
+def test_clashing_givens_give_an_unsatisfiable_formula() -> None:
+    puzzle = Puzzle(Grid(NINE, [3, 3] + [0] * 79))
+    for simplify in (False, True):
+        assert models(encode_puzzle(puzzle, simplify=simplify), limit=1) == []
+
+
+def test_given_literals_and_dimacs() -> None:
+    puzzle = Puzzle(Grid(Shape(2, 2), [1, 0, 0, 0] * 4))
+    assert given_literals(puzzle) == [1, 4 * 4 + 1, 8 * 4 + 1, 12 * 4 + 1]
+    text = encode_puzzle(puzzle).to_dimacs()
+    lines = text.splitlines()
+    header = next(line for line in lines if line.startswith("p "))
+    _, _, nv, nc = header.split()
+    body = [line for line in lines if line and not line.startswith(("c", "p"))]
+    assert int(nv) == 64 and int(nc) == len(body)
+    assert all(line.endswith(" 0") for line in body)
+    assert "1 0" in body  # the unit clause of the first given
+
+
+def test_unknown_options_are_refused() -> None:
+    rules = RuleSet.classic(Shape(2, 2))
+    with pytest.raises(ValueError, match="encoding"):
+        encode_rules(rules, encoding="compact")
+    with pytest.raises(ValueError, match="at-most-one"):
+        encode_rules(rules, amo="native")
+
+
+def test_decode_refuses_an_incomplete_model() -> None:
+    vm = VariableMap(Shape(2, 2))
+    with pytest.raises(ValueError):
+        vm.decode([1, 2])

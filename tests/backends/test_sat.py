@@ -1,0 +1,187 @@
+"""The PySAT backend beyond the shared contract: solver names, refusals, every solver on the
+counts-43 facts, encodings, conflict budgets, solver recycling, enumeration interleaved with
+checks, and the generator's two helpers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from backends.sat import SOLVERS, PySATBackend, create, resolve_solver_name
+from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
+from sudoku_model.data import bundled_path
+
+
+def records(name: str, k: int | None = None) -> list[tuple[Puzzle, str]]:
+    out = []
+    for record in formats.iter_records(bundled_path(name)):
+        out.append((record.puzzle, record.comment))
+        if k is not None and len(out) == k:
+            break
+    return out
+
+
+def test_names_and_aliases() -> None:
+    assert get_backend("pysat").name == "pysat:cadical195"
+    assert get_backend("sat:g4").name == "pysat:glucose4"
+    assert resolve_solver_name("cadical") == "cadical195"
+    assert resolve_solver_name("m22") == "minisat22"
+    assert resolve_solver_name("MapleChrono") == "maplechrono"
+
+
+@pytest.mark.parametrize("name", ["kissat", "kissat404", "ks"])
+def test_kissat_is_refused_with_the_reason(name: str) -> None:
+    with pytest.raises(ValueError, match="assumptions"):
+        create(name)
+
+
+def test_unknown_solver_and_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown PySAT solver"):
+        create("nosuchsolver")
+    with pytest.raises(ValueError):
+        create("cadical195", encoding="tiny")
+    with pytest.raises(ValueError):
+        create("cadical195", recycle_after=0)
+
+
+@pytest.mark.parametrize("solver", list(SOLVERS))
+def test_every_solver_reproduces_counts_43(solver: str) -> None:
+    # Puzzles with up to 13 solutions (the 600-800 ones take the maple solvers ~20 s).
+    backend = create(solver)
+    try:
+        for puzzle, comment in records("counts-43"):
+            expected = int(comment.split(":")[0])
+            if expected > 20:
+                continue
+            result = backend.count(puzzle, limit=100)
+            assert (result.count, result.complete) == (expected, True), (solver, puzzle)
+            assert all(puzzle.check(g).ok for g in result.solutions)
+        assert backend.count(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
+    finally:
+        backend.close()
+
+
+@pytest.mark.parametrize("encoding", ["minimal", "efficient", "extended"])
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
+def test_every_encoding_gives_the_same_answers(encoding: str, amo: str) -> None:
+    backend = create("cadical195", encoding=encoding, amo=amo)
+    for puzzle, comment in records("counts-43")[::4]:
+        assert backend.count(puzzle, limit=1000).count == int(comment.split(":")[0])
+    puzzle = records("17-clue", 1)[0][0]
+    assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE
+    backend.close()
+
+
+def test_lingeling_declares_no_budget() -> None:
+    backend = create("lingeling")
+    assert backend.capabilities.budgets == ()
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22", "maplechrono"])
+def test_a_conflict_budget_ends_in_unknown(solver: str) -> None:
+    backend = create(solver)
+    for puzzle, _ in records("forum-hardest-1106", 5):
+        verdict = backend.check_unique(puzzle, budget=Budget(conflicts=1))
+        assert verdict.kind is VerdictKind.UNKNOWN
+        assert verdict.stats["conflicts"] <= 3
+        assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE  # still usable
+    backend.close()
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_a_time_budget_stops_a_long_enumeration(solver: str) -> None:
+    # cadical has no interrupt (slices of conflicts); glucose is interrupted by the watchdog
+    backend = create(solver)
+    result = backend.count(Puzzle.empty(Shape(4, 4)), limit=10**6,
+                           budget=Budget(seconds=0.3))
+    assert result.budget_exhausted and not result.complete and result.seconds < 3
+    assert backend.count(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
+    backend.close()
+
+
+def test_recycling_keeps_answers_right() -> None:
+    backend = create("cadical195", recycle_after=3)
+    puzzles = records("top95", 12)
+    first = [backend.check_unique(p) for p, _ in puzzles]
+    engine = backend._engines[puzzles[0][0].rules]
+    assert engine.generation >= 4  # rebuilt every three retired guards
+    assert all(v.kind is VerdictKind.UNIQUE for v in first)
+    assert [backend.check_unique(p).solution for p, _ in puzzles] == [v.solution for v in first]
+    backend.close()
+
+
+def test_enumeration_interleaved_with_checks() -> None:
+    backend = create("cadical195", recycle_after=2)
+    empty = Puzzle.empty(Shape(2, 2))
+    iterator = backend.solutions(empty)
+    seen = []
+    for k, grid in enumerate(iterator):
+        seen.append(grid)
+        if k % 50 == 0:  # other questions on the same solver between two solutions
+            assert backend.check_unique(empty).kind is VerdictKind.MULTIPLE
+            assert backend.count(empty, limit=5).count == 5
+    assert len(set(seen)) == 288 and iterator.complete
+    # an abandoned iterator retires its guard: later answers are unaffected
+    partial = backend.solutions(empty)
+    next(partial)
+    partial.close()
+    assert backend.count(empty, limit=1000).count == 288
+    backend.close()
+
+
+def test_digit_is_forced_matches_uniqueness() -> None:
+    backend = create()
+    rng = random.Random(5)
+    for puzzle, _ in records("17-clue", 8):
+        solution = backend.solve(puzzle).solution
+        cell = rng.choice(puzzle.givens.filled_cells())
+        fewer = puzzle.with_givens(puzzle.givens.without([cell]))
+        # no 16-clue puzzle is unique, so the removed digit is never forced
+        assert backend.digit_is_forced(fewer, cell, solution[cell]) is False
+        empty_cell = puzzle.givens.empty_cells()[0]
+        assert backend.digit_is_forced(puzzle, empty_cell, solution[empty_cell]) is True
+        wrong = solution[empty_cell] % 9 + 1
+        assert backend.digit_is_forced(puzzle, empty_cell, wrong) is False
+    with pytest.raises(IndexError):
+        backend.digit_is_forced(Puzzle.empty(Shape(2, 2)), 16, 1)
+    backend.close()
+
+
+@pytest.mark.parametrize(("shape", "variants"), [(Shape(3, 3), ()), (Shape(2, 3), ()),
+                                                  (Shape(3, 3), ("anti-knight",)),
+                                                  (Shape(4, 4), ())])
+def test_random_solution_is_valid_and_varied(shape: Shape, variants: tuple[str, ...]) -> None:
+    backend = create()
+    rng = random.Random(11)
+    puzzle = Puzzle.empty(shape, RuleSet.build(shape, variants))
+    grids = [backend.random_solution(puzzle, rng=rng) for _ in range(20)]
+    assert all(g is not None and puzzle.check(g).ok for g in grids)
+    assert len(set(grids)) >= 15
+    # same seeds on a fresh backend, same grids
+    one, two = create(), create()
+    assert [one.random_solution(puzzle, rng=random.Random(s)) for s in range(3)] == \
+        [two.random_solution(puzzle, rng=random.Random(s)) for s in range(3)]
+    for b in (backend, one, two):
+        b.close()
+
+
+def test_random_solution_respects_givens_and_reports_none() -> None:
+    backend = create()
+    puzzle, _ = records("counts-43", 1)[0]
+    assert backend.random_solution(puzzle, rng=random.Random(1)) == \
+        backend.solve(puzzle).solution
+    values = [0] * 16
+    values[0], values[1], values[7], values[14] = 1, 2, 4, 3  # no candidate for r1c3
+    assert backend.random_solution(Puzzle(Grid(Shape(2, 2), values))) is None
+    backend.close()
+
+
+def test_stats_and_version() -> None:
+    backend = create()
+    verdict = backend.check_unique(records("forum-hardest-1106", 1)[0][0])
+    assert set(verdict.stats) == {"conflicts", "decisions", "propagations"}
+    assert verdict.stats["propagations"] > 0
+    assert backend.version().startswith("python-sat ")
+    assert isinstance(backend, PySATBackend)
+    backend.close()

@@ -49,6 +49,7 @@ static uint16_t row_single[512];   /* 9 bits of a row -> the bit if it is alone,
 static uint16_t locked_cols[512];  /* column fold -> columns alone in their stack */
 static const uint32_t spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  /* bit j -> bit 3j */
 static uint32_t peers_in_band[27]; /* cell -> its row and box in its band, itself kept */
+static uint32_t unit_in_band[27]; /* cell -> its row, box and column cells in its band */
 static uint8_t entry_digit[27], entry_band[27];
 static const uint8_t other_band[3][2] = {{1, 2}, {0, 2}, {0, 1}};
 static int initialised;
@@ -83,10 +84,20 @@ void c9_init(void)
         int r = i / 9, col = i % 9;
         uint32_t box = (7u << (3 * (col / 3))) * COLS3;
         peers_in_band[i] = ~((0x1FFu << (9 * r)) | box) | (1u << i);
+        unit_in_band[i] = ~peers_in_band[i] | (COLS3 << col) | (1u << i);
         entry_digit[i] = (uint8_t)(i / 3);
         entry_band[i] = (uint8_t)(i % 3);
     }
     initialised = 1;
+}
+
+/* Bit count without the popcnt instruction (the build targets any x86_64). */
+static inline int pop64(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* The entry rule for F[db] (digit db/3, band db%3); returns 0 on contradiction. */
@@ -241,8 +252,11 @@ static void search(c9_state *s, c9_ctx *ctx)
         solved(s, ctx);
         return;
     }
-    /* pick a cell: two candidates if any, else the fewest */
+    /* Pick a cell: among the two-candidate cells the one whose digits have the most
+     * candidates left in its row, column and box (the choice that removes the most, on
+     * either branch); with no such cell, the one with the fewest candidates. */
     int best_b = -1, best_i = -1;
+    uint32_t biv[3];
     for (int b = 0; b < 3; b++) {
         uint32_t a = 0, c2 = 0, c3 = 0;
         for (int d = 0; d < 9; d++) {
@@ -251,11 +265,37 @@ static void search(c9_state *s, c9_ctx *ctx)
             c2 |= a & x;
             a |= x;
         }
-        uint32_t biv = s->unsolved[b] & c2 & ~c3;
-        if (biv) {
-            best_b = b;
-            best_i = __builtin_ctz(biv);
-            break;
+        biv[b] = s->unsolved[b] & c2 & ~c3;
+    }
+    if (biv[0] | biv[1] | biv[2]) {
+        uint8_t score[81];
+        memset(score, 0, sizeof score);
+        for (int d = 0; d < 9; d++) {
+            const uint32_t *f = s->F + 3 * d;
+            for (int b = 0; b < 3; b++) {
+                uint32_t x = f[b] & biv[b];
+                while (x) {
+                    int i = __builtin_ctz(x);
+                    x &= x - 1;
+                    uint32_t col = COLS3 << (i % 9);
+                    uint32_t across = (f[other_band[b][0]] & col) | ((f[other_band[b][1]] & col) << 1);
+                    score[27 * b + i] += (uint8_t)pop64((uint64_t)(f[b] & unit_in_band[i]) |
+                                                        ((uint64_t)across << 27));
+                }
+            }
+        }
+        int best = -1;
+        for (int b = 0; b < 3; b++) {
+            uint32_t x = biv[b];
+            while (x) {
+                int i = __builtin_ctz(x);
+                x &= x - 1;
+                if (score[27 * b + i] > best) {
+                    best = score[27 * b + i];
+                    best_b = b;
+                    best_i = i;
+                }
+            }
         }
     }
     if (best_b < 0) {

@@ -149,3 +149,39 @@ def test_decode_refuses_an_incomplete_model() -> None:
     vm = VariableMap(Shape(2, 2))
     with pytest.raises(ValueError):
         vm.decode([1, 2])
+
+
+@pytest.mark.parametrize("extra", [[], ["--simplify"], ["--encoding", "minimal",
+                                                          "--amo", "ladder"]])
+def test_sudoku_cnf_command_writes_a_solvable_dimacs(tmp_path, extra: list[str]) -> None:
+    from pysat.formula import CNF as PySATCNF
+
+    from sudoku_model.cli import main
+
+    puzzle = first_puzzles("top95", 1)[0]
+    out = tmp_path / "p.cnf"
+    assert main(["cnf", puzzle.to_line(), "-o", str(out), *extra]) == 0
+    formula = PySATCNF(from_file=str(out))
+    with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    if extra == ["--simplify"]:  # decode through the 'c var V rRcC D' comments
+        values = list(puzzle.givens.values)
+        positive = set(lit for lit in model if lit > 0)
+        for line in out.read_text().splitlines():
+            if line.startswith("c var "):
+                _, _, var, cell, digit = line.split()
+                r, c = cell[1:].split("c")
+                if int(var) in positive:
+                    values[(int(r) - 1) * 9 + int(c) - 1] = int(digit)
+        grid = Grid(puzzle.shape, values)
+    else:
+        grid = VariableMap(puzzle.shape).decode(model)
+    assert puzzle.check(grid).ok
+
+
+def test_sudoku_cnf_command_errors() -> None:
+    from sudoku_model.cli import main
+
+    assert main(["cnf", "bundled:top95", "--index", "1000"]) == 2
+    assert main(["cnf", "1.3..4.2.1.4..2.", "--index", "0"]) == 2

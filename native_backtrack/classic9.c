@@ -2,7 +2,7 @@
  * matters most in bulk work.
  *
  * Representation (the idea of JCZSolve's bands, written from scratch): the grid is three
- * bands of three rows; for each digit d and band b, F[3d+b] is a 27-bit mask of the cells
+ * bands of three rows; for each digit d and band b, F[9b+d] is a 27-bit mask of the cells
  * of the band where d may still go (bit 9*row + column).
  *
  * Propagation is driven by one rule per (digit, band) entry, run whenever the entry
@@ -21,16 +21,21 @@
 #include "nb.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define BAND_ALL 0x7FFFFFFu
 #define COLS3 0x40201u  /* column bit c -> that column in the three rows of a band */
+#define AT(d, b) (9 * (b) + (d))  /* index of digit d, band b in F */
 
 typedef struct {
-    uint32_t F[27];        /* [3*digit + band] candidate cells */
+    uint32_t F[27];        /* [9*band + digit] candidate cells (a band's digits side by side) */
     uint32_t prev[27];     /* F as last processed by the band rule */
     uint32_t unsolved[3];  /* cells not yet placed, per band */
-    uint32_t dirty;        /* bit 3*digit + band: F entry may have changed since processed */
+    uint32_t dirty;        /* bit 9*band + digit: F entry may have changed since processed */
     uint32_t stack_dirty;  /* bit digit: changed since the stack rule last looked at it */
+    uint16_t locked[27];   /* columns already taken from the other bands by this entry */
 } c9_state;
 
 typedef struct {
@@ -44,12 +49,14 @@ typedef struct {
 
 static uint16_t perm_triads[512];  /* triad set -> triads lying on a full permutation */
 static uint32_t triad_cells[512];  /* triad set -> its 27-bit cell mask */
-static uint8_t row_triads[512];    /* 9 bits of a row -> which of its 3 triads are used */
-static uint16_t row_single[512];   /* 9 bits of a row -> the bit if it is alone, else 0 */
+static uint32_t perm_cells[512];   /* triad set -> cells of the triads on a permutation */
+static uint16_t row_triads[3][512]; /* bits of row r -> which of its triads are used, << 3r */
+static uint32_t row_single[3][512]; /* bits of row r -> the cell if it is alone, else 0 */
 static uint16_t locked_cols[512];  /* column fold -> columns alone in their stack */
 static const uint32_t spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  /* bit j -> bit 3j */
 static uint32_t peers_in_band[27]; /* cell -> its row and box in its band, itself kept */
 static uint32_t unit_in_band[27]; /* cell -> its row, box and column cells in its band */
+static uint32_t col_cells[27];    /* cell -> its column in its band */
 static uint8_t entry_digit[27], entry_band[27];
 static const uint8_t other_band[3][2] = {{1, 2}, {0, 2}, {0, 1}};
 static int initialised;
@@ -71,8 +78,12 @@ void c9_init(void)
         for (int k = 0; k < 9; k++)
             if (t & (1 << k)) cells |= 7u << (9 * (k / 3) + 3 * (k % 3));
         triad_cells[t] = cells;
-        row_triads[t] = (uint8_t)(((t & 7) ? 1 : 0) | ((t & 070) ? 2 : 0) | ((t & 0700) ? 4 : 0));
-        row_single[t] = (uint16_t)((t && !(t & (t - 1))) ? t : 0);
+        uint32_t used = ((t & 7) ? 1u : 0) | ((t & 070) ? 2u : 0) | ((t & 0700) ? 4u : 0);
+        uint32_t alone = (t && !(t & (t - 1))) ? (uint32_t)t : 0;
+        for (int r = 0; r < 3; r++) {
+            row_triads[r][t] = (uint16_t)(used << (3 * r));
+            row_single[r][t] = alone << (9 * r);
+        }
         uint16_t lock = 0;
         for (int st = 0; st < 9; st += 3) {
             int g = (t >> st) & 7;
@@ -80,15 +91,45 @@ void c9_init(void)
         }
         locked_cols[t] = lock;
     }
+    for (int t = 0; t < 512; t++) perm_cells[t] = triad_cells[perm_triads[t]];
     for (int i = 0; i < 27; i++) {
         int r = i / 9, col = i % 9;
         uint32_t box = (7u << (3 * (col / 3))) * COLS3;
         peers_in_band[i] = ~((0x1FFu << (9 * r)) | box) | (1u << i);
         unit_in_band[i] = ~peers_in_band[i] | (COLS3 << col) | (1u << i);
-        entry_digit[i] = (uint8_t)(i / 3);
-        entry_band[i] = (uint8_t)(i % 3);
+        col_cells[i] = COLS3 << col;
+        entry_digit[i] = (uint8_t)(i % 9);
+        entry_band[i] = (uint8_t)(i / 9);
     }
     initialised = 1;
+}
+
+/* Remove `cells` from the nine entries g[0..8] of a band; returns the bits of those that
+ * changed. */
+static inline uint32_t remove_cells(uint32_t *g, uint32_t cells)
+{
+#ifdef __SSE2__
+    __m128i c = _mm_set1_epi32((int)cells), zero = _mm_setzero_si128();
+    __m128i v0 = _mm_loadu_si128((const __m128i *)g);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(g + 4));
+    _mm_storeu_si128((__m128i *)g, _mm_andnot_si128(c, v0));
+    _mm_storeu_si128((__m128i *)(g + 4), _mm_andnot_si128(c, v1));
+    uint32_t same = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                        _mm_cmpeq_epi32(_mm_and_si128(v0, c), zero))) |
+                    ((uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                        _mm_cmpeq_epi32(_mm_and_si128(v1, c), zero))) << 4);
+    uint32_t o = g[8];
+    g[8] = o & ~cells;
+    return (~same & 0xFF) | ((uint32_t)((o & cells) != 0) << 8);
+#else
+    uint32_t changed = 0;
+    for (int k = 0; k < 9; k++) {
+        uint32_t o = g[k];
+        g[k] = o & ~cells;
+        changed |= (uint32_t)((o & cells) != 0) << k;
+    }
+    return changed;
+#endif
 }
 
 /* Bit count without the popcnt instruction (the build targets any x86_64). */
@@ -100,43 +141,35 @@ static inline int pop64(uint64_t x)
     return (int)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* The entry rule for F[db] (digit db/3, band db%3); returns 0 on contradiction. */
+/* The entry rule for F[db] (digit db%9, band db/9); returns 0 on contradiction. */
 static inline int band_rule(c9_state *s, int db)
 {
     uint32_t A = s->F[db];
     if (A == s->prev[db]) return 1;
-    uint32_t shrink = row_triads[A & 0x1FF] | (row_triads[(A >> 9) & 0x1FF] << 3) |
-                      (row_triads[A >> 18] << 6);
-    A &= triad_cells[perm_triads[shrink]];
+    A &= perm_cells[row_triads[0][A & 0x1FF] | row_triads[1][(A >> 9) & 0x1FF] |
+                    row_triads[2][A >> 18]];
     if (!A) return 0;
     int d = entry_digit[db], b = entry_band[db];
     s->F[db] = s->prev[db] = A;
     s->stack_dirty |= 1u << d;
-    uint32_t placed = (row_single[A & 0x1FF] | (row_single[(A >> 9) & 0x1FF] << 9) |
-                       ((uint32_t)row_single[A >> 18] << 18)) & s->unsolved[b];
+    uint32_t placed = (row_single[0][A & 0x1FF] | row_single[1][(A >> 9) & 0x1FF] |
+                       row_single[2][A >> 18]) & s->unsolved[b];
     if (placed) {
         /* those cells are now d: no other digit may go there */
         s->unsolved[b] &= ~placed;
-        uint32_t *f = s->F + b;
-        uint32_t changed = 0;
-        for (int k = 0; k < 27; k += 3) {  /* branch-free: the changed ones become dirty */
-            uint32_t o = f[k];
-            f[k] = o & ~placed;
-            changed |= (uint32_t)((o & placed) != 0) << k;
-        }
-        f[3 * d] = A;
-        s->dirty |= (changed << b) & ~(1u << db);
+        s->dirty |= (remove_cells(s->F + 9 * b, placed) << (9 * b)) & ~(1u << db);
+        s->F[db] = A;
     }
-    uint32_t lock = locked_cols[(A | A >> 9 | A >> 18) & 0x1FF];
+    /* candidates only shrink: columns taken away once never come back */
+    uint32_t lock = locked_cols[(A | A >> 9 | A >> 18) & 0x1FF] & ~(uint32_t)s->locked[db];
     if (lock) {
+        s->locked[db] |= (uint16_t)lock;
         uint32_t cut = lock * COLS3;
-        uint32_t *f = s->F + 3 * d;
-        int b1 = other_band[b][0], b2 = other_band[b][1];
-        uint32_t o1 = f[b1], o2 = f[b2];
-        f[b1] = o1 & ~cut;
-        f[b2] = o2 & ~cut;
-        s->dirty |= ((uint32_t)((o1 & cut) != 0) << (3 * d + b1)) |
-                    ((uint32_t)((o2 & cut) != 0) << (3 * d + b2));
+        int e1 = AT(d, other_band[b][0]), e2 = AT(d, other_band[b][1]);
+        uint32_t o1 = s->F[e1], o2 = s->F[e2];
+        s->F[e1] = o1 & ~cut;
+        s->F[e2] = o2 & ~cut;
+        s->dirty |= ((uint32_t)((o1 & cut) != 0) << e1) | ((uint32_t)((o2 & cut) != 0) << e2);
     }
     return 1;
 }
@@ -145,8 +178,8 @@ static inline int band_rule(c9_state *s, int db)
  * rule does the rest). */
 static inline void assign(c9_state *s, int d, int b, int i)
 {
-    s->F[3 * d + b] &= peers_in_band[i];
-    s->dirty |= 1u << (3 * d + b);
+    s->F[AT(d, b)] &= peers_in_band[i];
+    s->dirty |= 1u << AT(d, b);
 }
 
 /* Propagate to a fixpoint; returns 0 on contradiction. */
@@ -165,7 +198,7 @@ static int propagate(c9_state *s)
             if (!open) continue;
             uint32_t r1 = 0, r2 = 0;
             for (int d = 0; d < 9; d++) {
-                uint32_t x = s->F[3 * d + b];
+                uint32_t x = s->F[AT(d, b)];
                 r2 |= r1 & x;
                 r1 |= x;
             }
@@ -176,7 +209,7 @@ static int propagate(c9_state *s)
                 singles &= singles - 1;
                 uint32_t bit = 1u << i;
                 int d = 0;
-                while (d < 9 && !(s->F[3 * d + b] & bit)) d++;
+                while (d < 9 && !(s->F[AT(d, b)] & bit)) d++;
                 if (d == 9) return 0;  /* emptied by a placement in this sweep */
                 assign(s, d, b, i);
                 placed = 1;
@@ -191,10 +224,10 @@ static int propagate(c9_state *s)
         while (digits) {
             int d = __builtin_ctz(digits);
             digits &= digits - 1;
-            uint32_t *f = s->F + 3 * d;
+            uint32_t *f = s->F + d;  /* f[9*b]: band b */
             uint32_t c0 = (f[0] | f[0] >> 9 | f[0] >> 18) & 0x1FF;
-            uint32_t c1 = (f[1] | f[1] >> 9 | f[1] >> 18) & 0x1FF;
-            uint32_t c2 = (f[2] | f[2] >> 9 | f[2] >> 18) & 0x1FF;
+            uint32_t c1 = (f[9] | f[9] >> 9 | f[9] >> 18) & 0x1FF;
+            uint32_t c2 = (f[18] | f[18] >> 9 | f[18] >> 18) & 0x1FF;
             for (int st = 0; st < 9; st += 3) {
                 uint32_t t = spread3[(c0 >> st) & 7] | (spread3[(c1 >> st) & 7] << 1) |
                              (spread3[(c2 >> st) & 7] << 2);
@@ -205,8 +238,8 @@ static int propagate(c9_state *s)
                     int k = __builtin_ctz(gone);
                     gone &= gone - 1;
                     int j = k / 3, b = k - 3 * j;
-                    f[b] &= ~(COLS3 << (st + j));
-                    s->dirty |= 1u << (3 * d + b);
+                    f[9 * b] &= ~(COLS3 << (st + j));
+                    s->dirty |= 1u << AT(d, b);
                 }
             }
         }
@@ -218,7 +251,7 @@ static void extract(const c9_state *s, uint8_t *out)
 {
     for (int d = 0; d < 9; d++)
         for (int b = 0; b < 3; b++) {
-            uint32_t x = s->F[3 * d + b];
+            uint32_t x = s->F[AT(d, b)];
             while (x) {
                 int i = __builtin_ctz(x);
                 x &= x - 1;
@@ -260,7 +293,7 @@ static void search(c9_state *s, c9_ctx *ctx)
     for (int b = 0; b < 3; b++) {
         uint32_t a = 0, c2 = 0, c3 = 0;
         for (int d = 0; d < 9; d++) {
-            uint32_t x = s->F[3 * d + b];
+            uint32_t x = s->F[AT(d, b)];
             c3 |= c2 & x;
             c2 |= a & x;
             a |= x;
@@ -271,15 +304,16 @@ static void search(c9_state *s, c9_ctx *ctx)
         uint8_t score[81];
         memset(score, 0, sizeof score);
         for (int d = 0; d < 9; d++) {
-            const uint32_t *f = s->F + 3 * d;
+            const uint32_t *f = s->F + d;  /* f[9*b]: band b */
             for (int b = 0; b < 3; b++) {
-                uint32_t x = f[b] & biv[b];
+                uint32_t x = f[9 * b] & biv[b];
                 while (x) {
                     int i = __builtin_ctz(x);
                     x &= x - 1;
-                    uint32_t col = COLS3 << (i % 9);
-                    uint32_t across = (f[other_band[b][0]] & col) | ((f[other_band[b][1]] & col) << 1);
-                    score[27 * b + i] += (uint8_t)pop64((uint64_t)(f[b] & unit_in_band[i]) |
+                    uint32_t col = col_cells[i];
+                    uint32_t across = (f[9 * other_band[b][0]] & col) |
+                                      ((f[9 * other_band[b][1]] & col) << 1);
+                    score[27 * b + i] += (uint8_t)pop64((uint64_t)(f[9 * b] & unit_in_band[i]) |
                                                         ((uint64_t)across << 27));
                 }
             }
@@ -306,7 +340,7 @@ static void search(c9_state *s, c9_ctx *ctx)
                 int i = __builtin_ctz(open);
                 open &= open - 1;
                 int cnt = 0;
-                for (int d = 0; d < 9; d++) cnt += (s->F[3 * d + b] >> i) & 1;
+                for (int d = 0; d < 9; d++) cnt += (s->F[AT(d, b)] >> i) & 1;
                 if (cnt < bestc) {
                     bestc = cnt;
                     best_b = b;
@@ -320,7 +354,7 @@ static void search(c9_state *s, c9_ctx *ctx)
     uint32_t bit = 1u << best_i;
     int digits[9], nd = 0;
     for (int d = 0; d < 9; d++)
-        if (s->F[3 * d + best_b] & bit) digits[nd++] = d;
+        if (s->F[AT(d, best_b)] & bit) digits[nd++] = d;
     for (int k = 0; k < nd; k++) {
         if (budget_spent(ctx)) {
             ctx->stop = 2;
@@ -353,29 +387,30 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
     for (int k = 0; k < 27; k++) {
         s.F[k] = BAND_ALL;
         s.prev[k] = 0xFFFFFFFFu;
+        s.locked[k] = 0;
     }
     for (int b = 0; b < 3; b++) s.unsolved[b] = BAND_ALL;
     s.dirty = BAND_ALL;
     s.stack_dirty = 0x1FF;
     for (int k = 0; k < nforbidden; k++) {
         int c = forbidden[2 * k], d = forbidden[2 * k + 1];
-        if (c >= 0 && c < 81 && d >= 1 && d <= 9) s.F[3 * (d - 1) + c / 27] &= ~(1u << (c % 27));
+        if (c >= 0 && c < 81 && d >= 1 && d <= 9) s.F[AT(d - 1, c / 27)] &= ~(1u << (c % 27));
     }
     int ok = 1;
     for (int c = 0; c < 81 && ok; c++) {
         if (!givens[c]) continue;
         int d = givens[c] - 1, b = c / 27, i = c % 27;
         uint32_t bit = 1u << i;
-        if (!(s.F[3 * d + b] & bit)) {  /* forbidden or already excluded */
+        if (!(s.F[AT(d, b)] & bit)) {  /* forbidden or already excluded */
             ok = 0;
             break;
         }
         /* a full placement, so that clashing givens show at once */
-        for (int d2 = 0; d2 < 9; d2++) s.F[3 * d2 + b] &= ~bit;
-        s.F[3 * d + b] |= bit;
-        s.F[3 * d + b] &= peers_in_band[i];
+        for (int d2 = 0; d2 < 9; d2++) s.F[AT(d2, b)] &= ~bit;
+        s.F[AT(d, b)] |= bit;
+        s.F[AT(d, b)] &= peers_in_band[i];
         for (int b2 = 0; b2 < 3; b2++)
-            if (b2 != b) s.F[3 * d + b2] &= ~(COLS3 << (i % 9));
+            if (b2 != b) s.F[AT(d, b2)] &= ~(COLS3 << (i % 9));
     }
     if (budget && budget->deadline > 0 && nb_now() > budget->deadline) {
         st->nodes = 0;

@@ -408,13 +408,12 @@ class PySATBackend(Backend):
             if size <= 0:
                 return None
             start = time.perf_counter()
-            before = s.accum_stats()["conflicts"]
             s.conf_budget(size)
             result = s.solve_limited(assumptions)
             if result is not None:
                 return result
             now = time.perf_counter()
-            used = s.accum_stats()["conflicts"] - before
+            used = size  # an unfinished slice spent its whole conflict budget
             if left is not None:
                 left -= used
             if now >= deadline:

@@ -855,7 +855,7 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
 
 def _has_batch(name: str) -> bool:
     b, _ = _backend(name)
-    return callable(getattr(b, "check_unique_batch", None))
+    return callable(getattr(b, "count_batch", None))
 
 
 # -- summary -------------------------------------------------------------------------------

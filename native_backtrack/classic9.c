@@ -132,6 +132,25 @@ static inline uint32_t remove_cells(uint32_t *g, uint32_t cells)
 #endif
 }
 
+/* The digits (bit d) whose entry g[d] in a band holds `cell`. */
+static inline uint32_t digits_at(const uint32_t *g, uint32_t cell)
+{
+#ifdef __SSE2__
+    __m128i c = _mm_set1_epi32((int)cell), zero = _mm_setzero_si128();
+    __m128i v0 = _mm_loadu_si128((const __m128i *)g);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(g + 4));
+    uint32_t none = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                        _mm_cmpeq_epi32(_mm_and_si128(v0, c), zero))) |
+                    ((uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                        _mm_cmpeq_epi32(_mm_and_si128(v1, c), zero))) << 4);
+    return (~none & 0xFF) | ((uint32_t)((g[8] & cell) != 0) << 8);
+#else
+    uint32_t dm = 0;
+    for (int d = 0; d < 9; d++) dm |= (uint32_t)((g[d] & cell) != 0) << d;
+    return dm;
+#endif
+}
+
 /* Bit count without the popcnt instruction (the build targets any x86_64). */
 static inline int pop64(uint64_t x)
 {
@@ -301,31 +320,23 @@ static void search(c9_state *s, c9_ctx *ctx)
         biv[b] = s->unsolved[b] & c2 & ~c3;
     }
     if (biv[0] | biv[1] | biv[2]) {
-        uint8_t score[81];
-        memset(score, 0, sizeof score);
-        for (int d = 0; d < 9; d++) {
-            const uint32_t *f = s->F + d;  /* f[9*b]: band b */
-            for (int b = 0; b < 3; b++) {
-                uint32_t x = f[9 * b] & biv[b];
-                while (x) {
-                    int i = __builtin_ctz(x);
-                    x &= x - 1;
-                    uint32_t col = col_cells[i];
-                    uint32_t across = (f[9 * other_band[b][0]] & col) |
-                                      ((f[9 * other_band[b][1]] & col) << 1);
-                    score[27 * b + i] += (uint8_t)pop64((uint64_t)(f[9 * b] & unit_in_band[i]) |
-                                                        ((uint64_t)across << 27));
-                }
-            }
-        }
         int best = -1;
         for (int b = 0; b < 3; b++) {
+            const uint32_t *g = s->F + 9 * b;
+            const uint32_t *g1 = s->F + 9 * other_band[b][0], *g2 = s->F + 9 * other_band[b][1];
             uint32_t x = biv[b];
             while (x) {
                 int i = __builtin_ctz(x);
                 x &= x - 1;
-                if (score[27 * b + i] > best) {
-                    best = score[27 * b + i];
+                uint32_t dm = digits_at(g, 1u << i);
+                int d1 = __builtin_ctz(dm), d2 = __builtin_ctz(dm & (dm - 1));
+                uint32_t unit = unit_in_band[i], col = col_cells[i];
+                uint32_t across = (g1[d1] & col) | ((g2[d1] & col) << 1) |
+                                  ((g1[d2] & col) << 2) | ((g2[d2] & col) << 3);
+                int score = pop64((uint64_t)(g[d1] & unit) | ((uint64_t)(g[d2] & unit) << 27)) +
+                            pop64(across);
+                if (score > best) {
+                    best = score;
                     best_b = b;
                     best_i = i;
                 }

@@ -12,10 +12,9 @@ time. Budgets: ``seconds`` (``max_time_in_seconds``) and ``conflicts``
 (``max_number_of_conflicts``). Each call costs ~4-5 ms even for trivial puzzles: that is the
 solver's start-up, not the search.
 
->>> from sudoku_model import Grid, Puzzle, Shape
+>>> from sudoku_model import Puzzle
 >>> backend = create()
->>> puzzle = Puzzle(Grid(Shape(2, 2), [1, 0, 3, 0, 0, 4, 0, 2, 0, 1, 0, 4, 0, 0, 2, 0]))
->>> backend.check_unique(puzzle).kind.value
+>>> backend.check_unique(Puzzle.parse("1.3..4.2.1.3..2.")).kind.value
 'unique'
 """
 

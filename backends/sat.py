@@ -22,10 +22,9 @@ Beyond the :class:`~sudoku_model.solving.Backend` contract, for the generator:
 * :meth:`PySATBackend.random_solution` - a random solution (a random full grid for an
   empty puzzle) from random phases plus a random relabelling of the digits.
 
->>> from sudoku_model import Grid, Puzzle, Shape
+>>> from sudoku_model import Puzzle
 >>> backend = create("cadical195")
->>> puzzle = Puzzle(Grid(Shape(2, 2), [1, 0, 3, 0, 0, 4, 0, 2, 0, 1, 0, 4, 0, 0, 2, 0]))
->>> backend.check_unique(puzzle).kind.value
+>>> backend.check_unique(Puzzle.parse("1.3..4.2.1.3..2.")).kind.value
 'unique'
 
 Not thread-safe: use one backend instance per thread.
@@ -34,10 +33,11 @@ Not thread-safe: use one backend instance per thread.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import random
 import threading
-import weakref
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -578,10 +578,8 @@ class PySATBackend(Backend):
         return grid
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # interpreter shutdown: PySAT may be gone
             self.close()
-        except Exception:  # interpreter shutdown: the solver module may be gone
-            pass
 
 
 # PySAT's own finalisers fail once the interpreter has torn its C module down: free every

@@ -8,7 +8,7 @@ reason (an explicitly named one that does not load is an error).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -29,7 +29,7 @@ def _requested(config: pytest.Config) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_backend(name: str) -> Backend:
     """One instance per name for the whole session (SAT engines stay loaded)."""
     return get_backend(name)

@@ -7,8 +7,15 @@ from __future__ import annotations
 import pytest
 from pysat.solvers import Solver
 
-from backends.cnf import (AMO_ENCODINGS, CNF, ENCODINGS, VariableMap, encode_puzzle,
-                          encode_rules, given_literals)
+from backends.cnf import (
+    AMO_ENCODINGS,
+    CNF,
+    ENCODINGS,
+    VariableMap,
+    encode_puzzle,
+    encode_rules,
+    given_literals,
+)
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats
 from sudoku_model.data import bundled_path
 

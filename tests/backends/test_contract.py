@@ -10,12 +10,22 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from sudoku_model import (AllDifferent, Budget, Grid, Puzzle, RuleSet, Shape, SolveStatus,
-                          UnsupportedPuzzleError, VerdictKind, formats)
+from sudoku_model import (
+    AllDifferent,
+    Budget,
+    Grid,
+    Puzzle,
+    RuleSet,
+    Shape,
+    SolveStatus,
+    UnsupportedPuzzleError,
+    VerdictKind,
+    formats,
+)
 from sudoku_model.data import bundled_path
 from sudoku_model.solving import Backend
 
@@ -27,7 +37,7 @@ def sample_size(backend: Backend, fast: int, slow: int) -> int:
     return fast if backend.name.startswith(FAST_PREFIXES) else slow
 
 
-@lru_cache(maxsize=None)
+@cache
 def bundled(name: str) -> tuple[tuple[Puzzle, str], ...]:
     """(puzzle, comment) of every record of a bundled collection."""
     out = []

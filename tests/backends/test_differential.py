@@ -57,44 +57,51 @@ class _OutOfNodes(Exception):
     pass
 
 
-def random_full_grid(rules: RuleSet, rng: random.Random, *, attempts: int = 200,
-                     nodes_per_attempt: int = 3000) -> Grid:
-    """A random solution of the rules: depth-first search, fewest candidates first, with
-    random restarts (a bad early choice on a jigsaw can trap a plain search)."""
+def _random_attempt(rules: RuleSet, rng: random.Random, max_nodes: int) -> list[int] | None:
+    """One depth-first search, fewest candidates first; None when it ran out of nodes."""
     n = rules.shape.size
     peers = rules.peers
     all_digits = set(range(1, n + 1))
-    for _ in range(attempts):
-        values = [0] * rules.shape.cell_count
-        nodes = 0
+    values = [0] * rules.shape.cell_count
+    nodes = 0
 
-        def candidates(cell: int) -> set[int]:
-            return all_digits - {values[p] for p in peers[cell]}
+    def candidates(cell: int) -> set[int]:
+        return all_digits - {values[p] for p in peers[cell]}
 
-        def fill() -> bool:
-            nonlocal nodes
-            nodes += 1
-            if nodes > nodes_per_attempt:
-                raise _OutOfNodes
-            empty = [c for c, v in enumerate(values) if not v]
-            if not empty:
-                return True
-            cell = min(empty, key=lambda c: (len(candidates(c)), rng.random()))
-            digits = list(candidates(cell))
-            rng.shuffle(digits)
-            for digit in digits:
-                values[cell] = digit
-                if fill():
-                    return True
-            values[cell] = 0
-            return False
-
-        try:
+    def fill() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OutOfNodes
+        empty = [c for c, v in enumerate(values) if not v]
+        if not empty:
+            return True
+        cell = min(empty, key=lambda c: (len(candidates(c)), rng.random()))
+        digits = list(candidates(cell))
+        rng.shuffle(digits)
+        for digit in digits:
+            values[cell] = digit
             if fill():
-                return Grid(rules.shape, values)
+                return True
+        values[cell] = 0
+        return False
+
+    try:
+        if not fill():
             raise AssertionError(f"no solution for {rules}")
-        except _OutOfNodes:
-            continue
+    except _OutOfNodes:
+        return None
+    return values
+
+
+def random_full_grid(rules: RuleSet, rng: random.Random, *, attempts: int = 200,
+                     nodes_per_attempt: int = 3000) -> Grid:
+    """A random solution of the rules, with random restarts (a bad early choice on a
+    jigsaw can trap a plain search)."""
+    for _ in range(attempts):
+        values = _random_attempt(rules, rng, nodes_per_attempt)
+        if values is not None:
+            return Grid(rules.shape, values)
     raise AssertionError(f"no random solution of {rules} found within the node limits")
 
 

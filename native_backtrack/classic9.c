@@ -151,6 +151,51 @@ static inline uint32_t digits_at(const uint32_t *g, uint32_t cell)
 #endif
 }
 
+/* For the nine entries of a band: the cells with at least one, two, three candidates. */
+static inline void count_digits(const uint32_t *g, uint32_t *one, uint32_t *two, uint32_t *three)
+{
+#ifdef __SSE2__
+    /* lanes k hold digits k, k+4 (and 8 in lane 0), then the lanes are merged pairwise */
+    __m128i v0 = _mm_loadu_si128((const __m128i *)g);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(g + 4));
+    __m128i v2 = _mm_cvtsi32_si128((int)g[8]);
+    __m128i a1 = _mm_or_si128(v0, v1), a2 = _mm_and_si128(v0, v1);
+    __m128i a3 = _mm_and_si128(a2, v2);
+    a2 = _mm_or_si128(a2, _mm_and_si128(a1, v2));
+    a1 = _mm_or_si128(a1, v2);
+    for (int step = 0; step < 2; step++) {
+        __m128i b1, b2, b3;
+        if (step == 0) {
+            b1 = _mm_shuffle_epi32(a1, 0x4E);
+            b2 = _mm_shuffle_epi32(a2, 0x4E);
+            b3 = _mm_shuffle_epi32(a3, 0x4E);
+        } else {
+            b1 = _mm_shuffle_epi32(a1, 0xB1);
+            b2 = _mm_shuffle_epi32(a2, 0xB1);
+            b3 = _mm_shuffle_epi32(a3, 0xB1);
+        }
+        a3 = _mm_or_si128(_mm_or_si128(a3, b3),
+                          _mm_or_si128(_mm_and_si128(a2, b1), _mm_and_si128(a1, b2)));
+        a2 = _mm_or_si128(_mm_or_si128(a2, b2), _mm_and_si128(a1, b1));
+        a1 = _mm_or_si128(a1, b1);
+    }
+    *one = (uint32_t)_mm_cvtsi128_si32(a1);
+    *two = (uint32_t)_mm_cvtsi128_si32(a2);
+    *three = (uint32_t)_mm_cvtsi128_si32(a3);
+#else
+    uint32_t c1 = 0, c2 = 0, c3 = 0;
+    for (int d = 0; d < 9; d++) {
+        uint32_t x = g[d];
+        c3 |= c2 & x;
+        c2 |= c1 & x;
+        c1 |= x;
+    }
+    *one = c1;
+    *two = c2;
+    *three = c3;
+#endif
+}
+
 /* Bit count without the popcnt instruction (the build targets any x86_64). */
 static inline int pop64(uint64_t x)
 {
@@ -215,12 +260,8 @@ static int propagate(c9_state *s)
         for (int b = 0; b < 3; b++) {
             uint32_t open = s->unsolved[b];
             if (!open) continue;
-            uint32_t r1 = 0, r2 = 0;
-            for (int d = 0; d < 9; d++) {
-                uint32_t x = s->F[AT(d, b)];
-                r2 |= r1 & x;
-                r1 |= x;
-            }
+            uint32_t r1, r2, r3;
+            count_digits(s->F + 9 * b, &r1, &r2, &r3);
             if (open & ~r1) return 0;
             uint32_t singles = open & ~r2;
             while (singles) {
@@ -310,13 +351,8 @@ static void search(c9_state *s, c9_ctx *ctx)
     int best_b = -1, best_i = -1;
     uint32_t biv[3];
     for (int b = 0; b < 3; b++) {
-        uint32_t a = 0, c2 = 0, c3 = 0;
-        for (int d = 0; d < 9; d++) {
-            uint32_t x = s->F[AT(d, b)];
-            c3 |= c2 & x;
-            c2 |= a & x;
-            a |= x;
-        }
+        uint32_t c1, c2, c3;
+        count_digits(s->F + 9 * b, &c1, &c2, &c3);
         biv[b] = s->unsolved[b] & c2 & ~c3;
     }
     if (biv[0] | biv[1] | biv[2]) {

@@ -14,8 +14,16 @@
  * (this also carries placements down the columns). The same permutation rule across
  * the bands of a stack (column/box locked candidates, column hidden singles) and naked
  * singles (bit-parallel counting over the nine digits) run when the entry rule is
- * exhausted. Branching takes the first two-candidate cell, else the cell with the fewest
- * candidates.
+ * exhausted.
+ *
+ * Branching takes the two-candidate cell whose two digits have the most candidates left
+ * in its row, column and box, i.e. the guess that removes the most on either branch
+ * (halves the guesses on the hardest sets against "first two-candidate cell"); with no
+ * two-candidate cell, the cell with the fewest candidates.
+ *
+ * A band's nine entries sit side by side, so the few band-wide steps (dropping placed
+ * cells from every digit, counting candidates per cell, finding a cell's digits) use
+ * SSE2, which every x86_64 has; other machines take the plain C loops next to them.
  */
 #define _POSIX_C_SOURCE 199309L
 #include "nb.h"

@@ -237,7 +237,7 @@ def parse_pattern(text: str, *, shape: Shape | None = None) -> tuple[Shape, froz
 
 # -- what to make, what was made -----------------------------------------------------------
 #: Full grids (or full passes) tried per puzzle before giving up, by kind of request.
-DEFAULT_MAX_TRIES = {"plain": 20, "clues": 500, "pattern": 2000}
+DEFAULT_MAX_TRIES = {"plain": 20, "clues": 2000, "pattern": 2000}
 
 
 @dataclass(frozen=True)
@@ -247,8 +247,10 @@ class GenerationSpec:
     Args:
         rules: the shape and rules (classic or variants).
         symmetry: one of :data:`SYMMETRIES`; clue positions are removed in orbits.
-        clues: stop removing at this many clues (``None``: remove down to minimal); a pass
-            that ends above it is retried on a new grid, up to ``max_tries`` times.
+        clues: stop removing once the puzzle has at most this many clues (exactly this
+            many without symmetry; ``None``: remove down to minimal). A pass that ends
+            above it is retried on a new grid, up to ``max_tries`` times. Stopping early
+            usually leaves clues that could go: :attr:`GeneratedPuzzle.minimal` says.
         pattern: the exact cells that are givens (a setter's mask); grids are retried until
             the mask gives a unique puzzle.
         start: a partial grid whose clues are kept fixed (``--from``): it is completed at
@@ -536,28 +538,27 @@ def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> Gener
 
 
 # -- the Python randomised search for full grids -------------------------------------------
-_TABLES: dict[RuleSet, tuple[tuple[tuple[int, ...], ...], int]] = {}
+class _Singles:
+    """Naked- and hidden-single propagation on candidate bitmasks (bit d-1 = digit d), for
+    the Python full-grid search and the solver-free removal shortcut of large grids."""
 
+    _cache: dict[RuleSet, _Singles] = {}
 
-def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, *,
-                 max_nodes: int | None = None) -> Grid | None:
-    """A random solution of ``rules`` extending ``start``: depth-first search on candidate
-    bitmasks with naked singles (and hidden singles, except for classic grids up to 9x9,
-    where they cost more than the backtracking they save), the cell with fewest candidates
-    first (first such cell in cell order) and the digits in random order. None when there
-    is no solution or the node limit (default 20 n^2) is reached; the caller then draws
-    again."""
-    tables = _TABLES.get(rules)
-    if tables is None:
-        tables = (tuple(tuple(sorted(p)) for p in rules.peers), (1 << rules.shape.size) - 1)
-        _TABLES[rules] = tables
-    peers, full = tables
-    n = rules.shape.size
-    full_units = () if rules.is_classic and n <= 9 else rules.full_units
-    cell_count = n * n
-    limit = max_nodes if max_nodes is not None else 20 * cell_count
+    def __init__(self, rules: RuleSet) -> None:
+        self.peers = tuple(tuple(sorted(p)) for p in rules.peers)
+        self.full = (1 << rules.shape.size) - 1
+        self.full_units = rules.full_units
 
-    def place(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
+    @classmethod
+    def of(cls, rules: RuleSet) -> _Singles:
+        tables = cls._cache.get(rules)
+        if tables is None:
+            tables = cls._cache[rules] = cls(rules)
+        return tables
+
+    def place(self, values: list[int], cand: list[int], cell: int, bit: int) -> bool:
+        """Set ``cell`` to ``bit`` and follow naked singles; False on a contradiction."""
+        peers = self.peers
         todo = [(cell, bit)]
         while todo:
             cell, bit = todo.pop()
@@ -582,11 +583,13 @@ def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, 
                         todo.append((p, cp))
         return True
 
-    def hidden_singles(values: list[int], cand: list[int]) -> bool:
+    def hidden_singles(self, values: list[int], cand: list[int]) -> bool:
+        """Place every hidden single (to a fixpoint); False on a contradiction."""
+        full = self.full
         changed = True
         while changed:
             changed = False
-            for unit in full_units:
+            for unit in self.full_units:
                 once = twice = placed = 0
                 for c in unit:
                     if values[c]:
@@ -603,15 +606,42 @@ def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, 
                     lonely ^= bit
                     for c in unit:
                         if not values[c] and cand[c] & bit:
-                            if not place(values, cand, c, bit):
+                            if not self.place(values, cand, c, bit):
                                 return False
                             changed = True
                             break
         return True
 
+    def solves(self, givens: Sequence[int]) -> bool:
+        """True when singles alone fill the grid from ``givens`` (then it is unique)."""
+        count = len(givens)
+        values = [0] * count
+        cand = [self.full] * count
+        for cell, v in enumerate(givens):
+            if v and not self.place(values, cand, cell, 1 << (v - 1)):
+                return False
+        return self.hidden_singles(values, cand) and 0 not in values
+
+
+def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, *,
+                 max_nodes: int | None = None) -> Grid | None:
+    """A random solution of ``rules`` extending ``start``: depth-first search on candidate
+    bitmasks with naked singles (and hidden singles, except for classic grids up to 9x9,
+    where they cost more than the backtracking they save), the cell with fewest candidates
+    first (first such cell in cell order) and the digits in random order. None when there
+    is no solution or the node limit (default 20 n^2) is reached; the caller then draws
+    again."""
+    singles = _Singles.of(rules)
+    place = singles.place
+    full = singles.full
+    n = rules.shape.size
+    use_hidden = not (rules.is_classic and n <= 9) and bool(singles.full_units)
+    cell_count = n * n
+    limit = max_nodes if max_nodes is not None else 20 * cell_count
+
     def settle(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
         return place(values, cand, cell, bit) and \
-            (not full_units or hidden_singles(values, cand))
+            (not use_hidden or singles.hidden_singles(values, cand))
 
     values = [0] * cell_count
     cand = [full] * cell_count
@@ -619,7 +649,7 @@ def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, 
         for cell, v in enumerate(start.values):
             if v and not place(values, cand, cell, 1 << (v - 1)):
                 return None
-    if full_units and not hidden_singles(values, cand):
+    if use_hidden and not singles.hidden_singles(values, cand):
         return None
     # Depth-first with lazy branching: a frame is a state and the digits still to try at
     # its branching cell; a digit is placed (lists copied) only when it is tried.
@@ -787,7 +817,14 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
         peer_values = _peer_getters(rules)
         wanted = shape.size                # {0} plus the n - 1 other digits
         # Hidden singles cost a few microseconds: worth it only before slow solver calls.
-        hidden = _full_units_of_cell(rules) if getattr(engine, "slow_calls", True) else None
+        slow_calls = getattr(engine, "slow_calls", True)
+        hidden = _full_units_of_cell(rules) if slow_calls else None
+        # From 16x16 up a solver call costs milliseconds to seconds: a full propagation of
+        # singles in Python first (milliseconds) saves most of them while the grid is
+        # dense. It stops paying once it keeps failing, so it is dropped after a run of
+        # failures (a rule that depends only on the answers: still reproducible).
+        propagate = _Singles.of(rules) if slow_calls and shape.size >= 16 else None
+        propagate_failures = 0
         for k, orbit in enumerate(order):
             if spec.clues is not None and clues <= spec.clues:
                 unvisited = order[k:]
@@ -801,6 +838,14 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
                                                   peer_values) for c in orbit)):
                 clues -= len(orbit)
                 continue
+            if propagate is not None:
+                if propagate.solves(values):
+                    propagate_failures = 0
+                    clues -= len(orbit)
+                    continue
+                propagate_failures += 1
+                if propagate_failures >= 8:
+                    propagate = None
             answer = engine.still_unique(rules, values, orbit, solution)
             if answer is True:
                 clues -= len(orbit)
@@ -913,8 +958,13 @@ def generate(spec: GenerationSpec, *, count: int = 1, seed: int | None = None,
     if not isinstance(backend, str):
         raise ValueError("with jobs > 1 pass the backend by name (each worker loads its own)")
     import multiprocessing
+    import threading
 
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    # Forking is the cheapest start, but not safe once threads run (a SAT watchdog, a
+    # notebook kernel): then the workers start fresh interpreters.
+    forkable = "fork" in multiprocessing.get_all_start_methods() and \
+        threading.active_count() == 1
+    method = "fork" if forkable else "spawn"
     context = multiprocessing.get_context(method)
     # Small chunks keep the order-preserving stream flowing and the workers balanced.
     chunk = max(1, min(64, count // (jobs * 8)))

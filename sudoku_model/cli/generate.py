@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "group-minimal and is reported minimal only when every single clue "
                         "is necessary")
     g.add_argument("--clues", type=int, metavar="K",
-                   help="stop removing at K clues; grids whose pass ends above K are "
+                   help="stop removing at K clues (at most K with a symmetry), so the "
+                        "puzzle may not be minimal; grids whose pass ends above K are "
                         "retried (see --max-tries)")
     g.add_argument("--pattern", metavar="FILE",
                    help="a mask of the given cells (a grid where any non-blank character "
@@ -69,8 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--regions", metavar="FILE",
                    help="jigsaw regions: n lines of n labels (one character per cell)")
     g.add_argument("--max-tries", type=int, metavar="T",
-                   help="full grids tried per puzzle before giving up (default 20; 500 "
-                        "with --clues; 2000 with --pattern)")
+                   help="full grids tried per puzzle before giving up (default 20; 2000 "
+                        "with --clues or --pattern)")
     o = p.add_argument_group("output")
     o.add_argument("--to", default="line", choices=FORMATS,
                    help="output format (default line)")

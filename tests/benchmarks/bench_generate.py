@@ -18,26 +18,27 @@ import statistics
 import sys
 import time
 
-from sudoku_model import RuleSet, get_backend, shape_for_size
+from sudoku_model import Budget, RuleSet, get_backend, shape_for_size
 from sudoku_model.generate import GenerationSpec, engine_for, generate, generate_one, puzzle_seed
 
 DEFAULT_COUNTS = {4: 2000, 6: 1000, 9: 300, 12: 20, 16: 9, 25: 3}
 
 
 def bench(size: int, backend_name: str, count: int, seed: int, symmetry: str,
-          cpu: bool) -> None:
+          cpu: bool, budget: Budget | None) -> None:
     rules = RuleSet.classic(shape_for_size(size))
     spec = GenerationSpec(rules, symmetry=symmetry)
-    engine = engine_for(get_backend(backend_name))
+    engine = engine_for(get_backend(backend_name), budget=budget)
     clock = time.process_time if cpu else time.perf_counter
     generate_one(spec, engine, seed=puzzle_seed(seed, -1))  # warm-up: load the model
-    times, clues, minimal = [], [], 0
+    times, clues, minimal, unknown = [], [], 0, 0
     for index in range(count):
         start = clock()
         made = generate_one(spec, engine, seed=puzzle_seed(seed, index), index=index)
         times.append(clock() - start)
         clues.append(made.clues)
         minimal += bool(made.minimal)
+        unknown += made.minimal is None
         if size >= 16:
             print(f"  {size}x{size} {backend_name} #{index}: {times[-1]:.2f} s, "
                   f"{made.clues} clues", file=sys.stderr, flush=True)
@@ -45,7 +46,8 @@ def bench(size: int, backend_name: str, count: int, seed: int, symmetry: str,
     unit, scale = ("ms", 1e3) if q[1] < 1 else ("s", 1.0)
     print(f"{size:>2}x{size:<2} {backend_name:<18} n={count:<5} median {q[1] * scale:8.3f} "
           f"{unit}  (q1 {q[0] * scale:.3f}, q3 {q[2] * scale:.3f})  clues mean "
-          f"{statistics.mean(clues):.2f}  minimal {minimal}/{count}", flush=True)
+          f"{statistics.mean(clues):.2f}  minimal {minimal}/{count}"
+          + (f" (unknown: budget) {unknown}" if unknown else ""), flush=True)
 
 
 def bench_jobs(size: int, backend_name: str, count: int, seed: int, jobs: int) -> None:
@@ -69,6 +71,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cpu", action="store_true",
                         help="measure process CPU time instead of wall time (steadier on a "
                              "shared machine)")
+    parser.add_argument("--budget-seconds", type=float,
+                        help="limit each solver call (default 60 s); a call that runs out "
+                             "keeps its clue and leaves the minimality unknown")
     parser.add_argument("--jobs", type=int, default=0,
                         help="also time a batch through N worker processes")
     args = parser.parse_args(argv)
@@ -76,7 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     for size in (int(s) for s in args.sizes.split(",")):
         for name in args.backends.split(","):
             count = args.count or DEFAULT_COUNTS.get(size, 5)
-            bench(size, name, count, args.seed, args.symmetry, args.cpu)
+            budget = Budget(seconds=args.budget_seconds) if args.budget_seconds else None
+            bench(size, name, count, args.seed, args.symmetry, args.cpu, budget)
             if args.jobs:
                 bench_jobs(size, name, count, args.seed, args.jobs)
 

@@ -33,7 +33,6 @@ Not thread-safe: use one backend instance per thread.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import random
 import threading
 import time
@@ -578,8 +577,12 @@ class PySATBackend(Backend):
         return grid
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):  # interpreter shutdown: PySAT may be gone
+        # At interpreter shutdown module globals (contextlib, PySAT) may already be None:
+        # a plain try/except needs no global name.
+        try:  # noqa: SIM105 - contextlib may be gone at shutdown
             self.close()
+        except Exception:
+            pass
 
 
 # PySAT's own finalisers fail once the interpreter has torn its C module down: free every

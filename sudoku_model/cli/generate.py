@@ -33,6 +33,8 @@ from .common import (
 )
 
 FORMATS = ("line", "block", "csv", "json", "jsonl")
+SYMMETRY_NAMES = ("none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal",
+                  "biaxial", "bidiagonal", "dihedral")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,12 +53,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seed of the batch (default: random, printed on stderr); puzzle i "
                         "uses a seed derived from (S, i)")
     g = p.add_argument_group("what to generate")
-    from ..generate import SYMMETRIES  # light module: no solver import
-
-    g.add_argument("--symmetry", default="none", choices=SYMMETRIES,
-                   help="remove clues in symmetric groups (default none); the result is "
-                        "group-minimal and is reported minimal only when every single clue "
-                        "is necessary")
+    # The names are spelled out here (not imported) to keep `sudoku --help` light; a
+    # test checks them against sudoku_model.generate.SYMMETRIES.
+    g.add_argument("--symmetry", default="none", metavar="NAME",
+                   help=f"remove clues in symmetric groups: {', '.join(SYMMETRY_NAMES)} "
+                        "(default none); the result is group-minimal and is reported "
+                        "minimal only when every single clue is necessary")
     g.add_argument("--clues", type=int, metavar="K",
                    help="stop removing at K clues (at most K with a symmetry), so the "
                         "puzzle may not be minimal; grids whose pass ends above K are "
@@ -163,8 +165,13 @@ def _spec_from(args: argparse.Namespace) -> Any:
         clash = Puzzle(start, rules).conflicts()
         if clash:
             raise CliError("--from: the givens clash: " + clash[0].describe(shape))
-    return GenerationSpec(rules, symmetry=args.symmetry, clues=args.clues, pattern=pattern,
-                          start=start, max_tries=args.max_tries)
+    try:
+        return GenerationSpec(rules, symmetry=args.symmetry, clues=args.clues,
+                              pattern=pattern, start=start, max_tries=args.max_tries)
+    except ImpossibleRequestError:
+        raise
+    except ValueError as exc:  # an unknown symmetry name
+        raise CliError(str(exc)) from None
 
 
 # -- output --------------------------------------------------------------------------------

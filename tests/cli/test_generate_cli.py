@@ -207,3 +207,12 @@ def test_progress_bar_only_on_a_terminal():
                          timeout=120)
     assert out.returncode == 0 and "\r" not in out.stderr
     assert len(out.stdout.splitlines()) == 30
+
+
+def test_symmetry_names_in_the_help_match_the_generator(capsys):
+    from sudoku_model.cli.generate import SYMMETRY_NAMES
+    from sudoku_model.generate import SYMMETRIES
+
+    assert SYMMETRY_NAMES == SYMMETRIES
+    code, _, err = run(capsys, "--symmetry", "spiral")
+    assert code == 2 and "unknown symmetry 'spiral'" in err

@@ -478,6 +478,15 @@ def _iter_stream(
         yield from _json_records(lines(), name, shape, alphabet, variants)
 
 
+def _content_lines(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
+    """(line number, line without its end, stripped line) of every line that is neither
+    blank nor a ``#`` comment."""
+    for lineno, raw in lines:
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            yield lineno, raw.rstrip("\r\n"), stripped
+
+
 def _line_records(
     lines: Iterable[tuple[int, str]],
     name: str,
@@ -485,11 +494,7 @@ def _line_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    for lineno, raw in lines:
-        s = raw.strip()
-        if not s or s.startswith("#"):
-            continue
-        text = raw.rstrip("\r\n")
+    for lineno, text, _ in _content_lines(lines):
         try:
             grid, comment = parse_line(
                 text, shape=shape, alphabet=alphabet, source=name, line=lineno
@@ -566,13 +571,9 @@ def _csv_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    it = iter(lines)
     header: list[str] | None = None
     puzzle_col = solution_col = -1
-    for lineno, raw in it:
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        text = raw.rstrip("\r\n")
+    for lineno, text, _ in _content_lines(lines):
         fields = next(csv.reader([text]))
         if header is None:
             header = [f.strip().lower() for f in fields]
@@ -666,11 +667,7 @@ def _jsonl_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    for lineno, raw in lines:
-        s = raw.strip()
-        if not s or s.startswith("#"):
-            continue
-        text = raw.rstrip("\r\n")
+    for lineno, text, s in _content_lines(lines):
         try:
             obj = json.loads(s)
         except json.JSONDecodeError as exc:
@@ -683,7 +680,7 @@ def _jsonl_records(
                     f"invalid JSON: {exc.msg}",
                     source=name,
                     line=lineno,
-                    column=exc.colno + (len(raw) - len(raw.lstrip())),
+                    column=exc.colno + (len(text) - len(text.lstrip())),
                     text=text,
                 ),
             )

@@ -13,6 +13,7 @@ A shape is fixed by its box: ``Shape(3, 3)`` is the classic 9x9 grid, ``Shape(2,
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -138,18 +139,25 @@ class Shape:
     @cached_property
     def peers(self) -> tuple[frozenset[int], ...]:
         """For each cell, the other cells sharing a classic unit with it."""
-        acc: list[set[int]] = [set() for _ in range(self.cell_count)]
-        for unit in self.units:
-            for a in unit:
-                acc[a].update(unit)
-        for i, s in enumerate(acc):
-            s.discard(i)
-        return tuple(frozenset(s) for s in acc)
+        return peers_of_units(self.cell_count, self.units)
 
     # -- symbols -----------------------------------------------------------------------
     def transposed(self) -> Shape:
         """The shape with box rows and columns swapped (2x3 -> 3x2)."""
         return Shape(self.box_cols, self.box_rows)
+
+
+def peers_of_units(
+    cell_count: int, units: Iterable[Sequence[int]]
+) -> tuple[frozenset[int], ...]:
+    """For each of ``cell_count`` cells, the other cells sharing one of ``units`` with it."""
+    acc: list[set[int]] = [set() for _ in range(cell_count)]
+    for unit in units:
+        for a in unit:
+            acc[a].update(unit)
+    for i, s in enumerate(acc):
+        s.discard(i)
+    return tuple(frozenset(s) for s in acc)
 
 
 @cache

@@ -28,7 +28,7 @@ from functools import cached_property, lru_cache
 from typing import ClassVar
 
 from .errors import ShapeError
-from .geometry import Shape
+from .geometry import Shape, peers_of_units
 
 __all__ = ["RULE_KINDS", "VARIANTS", "AllDifferent", "Different", "Rule", "RuleSet"]
 
@@ -315,13 +315,7 @@ class RuleSet:
 
     @cached_property
     def _unit_peers(self) -> tuple[frozenset[int], ...]:
-        acc: list[set[int]] = [set() for _ in range(self.shape.cell_count)]
-        for unit in self.units:
-            for a in unit:
-                acc[a].update(unit)
-        for i, s in enumerate(acc):
-            s.discard(i)
-        return tuple(frozenset(s) for s in acc)
+        return peers_of_units(self.shape.cell_count, self.units)
 
     @cached_property
     def peers(self) -> tuple[frozenset[int], ...]:

@@ -73,9 +73,9 @@ class CPSATBackend(Backend):
         self._models: OrderedDict[RuleSet, Any] = OrderedDict()
 
     def version(self) -> str:
-        import ortools
+        from importlib.metadata import version
 
-        return f"ortools {ortools.__version__}"
+        return f"ortools {version('ortools')}"
 
     # -- model ---------------------------------------------------------------------------
     def _base_model(self, rules: RuleSet) -> Any:

@@ -39,8 +39,14 @@ from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import RuleSet
-from sudoku_model.solving import (DEFAULT_BUDGET, Backend, Budget, Capabilities,
-                                  SearchOutcome, VerdictKind)
+from sudoku_model.solving import (
+    DEFAULT_BUDGET,
+    Backend,
+    Budget,
+    Capabilities,
+    SearchOutcome,
+    VerdictKind,
+)
 
 __all__ = ["NativeBackend", "BatchResult", "create", "STREAM_CHUNK", "MAX_KEPT"]
 

@@ -374,7 +374,7 @@ class PySATBackend(Backend):
         if info.interrupt:
             s.conf_budget(left if left is not None else -1)   # -1: no conflict limit
             watchdog = self._watchdog
-            if deadline is None:
+            if deadline is None or watchdog is None:
                 result = s.solve_limited(assumptions)
             else:
                 watchdog.arm(s, deadline)

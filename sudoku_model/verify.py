@@ -28,7 +28,6 @@ import csv
 import io
 import json
 import os
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -500,6 +499,7 @@ def _solve_prepared(prepared: list[list[Any]], config: VerifyConfig) -> list[Any
     Per group: counts up to 2 keeping the first solution, then (to validate it) the same
     call on the solutions themselves: a complete grid that does not clash is a solution.
     """
+    main: Any
     main, _ = _backend(config.backend)
     solved: list[Any] = []
     for rules, _indices, reason, _givens, data in prepared:
@@ -793,7 +793,8 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
     constant. ``jobs`` > 1 runs local worker processes; ``dask`` is a scheduler address or
     ``"local"`` (a LocalCluster on loopback with ``jobs`` workers, 2 by default). With a
     batch backend (native) and nothing else to compute, the run stays in this process
-    (``threads=True``: ``jobs`` threads run the C calls). ``on_chunk`` is called with each chunk's results as they come.
+    (``threads=True``: ``jobs`` threads run the C calls). ``on_chunk`` is called with each
+    chunk's results as they come.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.

@@ -8,8 +8,15 @@ import csv
 import json
 import sys
 
-from .common import (EXIT_NO, EXIT_OK, CliError, add_input_options, budget_from,
-                     is_terminal, iter_inputs)
+from .common import (
+    EXIT_NO,
+    EXIT_OK,
+    CliError,
+    add_input_options,
+    budget_from,
+    is_terminal,
+    iter_inputs,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

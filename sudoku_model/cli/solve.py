@@ -23,9 +23,20 @@ import sys
 import time
 from typing import Any
 
-from .common import (EXIT_NO, EXIT_OK, EXIT_USAGE, add_backend_option, add_budget_options,
-                     add_input_options, budget_from, get_backend_or_exit, input_options,
-                     is_terminal, iter_inputs, json_dumps)
+from .common import (
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_backend_option,
+    add_budget_options,
+    add_input_options,
+    budget_from,
+    get_backend_or_exit,
+    input_options,
+    is_terminal,
+    iter_inputs,
+    json_dumps,
+)
 
 #: Default ``--limit`` of ``sudoku count``.
 DEFAULT_COUNT_LIMIT = 1000

@@ -12,14 +12,23 @@ everything computed so far is in the output: continue with ``--resume``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
 import time
 from typing import Any
 
-from .common import (EXIT_NO, EXIT_OK, CliError, add_budget_options, add_input_options,
-                     budget_from, is_terminal, iter_inputs)
+from .common import (
+    EXIT_NO,
+    EXIT_OK,
+    CliError,
+    add_budget_options,
+    add_input_options,
+    budget_from,
+    is_terminal,
+    iter_inputs,
+)
 
 #: Output buffer size: records are flushed once per chunk, not once per line.
 _BUFFER = 1 << 20
@@ -205,11 +214,13 @@ def run(args: argparse.Namespace) -> int:
                          else (not args.quiet and is_terminal(sys.stderr)))
     computed = 0
 
+    out: Any
     if args.output:
         append = state is not None and state.records > 0
-        out = open(args.output, "a" if append else "w", encoding="utf-8", newline="",
-                   buffering=_BUFFER)
-        header = not (append and (fmt != "csv" or state.has_header))
+        out = open(  # noqa: SIM115 - closed in the finally below, after the last flush
+            args.output, "a" if append else "w", encoding="utf-8", newline="",
+            buffering=_BUFFER)
+        header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
     else:
         out = sys.stdout
         header = True
@@ -252,10 +263,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
         summary.seconds = time.perf_counter() - start
         progress.clear()
-        try:
+        with contextlib.suppress(BrokenPipeError, ValueError):
             writer.flush()
-        except (BrokenPipeError, ValueError):
-            pass
         if out is not sys.stdout:
             out.close()
         if not args.quiet:

@@ -105,7 +105,7 @@ def grade(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES,
     score = sum(scores[s.technique] for s in result.steps)
     hardest = _hardest(histogram)
     steps = tuple(result.steps) if keep_steps else ()
-    common = {"steps": steps, "logic_steps": len(result.steps)}
+    logic_steps = len(result.steps)
 
     def done(verdict: VerdictKind, level: str | None, *, guesses: int = 0, nodes: int = 0,
              solution: Grid | None = None, hardest_key: str | None = None,
@@ -113,7 +113,7 @@ def grade(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES,
         key = hardest_key or (hardest.key if hardest else None)
         return Grade(verdict, level, score + SEARCH_SCORE * guesses, key, dict(histogram),
                      guesses, time.perf_counter() - start, solution=solution, nodes=nodes,
-                     reason=reason, **common)
+                     reason=reason, steps=steps, logic_steps=logic_steps)
 
     if result.status == LogicStatus.CONTRADICTION:
         return done(VerdictKind.UNSOLVABLE, None, reason=grid.broken)

@@ -6,12 +6,11 @@ import random
 
 import pytest
 
+from backends.native import NativeBackend, create
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.solving import SolveStatus
-
-from backends.native import NativeBackend, create
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +100,7 @@ def test_solutions_stream_without_limit(backend: NativeBackend) -> None:
     first = [next(it) for _ in range(3000)]
     assert len(set(first)) == 3000
     it = backend.solutions(Puzzle.parse("." * 81), budget=Budget(nodes=500))
-    assert 0 < len(list(it)) and it.complete is False
+    assert len(list(it)) > 0 and it.complete is False
 
 
 @pytest.mark.parametrize("variants", [["diagonal"], ["windoku"], ["anti-knight"],

@@ -88,7 +88,8 @@ def main() -> None:
         for _ in range(2000):
             model.solve(g, limit=2)
         core.append((time.perf_counter() - t) / 2000)
-    print(f"  one Python call: backend.check_unique(easy) {statistics.median(per_call)*1e6:.1f} us, "
+    per_call_us = statistics.median(per_call) * 1e6
+    print(f"  one Python call: backend.check_unique(easy) {per_call_us:.1f} us, "
           f"Model.solve(easy, limit=2) {statistics.median(core)*1e6:.1f} us")
 
     if not args.skip_6x6:

@@ -121,7 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--solvers", default="cadical195",
-                        help="PySAT solvers: comma list, all, or empty for none (default cadical195)")
+                        help="PySAT solvers: comma list, all, or empty for none "
+                             "(default cadical195)")
     parser.add_argument("--encodings", default="extended",
                         help="encodings for PySAT: comma list or 'all' (default extended)")
     parser.add_argument("--amo", default="pairwise",

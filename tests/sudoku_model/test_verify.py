@@ -9,11 +9,18 @@ import random
 
 import pytest
 
-from sudoku_model import Puzzle, VerdictKind, formats
+from sudoku_model import VerdictKind, formats
 from sudoku_model.data import bundled_path
-from sudoku_model.verify import (TIMING_FIELDS, CsvWriter, JsonlWriter, VerifySummary,
-                                 redundant_clues, resume_state, verify_puzzle,
-                                 verify_records)
+from sudoku_model.verify import (
+    TIMING_FIELDS,
+    CsvWriter,
+    JsonlWriter,
+    VerifySummary,
+    redundant_clues,
+    resume_state,
+    verify_puzzle,
+    verify_records,
+)
 
 K = VerdictKind
 

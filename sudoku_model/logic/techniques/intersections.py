@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
+from typing import cast
 
 from ..engine import CandidateGrid
 from ..steps import Step, elimination_text
@@ -51,7 +52,7 @@ def _masks(grid: CandidateGrid) -> list[tuple[int, int, int]]:
     t = grid.tables
     get = grid.cands.__getitem__
     intersections = t.intersections
-    masks = grid.memo.get("locked")
+    masks = cast("list[tuple[int, int, int]] | None", grid.memo.get("locked"))
     if masks is None:
         stale: set[int] | range = range(len(intersections))
         masks = [(0, 0, 0)] * len(intersections)
@@ -68,7 +69,7 @@ def _masks(grid: CandidateGrid) -> list[tuple[int, int, int]]:
         masks[index] = (reduce(or_, map(get, inter.shared), 0),
                         reduce(or_, map(get, inter.rest_a), 0),
                         reduce(or_, map(get, inter.rest_b), 0))
-    return masks  # type: ignore[return-value]
+    return masks
 
 
 def locked_pointing(grid: CandidateGrid) -> Step | None:

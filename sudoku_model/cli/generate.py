@@ -8,10 +8,13 @@ Examples::
     sudoku generate --pattern heart.txt --solutions     # givens exactly on a mask
     sudoku generate --from "1...........2..."           # complete my partial grid
     sudoku generate --variant diagonal --to jsonl
+    sudoku generate --level hard --count 5              # graded by the logical solver
+    sudoku generate --level expert,extreme --jobs 2     # either level
 
 Each puzzle is reported with its clue count and whether it is minimal (a comment in the
-line and block formats, columns in CSV, fields in JSON); ``--plain`` writes the bare
-puzzles. A batch ends with a clue-count histogram on stderr.
+line and block formats, columns in CSV, fields in JSON), and with ``--level`` its level,
+score and hardest technique; ``--plain`` writes the bare puzzles. A batch ends with a
+clue-count histogram on stderr (and a level histogram with ``--level``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from .common import (
 FORMATS = ("line", "block", "csv", "json", "jsonl")
 SYMMETRY_NAMES = ("none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal",
                   "biaxial", "bidiagonal", "dihedral")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -71,16 +75,25 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "filled at random and removed while the puzzle stays unique")
     g.add_argument("--regions", metavar="FILE",
                    help="jigsaw regions: n lines of n labels (one character per cell)")
+    g.add_argument("--level", action="append", metavar="LEVEL",
+                   help=f"keep only puzzles the logical solver grades at this level "
+                        f"({', '.join(LEVEL_NAMES)}; repeat it or give a comma list to "
+                        "accept several): each try makes a puzzle and grades it. Levels are "
+                        "calibrated on classic 9x9, where minimal puzzles come out about "
+                        "42%% easy, 20%% medium, 0.4%% hard, 22%% expert, 16%% extreme; "
+                        "other shapes and variants are graded the same way")
     g.add_argument("--max-tries", type=int, metavar="T",
                    help="full grids tried per puzzle before giving up (default 20; 2000 "
-                        "with --clues or --pattern)")
+                        "with --clues or --pattern); with --level, puzzles made and graded "
+                        "per kept puzzle (default easy 40, medium 100, hard 4000, expert "
+                        "100, extreme 150; the smallest of the levels asked for)")
     o = p.add_argument_group("output")
     o.add_argument("--to", default="line", choices=FORMATS,
                    help="output format (default line)")
     o.add_argument("--solutions", action="store_true", help="include the solutions")
     o.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     o.add_argument("--plain", action="store_true",
-                   help="bare puzzles, without the clue count and minimality of each")
+                   help="bare puzzles, without the clue count, minimality and level of each")
     o.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no summary on stderr")
     p.add_argument("--backend", default="native", metavar="NAME",
@@ -165,9 +178,13 @@ def _spec_from(args: argparse.Namespace) -> Any:
         clash = Puzzle(start, rules).conflicts()
         if clash:
             raise CliError("--from: the givens clash: " + clash[0].describe(shape))
+    graded = args.level is not None
     try:
+        # With --level, --max-tries counts graded puzzles; each keeps its own grid tries.
         return GenerationSpec(rules, symmetry=args.symmetry, clues=args.clues,
-                              pattern=pattern, start=start, max_tries=args.max_tries)
+                              pattern=pattern, start=start,
+                              max_tries=None if graded else args.max_tries,
+                              level=args.level, level_tries=args.max_tries if graded else None)
     except ImpossibleRequestError:
         raise
     except ValueError as exc:  # an unknown symmetry name
@@ -180,14 +197,17 @@ class _Writer:
     ``plain`` (then :func:`sudoku_model.formats.write_records` does the writing)."""
 
     def __init__(self, out: IO[str], fmt: str, *, solutions: bool, plain: bool,
-                 alphabet: Any) -> None:
+                 alphabet: Any, graded: bool = False) -> None:
         self.out, self.fmt, self.solutions, self.plain = out, fmt, solutions, plain
         self.alphabet = alphabet
+        self.graded = graded and not plain
         self.count = 0
         self._json_items: list[dict[str, Any]] = []
         if fmt == "csv":
             header = ["puzzle", "solution"] if plain else \
                 ["puzzle", "solution", "clues", "minimal", "seed"]
+            if self.graded:
+                header += ["level", "score", "hardest", "level_tries"]
             import csv
 
             self._csv = csv.writer(out, lineterminator="\n")
@@ -205,6 +225,8 @@ class _Writer:
                    solution.to_line(alphabet=alphabet) if solution else ""]
             if not self.plain:
                 row += [made.clues, _minimal_word(made.minimal), made.seed]
+            if self.graded:
+                row += [made.level, f"{made.score:.2f}", made.hardest, made.level_tries]
             self._csv.writerow(row)
         elif fmt == "json":
             item = puzzle_to_json(puzzle, solution=solution, alphabet=alphabet)
@@ -298,6 +320,24 @@ def _summary(made: list[Any], seed: int, backend: str, seconds: float, rules: An
     print(f"note: {bias_note(rules)}", file=stream)
 
 
+def _level_summary(made: list[Any], failed: Any, stream: IO[str]) -> None:
+    """Levels of the kept puzzles, and of every puzzle graded on the way (the rates)."""
+    from ..generate import level_histogram
+
+    kept = level_histogram(made)
+    tried = level_histogram(made, every_try=True)
+    if failed is not None:  # the tries of the puzzle that could not be made count too
+        for name, k in failed.items():
+            tried[name] = tried.get(name, 0) + k
+    total = sum(tried.values())
+    print(f"levels: {sum(kept.values())} puzzles kept out of {total} graded", file=stream)
+    print("level    kept  graded  share", file=stream)
+    for name in (*LEVEL_NAMES, "unknown"):
+        if name in tried:
+            print(f"{name:7s} {kept.get(name, 0):5d}  {tried[name]:6d}  "
+                  f"{100 * tried[name] / total:4.1f}%", file=stream)
+
+
 # -- the command ---------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
     import contextlib
@@ -328,11 +368,12 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     source = backend if args.jobs == 1 else args.backend
     code = EXIT_OK
+    failed_levels = None
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open(args.output, "w", encoding="utf-8", newline="\n")) \
             if args.output else sys.stdout
         writer = _Writer(out, args.to, solutions=args.solutions, plain=args.plain,
-                         alphabet=alphabet)
+                         alphabet=alphabet, graded=spec.level is not None)
         try:
             for puzzle in generate(spec, count=args.count, seed=seed, backend=source,
                                    jobs=args.jobs, budget=budget):
@@ -342,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
         except GenerationError as exc:
             progress.finish()
             print(f"sudoku: puzzle {len(made) + 1}: {exc}", file=sys.stderr)
+            failed_levels = getattr(exc, "levels_seen", None)
             code = EXIT_NO
         finally:
             progress.finish()
@@ -349,4 +391,6 @@ def run(args: argparse.Namespace) -> int:
     if made and not args.quiet and (len(made) > 1 or code != EXIT_OK):
         _summary(made, seed, backend.name, time.perf_counter() - start, spec.rules,
                  sys.stderr)
+    if spec.level is not None and not args.quiet and (len(made) > 1 or code != EXIT_OK):
+        _level_summary(made, failed_levels, sys.stderr)
     return code

@@ -60,11 +60,12 @@ Puzzle ``i`` of a batch with seed ``S`` is made from its own seed :func:`puzzle_
 (S, i), so the output depends neither on the number of worker processes nor on the order
 they finish in; with ``level``, try ``t`` of puzzle ``i`` uses :func:`level_seed` of that
 seed and ``t`` (try 0 uses the puzzle seed itself, so a puzzle whose first try matches is
-the one made without ``level``). Only state-free answers are used: yes/no uniqueness answers (identical
-for every correct backend) and full grids from a seeded search that owns no learnt state.
-That is why the SAT engine builds its full grids with the Python search and not with the
-long-lived solver (whose models depend on the clauses it learnt from earlier puzzles). A
-search stopped by a time budget is the one thing that can vary between runs.
+the one made without ``level``). Only state-free answers are used: yes/no uniqueness
+answers (identical for every correct backend) and full grids from a seeded search that owns
+no learnt state. That is why the SAT engine builds its full grids with the Python search
+and not with the long-lived solver (whose models depend on the clauses it learnt from
+earlier puzzles). A search stopped by a time budget is the one thing that can vary between
+runs.
 
 >>> from sudoku_model import RuleSet, Shape
 >>> symmetry_orbits(Shape(2, 2), "rot180")[:2]
@@ -1123,7 +1124,7 @@ def generate(spec: GenerationSpec, *, count: int = 1, seed: int | None = None,
             unknown level.
     """
     if level is not None or level_tries is not None:
-        spec = replace(spec, level=spec.level if level is None else level,
+        spec = replace(spec, level=spec.level if level is None else parse_levels(level),
                        level_tries=spec.level_tries if level_tries is None else level_tries)
     if count < 0:
         raise ValueError(f"count must be non-negative, got {count}")

@@ -184,7 +184,8 @@ def _spec_from(args: argparse.Namespace) -> Any:
         return GenerationSpec(rules, symmetry=args.symmetry, clues=args.clues,
                               pattern=pattern, start=start,
                               max_tries=None if graded else args.max_tries,
-                              level=args.level, level_tries=args.max_tries if graded else None)
+                              level=tuple(args.level) if graded else None,
+                              level_tries=args.max_tries if graded else None)
     except ImpossibleRequestError:
         raise
     except ValueError as exc:  # an unknown symmetry name

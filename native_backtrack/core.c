@@ -47,6 +47,7 @@ static void model_free_arrays(nb_model *m)
     m->unit_start = NULL;
     m->peer_cells = NULL;
     m->peer_start = NULL;
+    nb_model_release(m);
 }
 
 static void Model_dealloc(ModelObject *self)
@@ -98,10 +99,11 @@ static int is_classic9(const nb_model *m, const uint8_t *adj)
 
 static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", "pairs", NULL};
-    int n;
+    static char *kwlist[] = {"n", "units", "pairs", "locked", NULL};
+    int n, locked = 1;
     PyObject *units, *pairs;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO:Model", kwlist, &n, &units, &pairs))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO|$p:Model", kwlist, &n, &units, &pairs,
+                                     &locked))
         return -1;
     if (n < 4 || n > NB_MAXN) {
         PyErr_Format(PyExc_ValueError, "n must be in 4..%d, got %d", NB_MAXN, n);
@@ -232,6 +234,10 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
         m->peer_start[nc] = pos;
     }
     m->classic9 = C9_ENABLED && is_classic9(m, adj);
+    if (locked && !nb_model_prepare(m)) {
+        PyErr_NoMemory();
+        goto done;
+    }
     ok = 1;
 done:
     if (ulist)
@@ -582,6 +588,11 @@ static PyObject *Model_get_full_units(ModelObject *self, void *closure)
     return PyLong_FromLong(self->m.nfull);
 }
 
+static PyObject *Model_get_locked_pairs(ModelObject *self, void *closure)
+{
+    return PyLong_FromLong(self->m.nlocked);
+}
+
 static PyMethodDef Model_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_VARARGS | METH_KEYWORDS,
      Model_solve_doc},
@@ -598,14 +609,17 @@ static PyGetSetDef Model_getset[] = {
      "True when the rules are exactly classic 9x9 (the fast path applies)", NULL},
     {"full_units", (getter)Model_get_full_units, NULL,
      "number of units with n cells (used for hidden singles)", NULL},
+    {"locked_pairs", (getter)Model_get_locked_pairs, NULL,
+     "number of unit pairs checked for locked candidates (0 with locked=False)", NULL},
     {NULL}
 };
 
 PyDoc_STRVAR(Model_doc,
-"Model(n, units, pairs)\n\n"
+"Model(n, units, pairs, *, locked=True)\n\n"
 "The rules of one puzzle family, compiled once: grid size n (4..25), all-different\n"
 "units (sequences of cell indices; units of exactly n cells also get hidden singles)\n"
 "and extra pairs of cells that must differ (a flat sequence or (a, b) tuples).\n"
+"locked=False leaves out locked candidates in the generic path (singles only).\n"
 "Immutable and safe to share between threads.");
 
 static PyTypeObject ModelType = {

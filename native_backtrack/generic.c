@@ -1,9 +1,13 @@
 /* Generic backtracker: any n (4..25), any all-different units, any "different" pairs.
  *
  * State per search node: one candidate mask per cell (bit d-1 = digit d possible) and the
- * value of each placed cell. Propagation: naked singles (placing a digit removes it from
- * every peer) and hidden singles in every unit of exactly n cells (a digit with one
- * place left goes there). Branching: the unplaced cell with the fewest candidates.
+ * value of each placed cell. Propagation, to a fixpoint: naked singles (placing a digit
+ * removes it from every peer), hidden singles in every unit of exactly n cells (a digit
+ * with one place left goes there) and, once singles are exhausted, locked candidates
+ * between two units sharing >= 2 cells (a digit that a full unit can only hold inside the
+ * shared cells leaves the rest of the other unit: pointing and claiming for boxes and
+ * lines; not in randomised searches, see nb_search_new). Branching: the unplaced cell with
+ * the fewest candidates.
  *
  * The depth-first search keeps an explicit stack of saved states, so it can stop after
  * any solution or when the budget runs out and resume later (streaming iteration).
@@ -47,6 +51,7 @@ struct nb_search {
     int final_status;
     uint64_t nodes, guesses, rng;
     int randomise;
+    int locked;            /* use locked candidates (not in randomised searches) */
     uint8_t *avoid;        /* NULL or nc bytes */
 };
 
@@ -62,6 +67,95 @@ static inline uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+void nb_model_release(nb_model *m)
+{
+    free(m->lk_cells);
+    free(m->lk_start);
+    free(m->lk_full);
+    m->lk_cells = NULL;
+    m->lk_start = NULL;
+    m->lk_full = NULL;
+    m->nlocked = 0;
+}
+
+/* Append `x` to a growing int array; 0 on allocation failure. */
+static int push16(int16_t **a, size_t *len, size_t *cap, int16_t x)
+{
+    if (*len == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 256;
+        int16_t *na = realloc(*a, ncap * sizeof **a);
+        if (!na) return 0;
+        *a = na;
+        *cap = ncap;
+    }
+    (*a)[(*len)++] = x;
+    return 1;
+}
+
+int nb_model_prepare(nb_model *m)
+{
+    nb_model_release(m);
+    const int nc = m->nc, nu = m->nunits;
+    uint8_t *mark = calloc((size_t)nc, 1);
+    int16_t *cells = NULL;
+    size_t ncells = 0, capcells = 0;
+    int32_t *starts = NULL;
+    uint8_t *fullflags = NULL;
+    size_t npairs = 0, cappairs = 0;
+    if (!mark) return 0;
+    for (int u = 0; u < nu; u++) {
+        const int16_t *uc = m->unit_cells + m->unit_start[u];
+        int ul = m->unit_start[u + 1] - m->unit_start[u];
+        for (int i = 0; i < ul; i++) mark[uc[i]] = 1;
+        for (int v = u + 1; v < nu; v++) {
+            if (u >= m->nfull && v >= m->nfull) continue;  /* neither forces its digits */
+            const int16_t *vc = m->unit_cells + m->unit_start[v];
+            int vl = m->unit_start[v + 1] - m->unit_start[v];
+            int shared = 0;
+            for (int j = 0; j < vl; j++) shared += mark[vc[j]];
+            if (shared < 2 || shared == ul || shared == vl) continue;  /* nothing outside */
+            if (npairs == cappairs) {
+                size_t ncap = cappairs ? 2 * cappairs : 64;
+                int32_t *ns = realloc(starts, (3 * ncap + 1) * sizeof *starts);
+                if (!ns) goto fail;
+                starts = ns;
+                uint8_t *nf = realloc(fullflags, ncap);
+                if (!nf) goto fail;
+                fullflags = nf;
+                cappairs = ncap;
+            }
+            size_t k = npairs++;
+            fullflags[k] = (uint8_t)((u < m->nfull) | ((v < m->nfull) << 1));
+            starts[3 * k] = (int32_t)ncells;
+            for (int j = 0; j < vl; j++)
+                if (mark[vc[j]] && !push16(&cells, &ncells, &capcells, vc[j])) goto fail;
+            starts[3 * k + 1] = (int32_t)ncells;
+            for (int i = 0; i < ul; i++) {
+                int in_v = 0;
+                for (int j = 0; j < vl; j++) in_v |= vc[j] == uc[i];
+                if (!in_v && !push16(&cells, &ncells, &capcells, uc[i])) goto fail;
+            }
+            starts[3 * k + 2] = (int32_t)ncells;
+            for (int j = 0; j < vl; j++)
+                if (!mark[vc[j]] && !push16(&cells, &ncells, &capcells, vc[j])) goto fail;
+        }
+        for (int i = 0; i < ul; i++) mark[uc[i]] = 0;
+    }
+    if (npairs) starts[3 * npairs] = (int32_t)ncells;
+    free(mark);
+    m->nlocked = (int)npairs;
+    m->lk_cells = cells;
+    m->lk_start = starts;
+    m->lk_full = fullflags;
+    return 1;
+fail:
+    free(mark);
+    free(cells);
+    free(starts);
+    free(fullflags);
+    return 0;
+}
+
 int nb_check_givens(const nb_model *m, const uint8_t *g)
 {
     for (int c = 0; c < m->nc; c++)
@@ -74,10 +168,63 @@ int nb_check_givens(const nb_model *m, const uint8_t *g)
     return 0;
 }
 
+/* OR of the candidates of a run of cells (placed cells included: their digit is taken). */
+static inline uint32_t or_cells(const uint32_t *cand, const int16_t *c, const int16_t *e)
+{
+    uint32_t x = 0;
+    for (; c < e; c++) x |= cand[*c];
+    return x;
+}
+
+/* Remove `b` from the open cells of a run; cells left with one candidate go to q.
+ * Returns the new queue length, or -1 on a contradiction. *changed is set on a removal. */
+static inline int strip_cells(uint32_t *cand, const uint8_t *val, const int16_t *c,
+                              const int16_t *e, uint32_t b, int16_t *q, int qn, int *changed)
+{
+    for (; c < e; c++) {
+        uint32_t x = cand[*c];
+        if (val[*c] || !(x & b)) continue;
+        x &= ~b;
+        if (!x) return -1;
+        cand[*c] = x;
+        *changed = 1;
+        if (!(x & (x - 1))) q[qn++] = *c;
+    }
+    return qn;
+}
+
+/* One pass of locked candidates over the unit pairs of the model: a digit that a unit of
+ * n cells can only hold in the cells it shares with another unit is removed from the
+ * other unit's remaining cells. Cells left with one candidate are queued in q (*qn
+ * entries). Returns -1 on a contradiction, 0 when nothing changed, 1 after a removal. */
+static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *val,
+                             int16_t *q, int *qn)
+{
+    int n = 0, changed = 0;
+    const int16_t *cells = m->lk_cells;
+    const int32_t *st = m->lk_start;
+    for (int k = 0; k < m->nlocked; k++, st += 3) {
+        const int16_t *a = cells + st[0], *b = cells + st[1], *c = cells + st[2],
+                      *e = cells + st[3];
+        uint32_t in = or_cells(cand, a, b);
+        uint32_t u_rest = or_cells(cand, b, c), v_rest = or_cells(cand, c, e);
+        int full = m->lk_full[k];
+        /* digits that u holds only in the shared cells and v's other cells still allow */
+        uint32_t from_v = (full & 1) ? in & ~u_rest & v_rest : 0;
+        uint32_t from_u = (full & 2) ? in & ~v_rest & u_rest : 0;
+        if (from_v && (n = strip_cells(cand, val, c, e, from_v, q, n, &changed)) < 0)
+            return -1;
+        if (from_u && (n = strip_cells(cand, val, b, c, from_u, q, n, &changed)) < 0)
+            return -1;
+    }
+    *qn = n;
+    return changed;
+}
+
 /* Propagate the `qn` cells in q (each has a single candidate, not yet placed).
  * Returns 0 on contradiction. */
 static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *nassigned,
-                     int16_t *q, int qn)
+                     int16_t *q, int qn, int locked)
 {
     const int nc = m->nc, n = m->n;
     const uint32_t full = m->full;
@@ -132,7 +279,11 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
                 }
             }
         }
-        if (!qn) return 1;
+        if (qn) continue;
+        if (!locked) return 1;
+        /* singles are exhausted: locked candidates, then singles again after a removal */
+        int lc = locked_candidates(m, cand, val, q, &qn);
+        if (lc <= 0) return lc == 0;
     }
 }
 
@@ -158,6 +309,9 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
         return NULL;
     }
     s->randomise = randomise;
+    /* Random full grids are found faster with singles alone (a near-empty grid has
+     * nothing locked), and the same seed keeps giving the same grid as before. */
+    s->locked = !randomise && m->nlocked > 0;
     s->rng = seed;
     s->phase = PH_START;
 
@@ -267,7 +421,7 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
 
     if (s->phase == PH_START) {
         s->nodes++;
-        if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn)) s->phase = PH_DESCEND;
+        if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn, s->locked)) s->phase = PH_DESCEND;
         else {
             s->phase = PH_DONE;
             s->final_status = NB_EXHAUSTED;
@@ -336,7 +490,7 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
             s->nodes++;
             cand[c] = b;
             s->queue[0] = (int16_t)c;
-            if (propagate(m, cand, val, &ch->nassigned, s->queue, 1)) {
+            if (propagate(m, cand, val, &ch->nassigned, s->queue, 1, s->locked)) {
                 s->phase = PH_DESCEND;
                 break;
             }

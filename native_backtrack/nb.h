@@ -39,6 +39,13 @@ typedef struct {
     int16_t *peer_cells;   /* every peer of every cell */
     int32_t *peer_start;   /* nc+1 offsets into peer_cells */
     int classic9;     /* 1 when the constraints are exactly classic 9x9 */
+    /* Locked candidates: pairs of units (u, v), at least one of n cells, sharing >= 2
+     * cells. Pair k has three cell runs in lk_cells: u&v, u-v, v-u, delimited by
+     * lk_start[3k .. 3k+3]; lk_full[k] bit 0: u has n cells, bit 1: v has n cells. */
+    int nlocked;
+    int16_t *lk_cells;
+    int32_t *lk_start;
+    uint8_t *lk_full;
 } nb_model;
 
 typedef struct {
@@ -52,6 +59,11 @@ typedef struct {
 } nb_stats;
 
 double nb_now(void);
+
+/* Build the locked-candidate tables of a model whose units are set (malloc'd; 0 on
+ * allocation failure) and free them (safe on a zeroed model). */
+int nb_model_prepare(nb_model *m);
+void nb_model_release(nb_model *m);
 
 /* ---- generic solver ---- */
 typedef struct nb_search nb_search;

@@ -27,7 +27,8 @@ class Model:
               nodes: int = -1, seconds: float = -1.0,
               forbidden: Sequence[tuple[int, int]] | None = None,
               avoid: Buffer | None = None,
-              fast: bool = True) -> tuple[int, int, list[bytes], int, int]: ...
+              fast: bool = True,
+              prefer: Buffer | None = None) -> tuple[int, int, list[bytes], int, int]: ...
     def batch(self, data: Buffer, *, limit: int = 2, keep: int = 1, nodes: int = -1,
               seconds: float = -1.0,
               fast: bool = True) -> tuple[list[int], bytes, bytes, int, int]: ...

@@ -341,24 +341,29 @@ static PyObject *solutions_list(const uint8_t *buf, uint64_t k, int nc)
 
 PyDoc_STRVAR(Model_solve_doc,
 "solve(givens, *, limit=1, keep=None, nodes=-1, seconds=-1.0, forbidden=None, avoid=None,\n"
-"      fast=True) -> (count, status, solutions, nodes, guesses)\n\n"
+"      fast=True, prefer=None) -> (count, status, solutions, nodes, guesses)\n\n"
 "Count solutions of `givens` (n*n bytes, 0 = empty) up to `limit`, keeping the first\n"
 "`keep` (default: all counted). `forbidden` excludes (cell, digit) pairs; `avoid` (n*n\n"
 "bytes) is one solution that is neither counted nor returned. status: EXHAUSTED (count\n"
 "exact), LIMIT, BUDGET or CONTRADICTORY. `fast=False` disables the classic 9x9 path.\n"
+"`prefer` (n*n bytes, 0 = no preference) sets the value order of the generic path: a\n"
+"branch on cell c tries prefer[c] first. It changes the order solutions are found in,\n"
+"never the count; a known solution makes \"is there another one?\" fast when there is.\n"
 "Raises ValueError for givens of the wrong length or values outside 0..n.");
 
 static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"givens", "limit", "keep", "nodes", "seconds", "forbidden",
-                             "avoid", "fast", NULL};
-    PyObject *gobj, *keepobj = Py_None, *forbobj = Py_None, *avoidobj = Py_None;
+                             "avoid", "fast", "prefer", NULL};
+    PyObject *gobj, *keepobj = Py_None, *forbobj = Py_None, *avoidobj = Py_None,
+             *hintobj = Py_None;
     unsigned long long limit = 1;
     long long nodes = -1;
     double seconds = -1.0;
     int fast = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$KOLdOOp:solve", kwlist, &gobj, &limit,
-                                     &keepobj, &nodes, &seconds, &forbobj, &avoidobj, &fast))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$KOLdOOpO:solve", kwlist, &gobj, &limit,
+                                     &keepobj, &nodes, &seconds, &forbobj, &avoidobj, &fast,
+                                     &hintobj))
         return NULL;
     if (!model_ready(self)) return NULL;
     const nb_model *mm = &self->m;
@@ -382,6 +387,16 @@ static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
         }
         avoid = av.buf;
     }
+    Py_buffer hv;
+    const uint8_t *hint = NULL;
+    if (hintobj != Py_None) {
+        if (!get_givens(mm, hintobj, &hv, "prefer")) {
+            PyBuffer_Release(&gv);
+            if (avoid) PyBuffer_Release(&av);
+            return NULL;
+        }
+        hint = hv.buf;
+    }
     int32_t *forb = NULL;
     int nforb = get_forbidden(forbobj, &forb);
     uint8_t *out = NULL;
@@ -392,6 +407,7 @@ static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
     if (nforb < 0 || !out) {
         PyBuffer_Release(&gv);
         if (avoid) PyBuffer_Release(&av);
+        if (hint) PyBuffer_Release(&hv);
         PyMem_RawFree(forb);
         return NULL;
     }
@@ -403,10 +419,12 @@ static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
     int status;
     Py_BEGIN_ALLOW_THREADS
     make_budget(&budget, nodes, seconds);
-    status = nb_solve(&local, gv.buf, forb, nforb, avoid, limit, out, keep, &budget, &count, &st);
+    status = nb_solve(&local, gv.buf, forb, nforb, avoid, hint, limit, out, keep,
+                      &budget, &count, &st);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&gv);
     if (avoid) PyBuffer_Release(&av);
+    if (hint) PyBuffer_Release(&hv);
     PyMem_RawFree(forb);
     if (status < 0) {
         PyMem_RawFree(out);
@@ -490,7 +508,7 @@ static PyObject *Model_batch(ModelObject *self, PyObject *args, PyObject *kwds)
         make_budget(&budget, nodes, seconds);
         uint64_t count = 0;
         nb_stats st = {0, 0};
-        int status = nb_solve(&local, gi, NULL, 0, NULL, limit, solbuf + (size_t)i * keep * nc,
+        int status = nb_solve(&local, gi, NULL, 0, NULL, NULL, limit, solbuf + (size_t)i * keep * nc,
                               keep, &budget, &count, &st);
         if (status < 0) { oom = 1; break; }
         counts[i] = (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count);

@@ -7,7 +7,8 @@
  * between two units sharing >= 2 cells (a digit that a full unit can only hold inside the
  * shared cells leaves the rest of the other unit: pointing and claiming for boxes and
  * lines; not in randomised searches, see nb_search_new). Branching: the unplaced cell with
- * the fewest candidates.
+ * the fewest candidates; digits in increasing order, random order from a seed, or a
+ * preferred digit first (a known solution, when asking for another one).
  *
  * The depth-first search keeps an explicit stack of saved states, so it can stop after
  * any solution or when the budget runs out and resume later (streaming iteration).
@@ -53,6 +54,7 @@ struct nb_search {
     int randomise;
     int locked;            /* use locked candidates (not in randomised searches) */
     uint8_t *avoid;        /* NULL or nc bytes */
+    uint8_t *hint;         /* NULL or nc bytes: the digit to try first per cell */
 };
 
 static inline uint32_t *f_cand(uint8_t *f) { return (uint32_t *)(f + sizeof(frame_head)); }
@@ -361,7 +363,19 @@ void nb_search_free(nb_search *s)
     free(s->cur);
     free(s->queue);
     free(s->avoid);
+    free(s->hint);
     free(s);
+}
+
+int nb_search_hint(nb_search *s, const uint8_t *hint)
+{
+    free(s->hint);
+    s->hint = NULL;
+    if (!hint) return 1;
+    s->hint = malloc((size_t)s->m->nc);
+    if (!s->hint) return 0;
+    memcpy(s->hint, hint, (size_t)s->m->nc);
+    return 1;
 }
 
 void nb_search_stats(const nb_search *s, nb_stats *st)
@@ -388,8 +402,15 @@ static int pick_cell(const nb_search *s, const uint32_t *cand, const uint8_t *va
     return best;
 }
 
-static inline uint32_t pick_digit(nb_search *s, uint32_t mask)
+static inline uint32_t pick_digit(nb_search *s, int cell, uint32_t mask)
 {
+    if (s->hint && s->hint[cell]) {
+        /* A second solution usually agrees with the known one almost everywhere: trying
+         * the known digit first finds it in a few nodes (and costs nothing when there is
+         * none: every branch is visited anyway). */
+        uint32_t h = 1u << (s->hint[cell] - 1);
+        if (mask & h) return h;
+    }
     if (!s->randomise) return mask & (0u - mask);
     int k = (int)(rng_next(&s->rng) % (uint64_t)POPCOUNT(mask));
     while (k--) mask &= mask - 1;
@@ -479,7 +500,7 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
                 *found = got;
                 return NB_BUDGET;
             }
-            uint32_t b = pick_digit(s, fh->mask);
+            uint32_t b = pick_digit(s, fh->cell, fh->mask);
             fh->mask &= ~b;
             int c = fh->cell;
             if (fh->mask) memcpy(cur, f, s->fsize);
@@ -499,7 +520,8 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
 }
 
 int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
-             int nforbidden, const uint8_t *avoid, uint64_t limit, uint8_t *out,
+             int nforbidden, const uint8_t *avoid, const uint8_t *hint,
+             uint64_t limit, uint8_t *out,
              uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
     if (m->classic9) {
@@ -513,6 +535,10 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
                         count, st);
     }
     nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
+    if (s && !nb_search_hint(s, hint)) {
+        nb_search_free(s);
+        s = NULL;
+    }
     if (!s) {
         *count = 0;
         st->nodes = st->guesses = 0;

@@ -83,11 +83,16 @@ void nb_search_free(nb_search *s);
 int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
                   const nb_budget *budget, uint64_t *found);
 void nb_search_stats(const nb_search *s, nb_stats *st);
+/* Value order from a hint grid (nc bytes, 0 = none, copied; NULL clears it): at a branch
+ * on cell c, hint[c] is tried first when still possible. 0 on allocation failure. */
+int nb_search_hint(nb_search *s, const uint8_t *hint);
 
 /* One-shot helper used by the batch: count up to `limit`, keep the first `keep`
- * solutions in out. Chooses the classic 9x9 fast path when possible. */
+ * solutions in out. Chooses the classic 9x9 fast path when possible (which ignores
+ * `hint`, a value order for the generic path, see nb_search_hint; NULL for none). */
 int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
-             int nforbidden, const uint8_t *avoid, uint64_t limit, uint8_t *out,
+             int nforbidden, const uint8_t *avoid, const uint8_t *hint,
+             uint64_t limit, uint8_t *out,
              uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st);
 
 /* Direct clash among givens (or a value > n): NB_CONTRADICTORY / NB_INVALID / 0. */

@@ -82,3 +82,26 @@ def test_locked_candidates_prune_the_search() -> None:
         nodes_locked += a[3]
         nodes_singles += b[3]
     assert nodes_locked < nodes_singles
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 3), Shape(4, 4)])
+def test_preferred_digits_order_the_solutions_not_the_count(shape: Shape) -> None:
+    """``prefer=S`` for a solution S finds S first (its digits stay possible along its
+    own path) and leaves the count and the solution set unchanged."""
+    rules = RuleSet.classic(shape)
+    n = shape.size
+    m, _ = models(rules)
+    for givens in multi_solution_puzzles(m, n, seed=n, count=8, keep_fraction=0.45):
+        plain = m.solve(givens, limit=LIMIT, fast=False)
+        target = plain[2][-1]
+        ordered = m.solve(givens, limit=LIMIT, fast=False, prefer=target)
+        assert (ordered[0], ordered[1]) == (plain[0], plain[1])
+        assert ordered[2][0] == target
+        if plain[1] == nb.EXHAUSTED:
+            assert sorted(ordered[2]) == sorted(plain[2])
+        # the forbidden-pair question: another solution differing at a cell of S
+        cell = next(c for c in range(n * n) if not givens[c] and
+                    any(s[c] != target[c] for s in plain[2]))
+        other = m.solve(givens, limit=1, fast=False, prefer=target,
+                        forbidden=((cell, target[cell]),))
+        assert other[0] == 1 and other[2][0][cell] != target[cell]

@@ -52,7 +52,7 @@ asked for; otherwise a new puzzle is made from the next derived seed, up to ``le
 times (:data:`DEFAULT_LEVEL_TRIES`). Grading works for every shape and variant the logic
 solver handles, but the levels are calibrated on classic 9x9 puzzles. Minimal 9x9 puzzles
 made here grade about 42% easy, 20% medium, 0.4% hard, 22% expert and 16% extreme (3,000
-puzzles, seed 3), so ``hard`` takes a few hundred tries on average.
+puzzles, seed 3), so ``hard`` takes a few hundred tries on average (about a second).
 
 Reproducibility
 ---------------
@@ -276,8 +276,10 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme")
 #: Puzzles made and graded per kept puzzle before giving up, by level asked for (with
 #: several levels, the smallest of theirs). From the rates of minimal 9x9 puzzles (3,000
 #: made with seed 3: easy 42%, medium 20%, hard 0.4%, expert 22%, extreme 16%), each
-#: default leaves a chance of about one in a million or less of failing on 9x9.
-DEFAULT_LEVEL_TRIES = {"easy": 40, "medium": 100, "hard": 4000, "expert": 100,
+#: default leaves a chance of about one in a million or less of failing on 9x9. Symmetric
+#: puzzles keep more clues and grade easier (rot180, 1,000 puzzles: easy 67%, medium 11%,
+#: hard 0.1-0.25%, expert 16%, extreme 7%), hence the margin for hard.
+DEFAULT_LEVEL_TRIES = {"easy": 40, "medium": 100, "hard": 10000, "expert": 100,
                        "extreme": 150}
 
 
@@ -583,20 +585,40 @@ class _ForcedDigitEngine(_PublicApiEngine):
 
 class _CompiledModelEngine:
     """A backend with a compiled ``model(rules)`` offering ``solve(..., forbidden=,
-    avoid=)`` and ``search(..., seed=)`` (the native backend)."""
+    avoid=, prefer=)`` and ``search(..., seed=)`` (the native backend).
+
+    From 16x16 up a uniqueness call first gets :attr:`FIRST_TRY_NODES` search nodes; one
+    that needs more (a uniqueness proof deep in a near-minimal grid, where a backtracker
+    without learning can take minutes) goes to :attr:`FALLBACK`, a SAT solver whose learnt
+    clauses prove it in a fraction of a second, under the caller's budget. Without that
+    backend the native search goes on under the caller's budget. Both answer the same
+    yes/no question, so the output does not depend on which one answered.
+    """
 
     #: A call costs a few microseconds: not worth a hidden-single test in Python first.
     slow_calls = False
     GROUP_LIMIT = 6
+    #: Native search nodes per uniqueness call from 16x16 up before the fallback answers.
+    FIRST_TRY_NODES = 20_000
+    #: The backend asked when the first try runs out (MiniSat 2.2 was the fastest on
+    #: near-minimal 25x25 calls).
+    FALLBACK = "pysat:minisat22"
 
     def __init__(self, backend: Backend, budget: Budget | None) -> None:
         self.backend = backend
         self.name = backend.name
-        budget = _budget_or_default(budget)
+        self.budget = _budget_or_default(budget)
+        budget = self.budget
         self.limits = {"nodes": -1 if budget.nodes is None else int(budget.nodes),
                        "seconds": -1.0 if budget.seconds is None else float(budget.seconds)}
+        nodes = self.limits["nodes"]
+        self.first_limits = dict(self.limits, nodes=self.FIRST_TRY_NODES if nodes < 0
+                                 else min(nodes, self.FIRST_TRY_NODES))
         self._models: dict[RuleSet, Any] = {}
         self._status: dict[str, int] = {}
+        self._fallback: GenerationEngine | None | bool = False  # False: not loaded yet
+        #: Uniqueness calls answered by the fallback (for reports and benchmarks).
+        self.fallback_calls = 0
 
     def _model(self, rules: RuleSet) -> Any:
         model = self._models.get(rules)
@@ -610,6 +632,17 @@ class _CompiledModelEngine:
                 self._status = {"budget": int(module.BUDGET)}
         return model
 
+    def _fallback_engine(self) -> GenerationEngine | None:
+        if self._fallback is False:
+            from .errors import BackendNotFoundError, BackendUnavailableError
+            from .solving import get_backend
+
+            try:
+                self._fallback = engine_for(get_backend(self.FALLBACK), budget=self.budget)
+            except (BackendNotFoundError, BackendUnavailableError):
+                self._fallback = None
+        return self._fallback  # type: ignore[return-value]
+
     def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
                          start: Grid | None = None) -> Grid | None:
         model = self._model(rules)
@@ -619,6 +652,21 @@ class _CompiledModelEngine:
 
     def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
                      solution: Grid) -> bool | None:
+        if rules.shape.size < 16:
+            return self._native_still_unique(rules, givens, removed, solution, self.limits)
+        answer = self._native_still_unique(rules, givens, removed, solution,
+                                           self.first_limits)
+        if answer is not None or self.first_limits == self.limits:
+            return answer
+        fallback = self._fallback_engine()
+        if fallback is None:
+            return self._native_still_unique(rules, givens, removed, solution, self.limits)
+        self.fallback_calls += 1
+        return fallback.still_unique(rules, givens, removed, solution)
+
+    def _native_still_unique(self, rules: RuleSet, givens: Sequence[int],
+                             removed: Sequence[int], solution: Grid,
+                             limits: dict[str, Any]) -> bool | None:
         model = self._model(rules)
         budget_status = self._status["budget"]
         # Another solution usually agrees with the known one almost everywhere: the known
@@ -626,7 +674,7 @@ class _CompiledModelEngine:
         known = bytes(solution.values)
         if len(removed) > self.GROUP_LIMIT:
             count, status, *_ = model.solve(bytes(givens), limit=1, keep=0, avoid=known,
-                                            prefer=known, **self.limits)
+                                            prefer=known, **limits)
             if count:
                 return False
             return None if status == budget_status else True
@@ -634,7 +682,7 @@ class _CompiledModelEngine:
         sol = solution.values
         for cell in removed:
             count, status, *_ = model.solve(values, limit=1, keep=0, prefer=known,
-                                            forbidden=((cell, sol[cell]),), **self.limits)
+                                            forbidden=((cell, sol[cell]),), **limits)
             if count:
                 return False
             if status == budget_status:

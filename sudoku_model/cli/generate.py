@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--max-tries", type=int, metavar="T",
                    help="full grids tried per puzzle before giving up (default 20; 2000 "
                         "with --clues or --pattern); with --level, puzzles made and graded "
-                        "per kept puzzle (default easy 40, medium 100, hard 4000, expert "
+                        "per kept puzzle (default easy 40, medium 100, hard 10000, expert "
                         "100, extreme 150; the smallest of the levels asked for)")
     o = p.add_argument_group("output")
     o.add_argument("--to", default="line", choices=FORMATS,

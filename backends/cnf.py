@@ -31,7 +31,7 @@ variable at all, so a 25x25 puzzle shrinks from 752,500 clauses to a fraction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -42,10 +42,11 @@ from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import RuleSet
 
 __all__ = ["ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO", "VariableMap",
-           "CNF", "encode_rules", "encode_puzzle", "given_literals", "to_dimacs"]
+           "CNF", "encode_rules", "encode_puzzle", "given_literals", "segment_layers",
+           "to_dimacs"]
 
 #: Clause sets of Lynce & Ouaknine, from fewest clauses to most.
-ENCODINGS = ("minimal", "efficient", "extended")
+ENCODINGS = ("minimal", "efficient", "extended", "augmented")
 DEFAULT_ENCODING = "extended"
 #: At-most-one encodings: ``pairwise`` here, the others through :mod:`pysat.card`.
 AMO_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
@@ -201,13 +202,13 @@ def _encode_rules_cached(rules: RuleSet, encoding: str, amo: str) -> CNF:
     lits = [[0] + [c * n + d for d in digits] for c in cells]
     builder = _AtMostOne(amo, n ** 3)
     clauses: list[Clause] = [lits[c][1:] for c in cells]
-    if encoding in ("efficient", "extended"):
+    if encoding != "minimal":
         for c in cells:
             builder.add(clauses, lits[c][1:])
     for unit in rules.units:
         for d in digits:
             builder.add(clauses, [lits[c][d] for c in unit])
-    if encoding == "extended":
+    if encoding in ("extended", "augmented"):
         for unit in rules.full_units:
             for d in digits:
                 clauses.append([lits[c][d] for c in unit])
@@ -217,7 +218,97 @@ def _encode_rules_cached(rules: RuleSet, encoding: str, amo: str) -> CNF:
     comments = [f"sudoku {shape.name} {'+'.join(rules.variants)}: {encoding} encoding, "
                 f"{amo} at-most-one",
                 f"variable cell*{n}+digit (cells 0..{n * n - 1} row-major, digits 1..{n})"]
+    if encoding == "augmented":
+        first = builder.top + 1
+        builder.top = _add_segments(clauses, rules, builder.top, lambda c, d: lits[c][d])
+        comments.append(f"variables {first}..{builder.top}: segment variables "
+                        "(digit somewhere in a box-row or box-column segment)")
     return CNF(clauses, builder.top, VariableMap(shape), comments)
+
+
+# -- segments (the "augmented" encoding) ---------------------------------------------------
+def _tiles(shape: Shape, units: Sequence[Sequence[int]]) -> bool:
+    """True when the units are n full units that together cover every cell once."""
+    n = shape.size
+    cells = {c for u in units for c in u}
+    return (len(units) == n and all(len(u) == n for u in units)
+            and len(cells) == shape.cell_count)
+
+
+@lru_cache(maxsize=32)
+def segment_layers(rules: RuleSet) -> tuple[tuple[tuple[tuple[int, ...], ...],
+                                                  tuple[tuple[int, ...], ...]], ...]:
+    """The segments of the augmented encoding, one layer per pair of tiling rules.
+
+    A tiling rule has n units of n cells that cover the grid (rows, columns, boxes, jigsaw
+    regions). For two tiling rules A and B, each nonempty intersection of a unit of A with
+    a unit of B is a segment; the segments of one unit tile it. A layer is
+    ``(segments, groups)``: the segments (tuples of cells) and, for every unit of A and of
+    B, the indices of the segments that tile it. Pairs whose segments are all single cells
+    (rows and columns) or whole units are left out. Units of other rules (diagonals,
+    windoku windows, short units) get no segments.
+    """
+    shape = rules.shape
+    n = shape.size
+    tiling = [r.units for r in rules.rules
+              if r.kind == "all_different" and _tiles(shape, r.units)]
+    layers = []
+    for i, a_units in enumerate(tiling):
+        for b_units in tiling[i + 1:]:
+            segments: list[tuple[int, ...]] = []
+            a_groups: list[list[int]] = [[] for _ in a_units]
+            b_groups: list[list[int]] = [[] for _ in b_units]
+            b_sets = [set(u) for u in b_units]
+            for ai, a_unit in enumerate(a_units):
+                for bi, b_set in enumerate(b_sets):
+                    seg = tuple(c for c in a_unit if c in b_set)
+                    if seg:
+                        a_groups[ai].append(len(segments))
+                        b_groups[bi].append(len(segments))
+                        segments.append(seg)
+            sizes = {len(seg) for seg in segments}
+            if max(sizes) < 2 or n in sizes:
+                continue
+            layers.append((tuple(segments),
+                           tuple(tuple(g) for g in a_groups + b_groups)))
+    return tuple(layers)
+
+
+def _add_segments(clauses: list[Clause], rules: RuleSet, top: int,
+                  lit_of: Callable[[int, int], int | None]) -> int:
+    """Add the segment layers of :func:`segment_layers` to ``clauses``; auxiliary
+    variables from ``top + 1``. ``lit_of(cell, digit)`` is the cell literal, or None when
+    the cell cannot hold the digit (a simplified encoding). Returns the new top.
+
+    For each segment S and digit d: ``t <-> OR(x(c, d) for c in S)`` (a one-cell segment is
+    its cell literal, no new variable), and for each unit, exactly one of the ``t`` of its
+    segments. Unit propagation then does locked candidates (pointing and claiming): when d
+    is confined to one segment of a box, that segment's ``t`` is forced, the other ``t`` of
+    the row go false, and so does d in the rest of the row.
+    """
+    n = rules.shape.size
+    for segments, groups in segment_layers(rules):
+        for d in range(1, n + 1):
+            seg_lit: list[int | None] = []
+            for seg in segments:
+                live = [lit for lit in (lit_of(c, d) for c in seg) if lit is not None]
+                if not live:
+                    seg_lit.append(None)
+                elif len(live) == 1:
+                    seg_lit.append(live[0])
+                else:
+                    top += 1
+                    t = top
+                    seg_lit.append(t)
+                    clauses.append([-t] + live)
+                    clauses.extend([-x, t] for x in live)
+            for group in groups:
+                ts = [seg_lit[k] for k in group if seg_lit[k] is not None]
+                if not ts:
+                    continue   # d is given in this unit (simplified encoding)
+                clauses.append(ts)   # one live segment (simplified): a unit clause
+                clauses.extend([-a, -b] for a, b in combinations(ts, 2))
+    return top
 
 
 def given_literals(puzzle: Puzzle) -> list[int]:
@@ -290,11 +381,14 @@ def _encode_simplified(puzzle: Puzzle, encoding: str, amo: str) -> CNF:
                 continue
             lits = [table[(c, d)] for c in unit if (c, d) in table]
             builder.add(clauses, lits)
-            if encoding == "extended" and len(unit) == n:
+            if encoding in ("extended", "augmented") and len(unit) == n:
                 clauses.append(lits)
     for a, b in rules.pairs:
         for d in digits:
             va, vb = table.get((a, d)), table.get((b, d))
             if va is not None and vb is not None:
                 clauses.append([-va, -vb])
-    return CNF(clauses, builder.top, VariableMap(shape, table, values), comments)
+    top = builder.top
+    if encoding == "augmented":
+        top = _add_segments(clauses, rules, top, lambda c, d: table.get((c, d)))
+    return CNF(clauses, top, VariableMap(shape, table, values), comments)

@@ -11,7 +11,7 @@ import sys
 
 from .common import EXIT_OK, CliError, add_input_options, iter_inputs
 
-ENCODINGS = ("minimal", "efficient", "extended")
+ENCODINGS = ("minimal", "efficient", "extended", "augmented")
 AMO_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
                  "totalizer", "mtotalizer", "kmtotalizer")
 

@@ -15,6 +15,7 @@ from backends.cnf import (
     encode_puzzle,
     encode_rules,
     given_literals,
+    segment_layers,
 )
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats
 from sudoku_model.data import bundled_path
@@ -45,10 +46,99 @@ def models(cnf: CNF, limit: int) -> list[Grid]:
 
 def test_empty_9x9_clause_counts() -> None:
     rules = RuleSet.classic(NINE)
+    names = ("minimal", "efficient", "extended")
     counts = {e: (encode_rules(rules, encoding=e).num_vars,
-                  len(encode_rules(rules, encoding=e).clauses)) for e in ENCODINGS}
+                  len(encode_rules(rules, encoding=e).clauses)) for e in names}
     assert counts == {"minimal": (729, 8829), "efficient": (729, 11745),
                       "extended": (729, 11988)}
+
+
+def test_augmented_9x9_counts_follow_from_the_segments() -> None:
+    # 27 box-row and 27 box-column segments of 3 cells, one variable per segment and digit,
+    # defined by 1 + 3 clauses; each of the 9 rows, 9 columns and 2 x 9 box partitions
+    # holds exactly one of its 3 segment variables per digit: 1 + 3 clauses.
+    cnf = encode_rules(RuleSet.classic(NINE), encoding="augmented")
+    segment_vars = 54 * 9
+    partitions = (9 + 9 + 9 + 9) * 9
+    assert cnf.num_vars == 729 + segment_vars
+    assert len(cnf.clauses) == 11_988 + 4 * segment_vars + 4 * partitions
+    assert cnf.clauses[:11_988] == encode_rules(RuleSet.classic(NINE)).clauses
+
+
+@pytest.mark.parametrize(("shape", "variants", "sizes"), [
+    (Shape(3, 3), (), [{3}, {3}]),
+    (Shape(2, 3), (), [{3}, {2}]),             # 2x3 boxes: rows cut in 3s, columns in 2s
+    (Shape(3, 3), ("diagonal",), [{3}, {3}]),  # diagonals tile nothing: no segments
+    (Shape(3, 3), ("windoku",), [{3}, {3}]),
+])
+def test_segment_layers(shape: Shape, variants: tuple[str, ...], sizes: list[set[int]]) -> None:
+    rules = RuleSet.build(shape, variants)
+    layers = segment_layers(rules)
+    assert [{len(seg) for seg in segments} for segments, _ in layers] == sizes
+    n = shape.size
+    for segments, groups in layers:
+        assert sorted(c for seg in segments for c in seg) == list(range(n * n))
+        # every group tiles one full unit of the rule set
+        units = {frozenset(u) for u in rules.full_units}
+        assert len(groups) == 2 * n
+        assert all(frozenset(c for k in g for c in segments[k]) in units for g in groups)
+
+
+JIGSAW_6X6 = (0, 0, 0, 1, 1, 1,
+              0, 0, 2, 1, 1, 1,
+              0, 2, 2, 2, 3, 3,
+              4, 4, 2, 2, 3, 3,
+              4, 4, 5, 5, 3, 3,
+              4, 4, 5, 5, 5, 5)
+
+
+def test_jigsaw_segments_have_mixed_sizes() -> None:
+    rules = RuleSet.build(Shape(2, 3), ["jigsaw"], regions=JIGSAW_6X6)
+    layers = segment_layers(rules)
+    assert len(layers) == 2   # rows x regions, columns x regions
+    assert {1, 2, 3, 4} <= {len(seg) for segments, _ in layers for seg in segments}
+
+
+def test_augmented_propagation_does_locked_candidates() -> None:
+    # Digit 1 ruled out of rows 2 and 3 of box 1: it must sit in r1c1-r1c3, so it leaves the
+    # rest of row 1 (pointing). Unit propagation shows this with segments, not without.
+    ruled_out = [-(c * 9 + 1) for c in (9, 10, 11, 18, 19, 20)]
+    rest_of_row = {-(c * 9 + 1) for c in range(3, 9)}
+    implied = {}
+    for encoding in ("extended", "augmented"):
+        cnf = encode_rules(RuleSet.classic(NINE), encoding=encoding)
+        with Solver(name="minisat22", bootstrap_with=cnf.clauses) as solver:
+            ok, lits = solver.propagate(assumptions=ruled_out)
+        assert ok
+        implied[encoding] = set(lits)
+    assert rest_of_row <= implied["augmented"]
+    assert not rest_of_row & implied["extended"]
+
+
+@pytest.mark.parametrize("variants", [(), ("diagonal",), ("windoku",), ("anti-king",)])
+@pytest.mark.parametrize("simplify", [False, True])
+def test_augmented_has_the_solutions_of_extended(variants: tuple[str, ...],
+                                                 simplify: bool) -> None:
+    shape = Shape(2, 3)
+    rules = RuleSet.build(shape, variants)
+    full_grid = models(encode_rules(rules), limit=1)[0]
+    puzzle = Puzzle(full_grid.without(range(0, 36, 2)), rules)
+    extended = set(models(encode_puzzle(puzzle), limit=1000))
+    augmented = set(models(encode_puzzle(puzzle, encoding="augmented", simplify=simplify),
+                           limit=1000))
+    assert augmented == extended and full_grid in extended
+    assert all(puzzle.check(g).ok for g in augmented)
+
+
+def test_augmented_jigsaw_puzzle_keeps_its_solutions() -> None:
+    rules = RuleSet.build(Shape(2, 3), ["jigsaw"], regions=JIGSAW_6X6)
+    full_grid = models(encode_rules(rules), limit=1)[0]
+    puzzle = Puzzle(full_grid.without(range(0, 36, 2)), rules)
+    extended = set(models(encode_puzzle(puzzle), limit=1000))
+    assert full_grid in extended
+    for simplify in (False, True):
+        cnf = encode_puzzle(puzzle, encoding="augmented", simplify=simplify)
+        assert set(models(cnf, limit=1000)) == extended
 
 
 def test_25x25_extended_clause_count() -> None:
@@ -159,7 +249,8 @@ def test_decode_refuses_an_incomplete_model() -> None:
 
 
 @pytest.mark.parametrize("extra", [[], ["--simplify"], ["--encoding", "minimal",
-                                                          "--amo", "ladder"]])
+                                                          "--amo", "ladder"],
+                                   ["--encoding", "augmented"]])
 def test_sudoku_cnf_command_writes_a_solvable_dimacs(tmp_path, extra: list[str]) -> None:
     from pysat.formula import CNF as PySATCNF
 

@@ -8,6 +8,14 @@ at-most-one encoding) come after them. The encodings of Lynce & Ouaknine (2006):
 * ``efficient``: minimal plus "every cell holds at most one digit".
 * ``extended``: efficient plus "every digit somewhere in each unit of n cells"; unit
   propagation on it is exactly naked plus hidden singles, and it is the fastest to solve.
+* ``augmented``: extended plus segment variables, as in tdoku's "augmented" MiniSat
+  encoding: for each intersection of a box with a row or column (any box shape; jigsaw
+  regions too) and each digit, ``t <-> OR(cells)``, and exactly one ``t`` per unit of the
+  partition. Unit propagation then also does locked candidates (pointing and claiming);
+  see :func:`segment_layers`. Units that tile nothing (diagonals, windoku) only get their
+  extended clauses. Measured with CaDiCaL 1.9.5 on uniqueness checks it halves the conflicts
+  on easy lists (top95: 8 instead of 15) but not on the hardest (~94 instead of ~98), and each
+  conflict costs more (twice the propagations): slower overall, so not the default.
 
 Units come from :attr:`RuleSet.units` (any shape, any unit-based variant); a unit shorter
 than n cells only gets "no repeats". Pairwise rules (anti-knight, anti-king) give

@@ -1,12 +1,23 @@
 """The PySAT backend: ``pysat:<solver>`` (default ``pysat:cadical195``).
 
 How it answers (DESIGN.md section 3): the rules of a :class:`~sudoku_model.RuleSet` are
-encoded once (extended encoding, :mod:`backends.cnf`) into a long-lived solver; the givens
+encoded once (extended encoding by default, :mod:`backends.cnf`) into a long-lived solver; the givens
 of each puzzle are *assumptions*. Uniqueness: after a first model, a blocking clause over
 the non-given cells' literals, guarded by a fresh activation literal ``g``, is added and the
 solver runs again under the givens plus ``g``; then ``g`` is retired with the unit clause
 ``-g``. Retired guards pile up and slow a solver down, so it is rebuilt every
 ``recycle_after`` (1,000) retired guards.
+
+Why extended and these CaDiCaL options (``tests/benchmarks/bench_sat.py``, CPU-time medians
+per uniqueness check): CaDiCaL 1.9.5 is the fastest solver here, extended the fastest
+encoding for it. The ``augmented`` encoding (locked candidates by unit propagation, see
+:mod:`backends.cnf`) halves the conflicts on top95 but not on the hardest lists, and costs
+more per conflict: 1.3-1.5x slower on forum-hardest-1106 with CaDiCaL, no faster with MiniSat
+or Glucose (with or without positive phases). :data:`CADICAL_TUNING` (no eager subsumption,
+no radix heap in shrinking, no chronological backtracking) is about 10-17% faster on these
+short searches; ``solver_options={}`` restores CaDiCaL's defaults. Most of the remaining time
+is propagation and conflict analysis inside the solver (~30 us per conflict); about 0.1 ms
+per check is Python and PySAT.
 
 Budgets: ``seconds`` for every solver but Lingeling; ``conflicts`` where the solver has a
 conflict limit (CaDiCaL, MiniSat family; Glucose checks it only at restarts, so it may
@@ -300,7 +311,8 @@ class PySATBackend(Backend):
 
     Args:
         solver: PySAT solver name or alias (default ``cadical195``).
-        encoding: ``minimal``, ``efficient`` or ``extended`` (default; the fastest).
+        encoding: ``minimal``, ``efficient``, ``extended`` (default; the fastest) or
+            ``augmented``.
         amo: at-most-one encoding, ``pairwise`` (default) or a :mod:`pysat.card` name.
         recycle_after: rebuild a solver after this many retired guards.
         max_rule_sets: how many rule sets keep a loaded solver (least recently used go).

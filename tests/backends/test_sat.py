@@ -62,7 +62,7 @@ def test_every_solver_reproduces_counts_43(solver: str) -> None:
         backend.close()
 
 
-@pytest.mark.parametrize("encoding", ["minimal", "efficient", "extended"])
+@pytest.mark.parametrize("encoding", ["minimal", "efficient", "extended", "augmented"])
 @pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
 def test_every_encoding_gives_the_same_answers(encoding: str, amo: str) -> None:
     backend = create("cadical195", encoding=encoding, amo=amo)
@@ -71,6 +71,79 @@ def test_every_encoding_gives_the_same_answers(encoding: str, amo: str) -> None:
     puzzle = records("17-clue", 1)[0][0]
     assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE
     backend.close()
+
+
+@pytest.mark.parametrize("solver", ["minisat22", "glucose42"])
+def test_augmented_encoding_with_other_solvers(solver: str) -> None:
+    backend = create(solver, encoding="augmented")
+    assert backend.name == f"pysat:{solver}[augmented,pairwise]"
+    for puzzle, _ in records("forum-hardest-1106", 5):
+        verdict = backend.check_unique(puzzle)
+        assert verdict.kind is VerdictKind.UNIQUE and puzzle.check(verdict.solution).ok
+    # a 17-clue puzzle with a clue deleted has several solutions
+    puzzle = records("17-clue", 1)[0][0]
+    fewer = puzzle.with_givens(puzzle.givens.without([puzzle.givens.filled_cells()[0]]))
+    verdict = backend.check_unique(fewer)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert all(fewer.check(g).ok for g in verdict.witnesses)
+    backend.close()
+
+
+JIGSAW_6X6 = (0, 0, 0, 1, 1, 1,
+              0, 0, 2, 1, 1, 1,
+              0, 2, 2, 2, 3, 3,
+              4, 4, 2, 2, 3, 3,
+              4, 4, 5, 5, 3, 3,
+              4, 4, 5, 5, 5, 5)
+
+
+@pytest.mark.parametrize(("shape", "variants"), [
+    (Shape(2, 3), ()), (Shape(3, 2), ()), (Shape(2, 3), ("jigsaw",)),
+    (Shape(3, 3), ("diagonal",)), (Shape(3, 3), ("windoku",)), (Shape(3, 3), ("anti-knight",)),
+])
+def test_augmented_and_extended_agree_on_random_puzzles(shape: Shape,
+                                                        variants: tuple[str, ...]) -> None:
+    regions = JIGSAW_6X6 if "jigsaw" in variants else None
+    rules = RuleSet.build(shape, variants, regions)
+    augmented = create("cadical195", encoding="augmented")
+    extended = create("minisat22", encoding="extended")
+    rng = random.Random(7)
+    cells = list(range(shape.cell_count))
+    for k in range(12):
+        full = augmented.random_solution(Puzzle.empty(shape, rules), rng=rng)
+        assert full is not None and Puzzle.empty(shape, rules).check(full).ok
+        keep = shape.cell_count * rng.randint(15, 45) // 81
+        puzzle = Puzzle(full.without(rng.sample(cells, shape.cell_count - keep)), rules)
+        a, b = augmented.count(puzzle, limit=30), extended.count(puzzle, limit=30)
+        assert (a.count, a.complete) == (b.count, b.complete), (k, puzzle.to_line())
+        if a.complete:
+            assert set(a.solutions) == set(b.solutions)
+        assert len(set(a.solutions)) == a.count
+        assert all(puzzle.check(g).ok for g in a.solutions)
+    augmented.close()
+    extended.close()
+
+
+def test_solver_options_reach_cadical_and_are_checked() -> None:
+    from backends.sat import CADICAL_TUNING
+
+    assert create("cadical195").solver_options == CADICAL_TUNING
+    assert create("cadical195", solver_options={}).solver_options == {}
+    assert create("minisat22").solver_options == {}
+    empty = Puzzle.empty(Shape(3, 3))
+    tuned, plain = create("cadical195"), create("cadical195", solver_options={})
+    negative = create("cadical195", solver_options={"phase": 0})
+    # the tuning leaves the first decisions alone; a negative initial phase changes them
+    assert tuned.solve(empty).solution == plain.solve(empty).solution
+    assert negative.solve(empty).solution != plain.solve(empty).solution
+    for puzzle, _ in records("top95", 5):
+        assert negative.check_unique(puzzle).kind is VerdictKind.UNIQUE
+    with pytest.raises(ValueError, match="solver_options"):
+        create("minisat22", solver_options={"chrono": 0})
+    with pytest.raises(ValueError, match="integers"):
+        create("cadical195", solver_options={"chrono": "off"})
+    for b in (tuned, plain, negative):
+        b.close()
 
 
 def test_lingeling_declares_no_budget() -> None:

@@ -47,7 +47,7 @@ from itertools import combinations
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import RuleSet
+from sudoku_model.rules import AllDifferent, RuleSet
 
 __all__ = ["ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO", "VariableMap",
            "CNF", "encode_rules", "encode_puzzle", "given_literals", "segment_layers",
@@ -259,7 +259,7 @@ def segment_layers(rules: RuleSet) -> tuple[tuple[tuple[tuple[int, ...], ...],
     shape = rules.shape
     n = shape.size
     tiling = [r.units for r in rules.rules
-              if r.kind == "all_different" and _tiles(shape, r.units)]
+              if isinstance(r, AllDifferent) and _tiles(shape, r.units)]
     layers = []
     for i, a_units in enumerate(tiling):
         for b_units in tiling[i + 1:]:
@@ -311,7 +311,7 @@ def _add_segments(clauses: list[Clause], rules: RuleSet, top: int,
                     clauses.append([-t] + live)
                     clauses.extend([-x, t] for x in live)
             for group in groups:
-                ts = [seg_lit[k] for k in group if seg_lit[k] is not None]
+                ts = [lit for lit in (seg_lit[k] for k in group) if lit is not None]
                 if not ts:
                     continue   # d is given in this unit (simplified encoding)
                 clauses.append(ts)   # one live segment (simplified): a unit clause

@@ -1,8 +1,8 @@
 """The PySAT backend: ``pysat:<solver>`` (default ``pysat:cadical195``).
 
 How it answers (DESIGN.md section 3): the rules of a :class:`~sudoku_model.RuleSet` are
-encoded once (extended encoding by default, :mod:`backends.cnf`) into a long-lived solver; the givens
-of each puzzle are *assumptions*. Uniqueness: after a first model, a blocking clause over
+encoded once (extended encoding by default, :mod:`backends.cnf`) into a long-lived solver;
+the givens of each puzzle are *assumptions*. Uniqueness: after a first model, a blocking clause over
 the non-given cells' literals, guarded by a fresh activation literal ``g``, is added and the
 solver runs again under the givens plus ``g``; then ``g`` is retired with the unit clause
 ``-g``. Retired guards pile up and slow a solver down, so it is rebuilt every

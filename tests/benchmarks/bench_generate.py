@@ -32,6 +32,7 @@ def bench(size: int, backend_name: str, count: int, seed: int, symmetry: str,
     clock = time.process_time if cpu else time.perf_counter
     generate_one(spec, engine, seed=puzzle_seed(seed, -1))  # warm-up: load the model
     times, clues, minimal, unknown = [], [], 0, 0
+    fallback_before = getattr(engine, "fallback_calls", 0)
     for index in range(count):
         start = clock()
         made = generate_one(spec, engine, seed=puzzle_seed(seed, index), index=index)
@@ -41,13 +42,15 @@ def bench(size: int, backend_name: str, count: int, seed: int, symmetry: str,
         unknown += made.minimal is None
         if size >= 16:
             print(f"  {size}x{size} {backend_name} #{index}: {times[-1]:.2f} s, "
-                  f"{made.clues} clues", file=sys.stderr, flush=True)
+                  f"{made.clues} clues, minimal {made.minimal}", file=sys.stderr, flush=True)
+    fallback = getattr(engine, "fallback_calls", 0) - fallback_before
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
     unit, scale = ("ms", 1e3) if q[1] < 1 else ("s", 1.0)
     print(f"{size:>2}x{size:<2} {backend_name:<18} n={count:<5} median {q[1] * scale:8.3f} "
           f"{unit}  (q1 {q[0] * scale:.3f}, q3 {q[2] * scale:.3f})  clues mean "
           f"{statistics.mean(clues):.2f}  minimal {minimal}/{count}"
-          + (f" (unknown: budget) {unknown}" if unknown else ""), flush=True)
+          + (f" (unknown: budget) {unknown}" if unknown else "")
+          + (f"  fallback calls {fallback / count:.1f}/puzzle" if fallback else ""), flush=True)
 
 
 def bench_jobs(size: int, backend_name: str, count: int, seed: int, jobs: int) -> None:

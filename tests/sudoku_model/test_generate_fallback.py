@@ -1,0 +1,36 @@
+"""The native engine's hand-over from 16x16 up: calls whose short native first try runs
+out are answered by the SAT fallback, and the puzzle is still unique and minimal."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudoku_model import Grid, Puzzle, RuleSet, Shape, get_backend
+from sudoku_model.generate import GenerationSpec, engine_for, generate_one
+
+
+@pytest.mark.slow
+def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal() -> None:
+    pytest.importorskip("pysat")
+    rules = RuleSet.classic(Shape(4, 4))
+    engine = engine_for("native")
+    engine.first_limits["nodes"] = 3  # almost every solver call goes to the fallback
+    made = generate_one(GenerationSpec(rules), engine, seed=11)
+    assert engine.fallback_calls > 20
+    assert made.minimal is True
+    native = get_backend("native")
+    puzzle = made.puzzle
+    assert native.count(puzzle, limit=2).count == 1
+    values = list(puzzle.givens.values)
+    for cell in [c for c, v in enumerate(values) if v][:12]:
+        values[cell] = 0
+        reduced = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+        assert native.count(reduced, limit=2).count == 2  # every clue is necessary
+        values[cell] = puzzle.givens.values[cell]
+
+
+def test_small_grids_never_use_the_fallback() -> None:
+    engine = engine_for("native")
+    engine.first_limits["nodes"] = 1
+    generate_one(GenerationSpec(RuleSet.classic(Shape(3, 3))), engine, seed=3)
+    assert engine.fallback_calls == 0

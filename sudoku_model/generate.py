@@ -54,8 +54,8 @@ logical solver (:func:`sudoku_model.logic.grade`) and kept when its level is one
 asked for; otherwise a new puzzle is made from the next derived seed, up to ``level_tries``
 times (:data:`DEFAULT_LEVEL_TRIES`). Grading works for every shape and variant the logic
 solver handles, but the levels are calibrated on classic 9x9 puzzles. Minimal 9x9 puzzles
-made here grade about 42% easy, 20% medium, 0.4% hard, 22% expert and 16% extreme (3,000
-puzzles, seed 3), so ``hard`` takes a few hundred tries on average (about a second).
+made here grade about 42% easy, 20% medium, 11% hard, 12% expert and 16% extreme (3,000
+puzzles, seed 3), so every level takes a handful of tries on average.
 
 Reproducibility
 ---------------
@@ -278,12 +278,12 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme")
 
 #: Puzzles made and graded per kept puzzle before giving up, by level asked for (with
 #: several levels, the smallest of theirs). From the rates of minimal 9x9 puzzles (3,000
-#: made with seed 3: easy 42%, medium 20%, hard 0.4%, expert 22%, extreme 16%), each
-#: default leaves a chance of about one in a million or less of failing on 9x9. Symmetric
-#: puzzles keep more clues and grade easier (rot180, 1,000 puzzles: easy 67%, medium 11%,
-#: hard 0.1-0.25%, expert 16%, extreme 7%), hence the margin for hard.
-DEFAULT_LEVEL_TRIES = {"easy": 40, "medium": 100, "hard": 10000, "expert": 100,
-                       "extreme": 150}
+#: made with seed 3: easy 42%, medium 20%, hard 11%, expert 12%, extreme 16%; measured by
+#: ``tests/benchmarks/bench_generate_level.py --rates 3000 --seed 3``), each default leaves
+#: a chance of about one in a million or less of failing on 9x9, with rot180 symmetry too
+#: (1,000 puzzles: easy 67%, medium 11%, hard 9%, expert 7%, extreme 7%).
+DEFAULT_LEVEL_TRIES = {"easy": 40, "medium": 150, "hard": 200, "expert": 200,
+                       "extreme": 200}
 
 
 def parse_levels(levels: str | Iterable[str]) -> tuple[str, ...]:

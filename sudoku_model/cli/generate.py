@@ -80,13 +80,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         f"({', '.join(LEVEL_NAMES)}; repeat it or give a comma list to "
                         "accept several): each try makes a puzzle and grades it. Levels are "
                         "calibrated on classic 9x9, where minimal puzzles come out about "
-                        "42%% easy, 20%% medium, 0.4%% hard, 22%% expert, 16%% extreme; "
+                        "42%% easy, 20%% medium, 11%% hard, 12%% expert, 16%% extreme; "
                         "other shapes and variants are graded the same way")
     g.add_argument("--max-tries", type=int, metavar="T",
                    help="full grids tried per puzzle before giving up (default 20; 2000 "
                         "with --clues or --pattern); with --level, puzzles made and graded "
-                        "per kept puzzle (default easy 40, medium 100, hard 10000, expert "
-                        "100, extreme 150; the smallest of the levels asked for)")
+                        "per kept puzzle (default easy 40, medium 150, hard 200, expert "
+                        "200, extreme 200; the smallest of the levels asked for)")
     o = p.add_argument_group("output")
     o.add_argument("--to", default="line", choices=FORMATS,
                    help="output format (default line)")

@@ -9,10 +9,9 @@ column units (every shape and every variant built by ``RuleSet.build``); variant
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..engine import CandidateGrid
 from ..steps import Step, elimination_text
+from .subsets import subset_combinations
 
 __all__ = ["fish", "x_wing", "swordfish", "jellyfish"]
 
@@ -20,24 +19,6 @@ _NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
 _TITLES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
-def _bases(lines: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
-    chosen: list[int] = []
-
-    def walk(start: int, union: int) -> Iterator[tuple[list[int], int]]:
-        if len(chosen) == k:
-            if union.bit_count() == k:
-                yield chosen[:], union
-            return
-        for i in range(start, len(lines) - (k - len(chosen)) + 1):
-            line, mask = lines[i]
-            grown = union | mask
-            if grown.bit_count() > k:
-                continue
-            chosen.append(line)
-            yield from walk(i + 1, grown)
-            chosen.pop()
-
-    return walk(0, 0)
 
 
 def fish(grid: CandidateGrid, k: int) -> Step | None:
@@ -64,7 +45,8 @@ def fish(grid: CandidateGrid, k: int) -> Step | None:
             candidates = [(i, m) for i, m in enumerate(lines) if 2 <= m.bit_count() <= k]
             if len(candidates) < k:
                 continue
-            for base_lines, cover in _bases(candidates, k):
+            # base lines: k lines whose candidate positions cover exactly k cover lines
+            for base_lines, cover in subset_combinations(candidates, k):
                 base_set = set(base_lines)
                 elims = []
                 for cover_line in range(n):

@@ -21,7 +21,7 @@ __all__ = ["naked_subset", "hidden_subset", "naked_pair", "naked_triple", "naked
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-def _combos(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
+def subset_combinations(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
     """Each choice of k items (key, mask) whose masks together have exactly k bits,
     generated depth-first, pruning as soon as the union grows past k bits."""
     if k == 2:
@@ -69,7 +69,7 @@ def naked_subset(grid: CandidateGrid, k: int) -> Step | None:
         small = [(c, cands[c]) for c in open_cells if 2 <= cands[c].bit_count() <= k]
         if len(small) < k:
             continue
-        for cells, union in _combos(small, k):
+        for cells, union in subset_combinations(small, k):
             elims = [(c, d) for c in open_cells if c not in cells and cands[c] & union
                      for d in digits_of(cands[c] & union)]
             if elims:
@@ -107,7 +107,7 @@ def hidden_subset(grid: CandidateGrid, k: int) -> Step | None:
         small = [(d, positions[d]) for d in range(n) if 2 <= positions[d].bit_count() <= k]
         if len(small) < k:
             continue
-        for digit_indices, where in _combos(small, k):
+        for digit_indices, where in subset_combinations(small, k):
             keep = 0
             for d in digit_indices:
                 keep |= 1 << d

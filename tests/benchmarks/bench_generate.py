@@ -8,7 +8,10 @@ removal pass, minimality report), per size and backend.
 Targets (issue 5): 9x9 <= 1 ms with native, <= 4 ms with pysat; 16x16 <= 2 s; 25x25
 <= 60 s. Each puzzle is timed on its own (the first of each configuration, which loads the
 solver, is excluded); the median, the quartiles and the clue counts are printed. With
---jobs N the batch throughput through worker processes is printed too.
+--jobs N the batch throughput through worker processes is printed too. From 16x16 up the
+native engine hands the calls its short first try cannot answer to pysat:cadical195; how
+many per puzzle is printed. On a shared machine prefer --cpu (process CPU time, the SAT
+fallback included: it runs in this process).
 """
 
 from __future__ import annotations

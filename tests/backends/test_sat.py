@@ -211,11 +211,13 @@ def test_digit_is_forced_matches_uniqueness() -> None:
         cell = rng.choice(puzzle.givens.filled_cells())
         fewer = puzzle.with_givens(puzzle.givens.without([cell]))
         # no 16-clue puzzle is unique, so the removed digit is never forced
-        assert backend.digit_is_forced(fewer, cell, solution[cell]) is False
         empty_cell = puzzle.givens.empty_cells()[0]
-        assert backend.digit_is_forced(puzzle, empty_cell, solution[empty_cell]) is True
         wrong = solution[empty_cell] % 9 + 1
-        assert backend.digit_is_forced(puzzle, empty_cell, wrong) is False
+        for prefer in (None, solution):  # phases set to a known solution: same answers
+            assert backend.digit_is_forced(fewer, cell, solution[cell], prefer=prefer) is False
+            assert backend.digit_is_forced(puzzle, empty_cell, solution[empty_cell],
+                                           prefer=prefer) is True
+            assert backend.digit_is_forced(puzzle, empty_cell, wrong, prefer=prefer) is False
     with pytest.raises(IndexError):
         backend.digit_is_forced(Puzzle.empty(Shape(2, 2)), 16, 1)
     backend.close()

@@ -59,6 +59,7 @@ __all__ = [
     "iter_records",
     "open_text",
     "parse_block",
+    "read_char_grid",
     "parse_grid",
     "parse_line",
     "puzzle_from_json",
@@ -338,6 +339,54 @@ def parse_grid(
     return parse_block(
         lines[first : last + 1], shape=shape, alphabet=alphabet, source=source, first_line=first + 1
     )
+
+
+def read_char_grid(
+    text: str, *, source: str = "<string>", shape: Shape | None = None
+) -> tuple[Shape, list[str]]:
+    """Read a grid of arbitrary one-character marks (a clue pattern, jigsaw region labels):
+    one line of n*n characters or n lines of n, spaces and ``|`` ignored, ``#`` lines and
+    separator lines (only ``- + =``) skipped. Returns the shape and the characters
+    row-major.
+
+    >>> shape, marks = read_char_grid("x..x\n....\n....\nx..x")
+    >>> shape, "".join(marks)
+    (Shape(2, 2), 'x..x........x..x')
+
+    Raises:
+        ParseError: naming line and column of a ragged row, a wrong count or no content.
+    """
+    rows: list[tuple[int, list[str], list[int], str]] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#") or _is_decoration_line(raw):
+            continue
+        chars, cols = _block_row(raw)
+        rows.append((lineno, list(chars), cols, raw))
+    if not rows:
+        raise ParseError("empty input: no grid found", source=source, line=1, column=1)
+    if len(rows) == 1:
+        lineno, cells, cols, raw = rows[0]
+        found = _shape_for_count(len(cells), shape, source=source, line=lineno, column=1,
+                                 text=raw)
+        return found, cells
+    n = shape.size if shape is not None else len(rows[0][1])
+    for lineno, cells, cols, raw in rows:
+        if len(cells) != n:
+            col = cols[n] if len(cells) > n else (cols[-1] + 1 if cols else 1)
+            raise ParseError(f"ragged grid: row has {len(cells)} characters, expected {n}",
+                             source=source, line=lineno, column=col, text=raw)
+    if len(rows) != n:
+        lineno, _, cols, raw = rows[-1]
+        raise ParseError(f"{len(rows)} rows of {n} characters: a {n}x{n} grid needs {n} rows",
+                         source=source, line=lineno, column=1, text=raw)
+    try:
+        found = shape if shape is not None else shape_for_size(n)
+    except ShapeError as exc:
+        lineno, _, _, raw = rows[0]
+        raise ParseError(f"{n} rows of {n} characters: {exc}", source=source, line=lineno,
+                         column=1, text=raw) from None
+    return found, [c for _, cells, _, _ in rows for c in cells]
 
 
 # -- streams -------------------------------------------------------------------------------

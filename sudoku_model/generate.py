@@ -91,7 +91,8 @@ from operator import itemgetter
 from typing import Any, Protocol
 
 from .errors import SudokuError
-from .geometry import Shape, shape_for_cell_count
+from .formats import read_char_grid
+from .geometry import Shape
 from .grid import Grid
 from .puzzle import Puzzle
 from .rules import RuleSet
@@ -230,7 +231,8 @@ def minimum_clues(rules: RuleSet) -> tuple[int, str]:
                    "(two absent digits could be swapped)")
 
 
-def parse_pattern(text: str, *, shape: Shape | None = None) -> tuple[Shape, frozenset[int]]:
+def parse_pattern(text: str, *, shape: Shape | None = None,
+                  source: str = "<pattern>") -> tuple[Shape, frozenset[int]]:
     """Read a clue mask: a grid (one line or a block) where a blank (``.``, ``0`` or ``_``)
     is an empty cell and any other character marks a given. Spaces and ``|`` are ignored;
     lines made only of ``-``, ``+``, ``=`` and spaces are decoration; ``#`` lines are
@@ -241,31 +243,11 @@ def parse_pattern(text: str, *, shape: Shape | None = None) -> tuple[Shape, froz
     (Shape(2, 2), [0, 3, 12, 15])
 
     Raises:
-        ImpossibleRequestError: when the mark count is not a square grid size, or does not
-            match ``shape``.
+        ParseError: naming line and column when the marks do not form a grid (of
+            ``shape`` when given).
     """
-    marks: list[bool] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if set(line) <= set("-+= \t"):
-            continue
-        for ch in line:
-            if ch in " \t|":
-                continue
-            marks.append(ch not in "._0")
-    try:
-        found = shape_for_cell_count(len(marks))
-    except ValueError:
-        raise ImpossibleRequestError(f"a pattern of {len(marks)} cells is not a square grid "
-                                     "of a supported size") from None
-    if shape is None:
-        shape = found
-    elif shape.cell_count != len(marks):
-        raise ImpossibleRequestError(f"the pattern has {len(marks)} cells; a {shape.name} "
-                                     f"grid has {shape.cell_count}")
-    return shape, frozenset(i for i, m in enumerate(marks) if m)
+    found, marks = read_char_grid(text, source=source, shape=shape)
+    return found, frozenset(i for i, m in enumerate(marks) if m not in "._0")
 
 
 # -- what to make, what was made -----------------------------------------------------------

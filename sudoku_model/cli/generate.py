@@ -114,20 +114,11 @@ def _read_text(path: str, what: str) -> str:
         raise CliError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
 
 
-def _parse_regions(text: str) -> list[str]:
-    labels: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        labels.extend(ch for ch in line if not ch.isspace() and ch != "|")
-    return labels
-
-
 def _spec_from(args: argparse.Namespace) -> Any:
     from ..errors import ShapeError
+    from ..formats import read_char_grid
     from ..generate import GenerationSpec, ImpossibleRequestError, parse_pattern
-    from ..geometry import Shape, shape_for_cell_count
+    from ..geometry import Shape
     from ..rules import RuleSet
     from .common import input_options
 
@@ -149,18 +140,12 @@ def _spec_from(args: argparse.Namespace) -> Any:
         shape = start.shape
     pattern = None
     if args.pattern is not None:
-        try:
-            shape, pattern = parse_pattern(_read_text(args.pattern, "--pattern"), shape=shape)
-        except ImpossibleRequestError as exc:
-            raise CliError(f"--pattern {args.pattern}: {exc}") from None
+        shape, pattern = parse_pattern(_read_text(args.pattern, "--pattern"), shape=shape,
+                                       source=args.pattern)
     regions = None
     if args.regions is not None:
-        labels = _parse_regions(_read_text(args.regions, "--regions"))
-        if shape is None:
-            try:
-                shape = shape_for_cell_count(len(labels))
-            except ShapeError as exc:
-                raise CliError(f"--regions {args.regions}: {exc}") from None
+        shape, labels = read_char_grid(_read_text(args.regions, "--regions"),
+                                       source=args.regions, shape=shape)
         index: dict[str, int] = {}
         regions = [index.setdefault(x, len(index)) for x in labels]
     if shape is None:

@@ -352,3 +352,20 @@ def test_a_later_puzzle_failing_keeps_the_earlier_ones(capsys):
     assert "sudoku: puzzle 4: no puzzle of level extreme in 2 tries" in err
     graded = sum(item["level_tries"] for item in made) + 2  # the failed puzzle's tries too
     assert f"levels: 3 puzzles kept out of {graded} graded" in err
+
+
+@pytest.mark.parametrize(("option", "content", "where", "message"), [
+    ("--pattern", "x..x\n....\n...\nx..x\n", ":3:4:", "ragged grid"),
+    ("--pattern", "x" * 80 + "\n", ":1:81:", "80 cells is not a grid"),
+    ("--regions", "1122\n1122\n3344\n334\n", ":4:4:", "ragged grid"),
+    ("--regions", "1122\n1122\n3344\n", ":3:1:", "needs 4 rows"),
+])
+def test_bad_pattern_or_regions_file_names_line_and_column(tmp_path, option, content, where,
+                                                           message):
+    path = tmp_path / "grid.txt"
+    path.write_text(content)
+    out = subprocess.run([sys.executable, "-m", "sudoku_model.cli", "generate", option,
+                          str(path), "-q"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    first = out.stderr.splitlines()[0]
+    assert first.startswith(f"{path}{where}") and message in first, first

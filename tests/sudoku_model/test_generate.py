@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from sudoku_model import Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
+from sudoku_model import Grid, ParseError, Puzzle, RuleSet, Shape, VerdictKind, get_backend
 from sudoku_model.generate import (
     DEFAULT_LEVEL_TRIES,
     LEVEL_NAMES,
@@ -147,8 +147,12 @@ def test_parse_pattern_reads_blocks_and_lines():
     assert shape == Shape(2, 2) and sorted(cells) == [0, 3, 12, 15]
     shape, cells = parse_pattern("#" + "\n" + "1" + "." * 80)
     assert shape == Shape(3, 3) and cells == frozenset({0})
-    with pytest.raises(ImpossibleRequestError, match="not a square"):
-        parse_pattern("x" * 80)
+    with pytest.raises(ParseError, match="80 cells is not a grid") as info:
+        parse_pattern("x" * 80, source="mask.txt")
+    assert (info.value.source, info.value.line, info.value.column) == ("mask.txt", 1, 81)
+    with pytest.raises(ParseError, match="ragged grid") as info:
+        parse_pattern("x..x\n....\n...\nx..x")
+    assert (info.value.line, info.value.column) == (3, 4)
 
 
 @pytest.mark.parametrize("rules", [

@@ -349,7 +349,7 @@ def read_char_grid(
     separator lines (only ``- + =``) skipped. Returns the shape and the characters
     row-major.
 
-    >>> shape, marks = read_char_grid("x..x\n....\n....\nx..x")
+    >>> shape, marks = read_char_grid("x..x\\n....\\n....\\nx..x")
     >>> shape, "".join(marks)
     (Shape(2, 2), 'x..x........x..x')
 

@@ -131,8 +131,11 @@ def test_solver_options_reach_cadical_and_are_checked() -> None:
     assert create("cadical195", solver_options={}).solver_options == {}
     assert create("minisat22").solver_options == {}
     empty = Puzzle.empty(Shape(3, 3))
-    tuned, plain = create("cadical195"), create("cadical195", solver_options={})
+    tuned = create("cadical195", solver_options=CADICAL_TUNING)
+    plain = create("cadical195", solver_options={})
     negative = create("cadical195", solver_options={"phase": 0})
+    # phase steering comes with the default tuning only
+    assert create("cadical195").phased and not tuned.phased and not create("minisat22").phased
     # the tuning leaves the first decisions alone; a negative initial phase changes them
     assert tuned.solve(empty).solution == plain.solve(empty).solution
     assert negative.solve(empty).solution != plain.solve(empty).solution

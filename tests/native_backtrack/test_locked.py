@@ -27,7 +27,7 @@ def multi_solution_puzzles(m: nb.Model, n: int, seed: int, count: int,
     rng = random.Random(seed)
     cells = n * n
     found: list[bytes] = []
-    for k in range(count * 20):
+    for _ in range(count * 20):
         full = m.search(bytes(cells), seed=rng.getrandbits(62)).run(1)[1][0]
         keep = set(rng.sample(range(cells), int(cells * keep_fraction)))
         givens = bytes(full[c] if c in keep else 0 for c in range(cells))

@@ -22,8 +22,11 @@ Large grids: near-minimal 25x25 puzzles (about 42-45% of the cells given) sit wh
 quasigroup completion is hardest, and single uniqueness calls there take from milliseconds
 to many seconds. The native engine gives each call from 16x16 up a short first try (a
 fixed number of search nodes, with the known solution's digits tried first) and hands the
-calls that need more to the SAT backend (CaDiCaL), whose learnt clauses are far better at
-these; see :class:`_CompiledModelEngine`. Give a budget per call (``budget=Budget(
+calls that need more to the SAT backend (CaDiCaL in its stable mode, phases set to the
+known solution), whose learnt clauses are far better at these; see
+:class:`_CompiledModelEngine`. Most of those calls find a second solution, and it is far
+from the known one (on one 25x25 puzzle, a median 146 of the ~330 empty cells differ), so
+no local search would find it. Give a budget per call (``budget=Budget(
 seconds=...)``, ``--budget-seconds``): a call that runs out keeps its clue, so the puzzle is
 still unique, and ``minimal`` is then reported unknown.
 
@@ -583,13 +586,20 @@ class _CompiledModelEngine:
     #: A call costs a few microseconds: not worth a hidden-single test in Python first.
     slow_calls = False
     GROUP_LIMIT = 6
-    #: Native search nodes per uniqueness call from 16x16 up before the fallback answers
-    #: (on near-minimal 25x25 grids, 95% of the native answers came within 1,000 nodes;
-    #: the rest rarely came within 20,000).
-    FIRST_TRY_NODES = 2_000
+    #: Native search nodes per uniqueness call from 16x16 up before the fallback answers.
+    #: On the 300 calls after the first fallback of a 25x25 puzzle, 500 nodes answered 66
+    #: (7 ms each on a miss) and 2,000 answered 80 (28 ms on a miss), while a fallback call
+    #: costs ~0.2 s: 500 is the cheaper first try.
+    FIRST_TRY_NODES = 500
     #: The backend asked when the first try runs out (CaDiCaL 1.9.5 was 3x faster than
-    #: MiniSat 2.2 on the hard near-minimal 25x25 calls).
+    #: MiniSat 2.2 on the hard near-minimal 25x25 calls) and its options:
+    #: :data:`backends.sat.CADICAL_TUNING` plus ``stabilizeonly``. These calls mostly look
+    #: for a second solution (satisfiable, ~90%), where CaDiCaL's stable mode (scores,
+    #: target phases, rare restarts) needs half the conflicts of its default focused mode:
+    #: on the 220 fallback calls of one 25x25 puzzle, 39 s instead of 58 s.
     FALLBACK = "pysat:cadical195"
+    FALLBACK_OPTIONS: dict[str, Any] = {"solver_options": {
+        "eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1}}
 
     def __init__(self, backend: Backend, budget: Budget | None) -> None:
         self.backend = backend
@@ -603,7 +613,12 @@ class _CompiledModelEngine:
                                  else min(nodes, self.FIRST_TRY_NODES))
         self._models: dict[RuleSet, Any] = {}
         self._status: dict[str, int] = {}
-        self._fallback: GenerationEngine | None | bool = False  # False: not loaded yet
+        self._fallback: Any = False  # the fallback backend; None: unavailable; False: not loaded
+        self._session: Any = None    # its removal session for the current full grid
+        # Clues shown necessary for the current full grid (they stay givens from then on in
+        # a removal pass): the session turns them into unit clauses.
+        self._necessary_for: tuple[int, ...] | None = None
+        self._necessary: set[int] = set()
         #: Uniqueness calls answered by the fallback (for reports and benchmarks).
         self.fallback_calls = 0
 
@@ -619,16 +634,34 @@ class _CompiledModelEngine:
                 self._status = {"budget": int(module.BUDGET)}
         return model
 
-    def _fallback_engine(self) -> GenerationEngine | None:
+    def _fallback_backend(self) -> Any:
         if self._fallback is False:
             from .errors import BackendNotFoundError, BackendUnavailableError
             from .solving import get_backend
 
             try:
-                self._fallback = engine_for(get_backend(self.FALLBACK), budget=self.budget)
+                self._fallback = get_backend(self.FALLBACK, **self.FALLBACK_OPTIONS)
             except (BackendNotFoundError, BackendUnavailableError):
                 self._fallback = None
-        return self._fallback  # type: ignore[return-value]
+        return self._fallback
+
+    def _fallback_still_unique(self, backend: Any, rules: RuleSet, givens: Sequence[int],
+                               removed: Sequence[int], solution: Grid) -> bool | None:
+        """The fallback's answer, from its removal session for this full grid (a new one
+        when the grid changed or a fixed clue is no longer a given)."""
+        session = self._session
+        if session is None or session.rules != rules or \
+                session.solution.values != solution.values or not session.compatible(givens):
+            if session is not None:
+                session.close()
+            session = self._session = backend.removal_session(rules, solution)
+        return session.still_unique(givens, removed, fix=self._necessary, budget=self.budget)  # type: ignore[no-any-return]
+
+    def _note(self, removed: Sequence[int], answer: bool | None) -> None:
+        """Remember a clue shown necessary for this full grid (reset per grid by
+        :meth:`still_unique`)."""
+        if answer is False and len(removed) == 1:
+            self._necessary.add(removed[0])
 
     def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
                          start: Grid | None = None) -> Grid | None:
@@ -641,15 +674,22 @@ class _CompiledModelEngine:
                      solution: Grid) -> bool | None:
         if rules.shape.size < 16:
             return self._native_still_unique(rules, givens, removed, solution, self.limits)
+        if self._necessary_for != solution.values:
+            self._necessary_for = solution.values
+            self._necessary = set()
         answer = self._native_still_unique(rules, givens, removed, solution,
                                            self.first_limits)
-        if answer is not None or self.first_limits == self.limits:
-            return answer
-        fallback = self._fallback_engine()
-        if fallback is None:
-            return self._native_still_unique(rules, givens, removed, solution, self.limits)
-        self.fallback_calls += 1
-        return fallback.still_unique(rules, givens, removed, solution)
+        if answer is None and self.first_limits != self.limits:
+            backend = self._fallback_backend()
+            if backend is None:
+                answer = self._native_still_unique(rules, givens, removed, solution,
+                                                   self.limits)
+            else:
+                self.fallback_calls += 1
+                answer = self._fallback_still_unique(backend, rules, givens, removed,
+                                                     solution)
+        self._note(removed, answer)
+        return answer
 
     def _native_still_unique(self, rules: RuleSet, givens: Sequence[int],
                              removed: Sequence[int], solution: Grid,

@@ -263,3 +263,54 @@ def test_stats_and_version() -> None:
     assert backend.version().startswith("python-sat ")
     assert isinstance(backend, PySATBackend)
     backend.close()
+
+
+# -- removal sessions (the generator's SAT calls from 16x16 up) --------------------------------
+def _removal_walk(shape: Shape, seed: int) -> None:
+    """A removal pass driven by a session, each answer checked against the native backend."""
+    rules = RuleSet.classic(shape)
+    native = get_backend("native")
+    rng = random.Random(seed)
+    solution = native.solve(Puzzle.empty(shape, rules)).solution
+    assert solution is not None
+    backend = create("cadical195")
+    session = backend.removal_session(rules, solution)
+    values = list(solution.values)
+    necessary: set[int] = set()
+    order = list(range(shape.cell_count))
+    rng.shuffle(order)
+    for cell in order:
+        values[cell] = 0
+        answer = session.still_unique(values, (cell,), fix=necessary)
+        truth = native.count(Puzzle(Grid._trusted(shape, tuple(values)), rules), limit=2).count
+        assert answer is (truth == 1)
+        if not answer:
+            values[cell] = solution.values[cell]
+            necessary.add(cell)
+    assert session.fixed <= necessary and len(session.fixed) > 0
+    # a group: emptying two necessary clues together can only stay ambiguous
+    a, b = sorted(necessary)[:2]
+    values[a] = values[b] = 0
+    with pytest.raises(ValueError, match="fixed clue"):
+        session.still_unique(values, (a, b))
+    fresh = backend.removal_session(rules, solution)
+    assert fresh.still_unique(values, (a, b)) is False
+    backend.close()
+    with pytest.raises(ValueError, match="closed"):
+        session.still_unique(values, (a, b))
+
+
+@pytest.mark.parametrize(("shape", "seed"), [(Shape(2, 2), 1), (Shape(2, 3), 2), (Shape(3, 3), 3)])
+def test_a_removal_session_agrees_with_the_native_count(shape: Shape, seed: int) -> None:
+    _removal_walk(shape, seed)
+
+
+def test_a_removal_session_needs_a_full_grid_of_its_rules() -> None:
+    backend = create("cadical195")
+    rules = RuleSet.classic(Shape(2, 2))
+    for bad in ("1234341221434312", "123434122143432."):   # a repeat; an empty cell
+        with pytest.raises(ValueError, match="full grid"):
+            backend.removal_session(rules, Grid.parse(bad))
+    with pytest.raises(ValueError, match="full grid"):   # another shape
+        backend.removal_session(RuleSet.classic(Shape(3, 3)), Grid.parse("1234341221434321"))
+    backend.removal_session(rules, Grid.parse("1234341221434321")).close()

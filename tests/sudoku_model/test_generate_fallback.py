@@ -34,3 +34,21 @@ def test_small_grids_never_use_the_fallback() -> None:
     engine.first_limits["nodes"] = 1
     generate_one(GenerationSpec(RuleSet.classic(Shape(3, 3))), engine, seed=3)
     assert engine.fallback_calls == 0
+
+
+@pytest.mark.slow
+def test_fallback_sessions_handle_symmetric_groups_and_new_grids() -> None:
+    pytest.importorskip("pysat")
+    rules = RuleSet.classic(Shape(4, 4))
+    engine = engine_for("native")
+    engine.first_limits["nodes"] = 3
+    native = get_backend("native")
+    spec = GenerationSpec(rules, symmetry="rot180")
+    made = [generate_one(spec, engine, seed=seed) for seed in (5, 6)]  # one session per grid
+    assert engine.fallback_calls > 20
+    for m in made:
+        assert native.count(m.puzzle, limit=2).count == 1
+        values = m.puzzle.givens.values
+        assert all(bool(values[c]) == bool(values[255 - c]) for c in range(256))
+        assert m.group_minimal is True
+    assert made[0].puzzle != made[1].puzzle

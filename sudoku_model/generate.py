@@ -598,6 +598,10 @@ class _CompiledModelEngine:
     #: target phases, rare restarts) needs half the conflicts of its default focused mode:
     #: on the 220 fallback calls of one 25x25 puzzle, 39 s instead of 58 s.
     FALLBACK = "pysat:cadical195"
+    #: Fallback calls per full grid answered by the fallback backend's shared solver
+    #: before the grid gets a removal session of its own (loading one costs ~0.4 s at
+    #: 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls in all).
+    SESSION_AFTER = 8
     FALLBACK_OPTIONS: dict[str, Any] = {"solver_options": {
         "eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1}}
 
@@ -619,6 +623,7 @@ class _CompiledModelEngine:
         # a removal pass): the session turns them into unit clauses.
         self._necessary_for: tuple[int, ...] | None = None
         self._necessary: set[int] = set()
+        self._fallback_calls_here = 0
         #: Uniqueness calls answered by the fallback (for reports and benchmarks).
         self.fallback_calls = 0
 
@@ -649,6 +654,20 @@ class _CompiledModelEngine:
                                removed: Sequence[int], solution: Grid) -> bool | None:
         """The fallback's answer, from its removal session for this full grid (a new one
         when the grid changed or a fixed clue is no longer a given)."""
+        if self._fallback_calls_here < self.SESSION_AFTER:
+            self._fallback_calls_here += 1
+            puzzle = Puzzle(Grid._trusted(rules.shape, tuple(givens)), rules)
+            if len(removed) == 1:
+                cell = removed[0]
+                try:
+                    return bool(backend.digit_is_forced(puzzle, cell, solution.values[cell],
+                                                        budget=self.budget, prefer=solution))
+                except TimeoutError:
+                    return None
+            verdict = backend.check_unique(puzzle, solution=solution, budget=self.budget)
+            if verdict.kind is VerdictKind.UNIQUE:
+                return True
+            return False if verdict.kind is VerdictKind.MULTIPLE else None
         session = self._session
         if session is None or session.rules != rules or \
                 session.solution.values != solution.values or not session.compatible(givens):
@@ -677,6 +696,7 @@ class _CompiledModelEngine:
         if self._necessary_for != solution.values:
             self._necessary_for = solution.values
             self._necessary = set()
+            self._fallback_calls_here = 0
         answer = self._native_still_unique(rules, givens, removed, solution,
                                            self.first_limits)
         if answer is None and self.first_limits != self.limits:

@@ -304,9 +304,10 @@ class _Engine:
         return list(compress(map(add, self.bases, solution),
                              map(self.not_given.__getitem__, givens)))
 
-    def blocking_clause(self, guard: int, solution: tuple[int, ...],
-                        givens: tuple[int, ...]) -> list[int]:
-        clause = list(map(neg, self.free_literals(solution, givens)))
+    @staticmethod
+    def blocking_clause(guard: int, free: list[int]) -> list[int]:
+        """"Some free cell differs" (``free`` from :meth:`free_literals`), guarded."""
+        clause = list(map(neg, free))
         clause.append(-guard)
         return clause
 
@@ -543,9 +544,10 @@ class PySATBackend(Backend):
         free = engine.free_literals(first.values, givens)
         if phased:   # the second search starts away from the first solution
             solver.set_phases(list(map(neg, free)))
+        blocked = free
         try:
             while True:
-                solver.add_clause(engine.blocking_clause(guard, found[-1].values, givens))
+                solver.add_clause(engine.blocking_clause(guard, blocked))
                 result = self._call(engine, assumptions, run)
                 if result is None:
                     break
@@ -555,6 +557,7 @@ class PySATBackend(Backend):
                 found.append(engine.model_grid())
                 if len(found) >= limit:
                     break
+                blocked = engine.free_literals(found[-1].values, givens)
             stats = self._stats_since(engine, stats0)
         finally:
             if phased:
@@ -573,13 +576,12 @@ class PySATBackend(Backend):
         assumptions.append(guard)
         stats0 = engine.solver.accum_stats()
         free = engine.free_literals(solution.values, givens)
+        clause = engine.blocking_clause(guard, free)
         solver = engine.solver
         if phased:
             engine.force_positive_phases()
-            solver.set_phases(list(map(neg, free)))
+            solver.set_phases(clause[:-1])
         try:
-            clause = list(map(neg, free))
-            clause.append(-guard)
             solver.add_clause(clause)
             result = self._call(engine, assumptions, run)
             other = [engine.model_grid()] if result else []
@@ -609,7 +611,8 @@ class PySATBackend(Backend):
                     state["complete"] = True
                     return
                 grid = engine.model_grid()
-                engine.solver.add_clause(engine.blocking_clause(guard, grid.values, givens))
+                engine.solver.add_clause(
+                    engine.blocking_clause(guard, engine.free_literals(grid.values, givens)))
                 produced += 1
                 yield grid
         finally:

@@ -618,6 +618,7 @@ class _CompiledModelEngine:
         self._models: dict[RuleSet, Any] = {}
         self._status: dict[str, int] = {}
         self._fallback: Any = False  # the fallback backend; None: unavailable; False: not loaded
+        self._fallback_shared: GenerationEngine | None = None   # its engine, shared solver
         self._session: Any = None    # its removal session for the current full grid
         # Clues shown necessary for the current full grid (they stay givens from then on in
         # a removal pass): the session turns them into unit clauses.
@@ -646,6 +647,7 @@ class _CompiledModelEngine:
 
             try:
                 self._fallback = get_backend(self.FALLBACK, **self.FALLBACK_OPTIONS)
+                self._fallback_shared = engine_for(self._fallback, budget=self.budget)
             except (BackendNotFoundError, BackendUnavailableError):
                 self._fallback = None
         return self._fallback
@@ -654,20 +656,9 @@ class _CompiledModelEngine:
                                removed: Sequence[int], solution: Grid) -> bool | None:
         """The fallback's answer, from its removal session for this full grid (a new one
         when the grid changed or a fixed clue is no longer a given)."""
-        if self._fallback_calls_here < self.SESSION_AFTER:
+        if self._fallback_calls_here < self.SESSION_AFTER and self._fallback_shared is not None:
             self._fallback_calls_here += 1
-            puzzle = Puzzle(Grid._trusted(rules.shape, tuple(givens)), rules)
-            if len(removed) == 1:
-                cell = removed[0]
-                try:
-                    return bool(backend.digit_is_forced(puzzle, cell, solution.values[cell],
-                                                        budget=self.budget, prefer=solution))
-                except TimeoutError:
-                    return None
-            verdict = backend.check_unique(puzzle, solution=solution, budget=self.budget)
-            if verdict.kind is VerdictKind.UNIQUE:
-                return True
-            return False if verdict.kind is VerdictKind.MULTIPLE else None
+            return self._fallback_shared.still_unique(rules, givens, removed, solution)
         session = self._session
         if session is None or session.rules != rules or \
                 session.solution.values != solution.values or not session.compatible(givens):
@@ -675,12 +666,6 @@ class _CompiledModelEngine:
                 session.close()
             session = self._session = backend.removal_session(rules, solution)
         return session.still_unique(givens, removed, fix=self._necessary, budget=self.budget)  # type: ignore[no-any-return]
-
-    def _note(self, removed: Sequence[int], answer: bool | None) -> None:
-        """Remember a clue shown necessary for this full grid (reset per grid by
-        :meth:`still_unique`)."""
-        if answer is False and len(removed) == 1:
-            self._necessary.add(removed[0])
 
     def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
                          start: Grid | None = None) -> Grid | None:
@@ -708,7 +693,8 @@ class _CompiledModelEngine:
                 self.fallback_calls += 1
                 answer = self._fallback_still_unique(backend, rules, givens, removed,
                                                      solution)
-        self._note(removed, answer)
+        if answer is False and len(removed) == 1:
+            self._necessary.add(removed[0])   # a necessary clue stays a given of this grid
         return answer
 
     def _native_still_unique(self, rules: RuleSet, givens: Sequence[int],

@@ -765,11 +765,19 @@ class RemovalSession:
         not givens here are ignored).
 
         Raises:
-            ValueError: when a fixed clue is not a given of S here, or the session is closed.
+            ValueError: when ``givens`` has not one value per cell, ``removed`` is empty or
+                names a cell that is not empty in ``givens``, a fixed clue is not a given
+                of S here, or the session is closed.
         """
         engine = self._engine
         if engine is None:
             raise ValueError("this removal session is closed")
+        if len(givens) != engine.cell_count:
+            raise ValueError(f"givens has {len(givens)} values; the grid has "
+                             f"{engine.cell_count} cells")
+        if not removed or not all(0 <= c < engine.cell_count and not givens[c]
+                                  for c in removed):
+            raise ValueError(f"the removed cells {list(removed)} must be empty cells of givens")
         if not self.compatible(givens):
             raise ValueError("a fixed clue of this removal session is not a given here")
         sol = self.solution.values

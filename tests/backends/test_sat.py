@@ -295,6 +295,12 @@ def _removal_walk(shape: Shape, seed: int) -> None:
         session.still_unique(values, (a, b))
     fresh = backend.removal_session(rules, solution)
     assert fresh.still_unique(values, (a, b)) is False
+    clue = next(i for i, v in enumerate(values) if v)
+    for bad_removed in ((), (shape.cell_count,), (a, clue)):   # none, outside, a given
+        with pytest.raises(ValueError, match="removed cells"):
+            fresh.still_unique(values, bad_removed)
+    with pytest.raises(ValueError, match="values; the grid has"):
+        fresh.still_unique(values[:-1], (a,))
     backend.close()
     with pytest.raises(ValueError, match="closed"):
         session.still_unique(values, (a, b))

@@ -49,16 +49,35 @@ from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import AllDifferent, RuleSet
 
-__all__ = ["ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO", "VariableMap",
-           "CNF", "encode_rules", "encode_puzzle", "given_literals", "segment_layers",
-           "to_dimacs"]
+__all__ = [
+    "ENCODINGS",
+    "AMO_ENCODINGS",
+    "DEFAULT_ENCODING",
+    "DEFAULT_AMO",
+    "VariableMap",
+    "CNF",
+    "encode_rules",
+    "encode_puzzle",
+    "given_literals",
+    "segment_layers",
+    "to_dimacs",
+]
 
 #: Clause sets of Lynce & Ouaknine, from fewest clauses to most.
 ENCODINGS = ("minimal", "efficient", "extended", "augmented")
 DEFAULT_ENCODING = "extended"
 #: At-most-one encodings: ``pairwise`` here, the others through :mod:`pysat.card`.
-AMO_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
-                 "totalizer", "mtotalizer", "kmtotalizer")
+AMO_ENCODINGS = (
+    "pairwise",
+    "seqcounter",
+    "sortnetwrk",
+    "cardnetwrk",
+    "bitwise",
+    "ladder",
+    "totalizer",
+    "mtotalizer",
+    "kmtotalizer",
+)
 DEFAULT_AMO = "pairwise"
 
 Clause = list[int]
@@ -82,7 +101,7 @@ class VariableMap:
     def cell_var_count(self) -> int:
         """How many variables stand for cells (auxiliaries come after them)."""
         if self.table is None:
-            return self.shape.size ** 3
+            return self.shape.size**3
         return len(self.table)
 
     def var(self, cell: int, digit: int) -> int | None:
@@ -108,7 +127,7 @@ class VariableMap:
         n = self.shape.size
         values = list(self.fixed) if self.fixed is not None else [0] * (n * n)
         if self.table is None:
-            top = n ** 3
+            top = n**3
             for lit in model:
                 if 0 < lit <= top:
                     cell, digit = divmod(lit - 1, n)
@@ -121,8 +140,9 @@ class VariableMap:
                 if cd is not None and not values[cd[0]]:
                     values[cd[0]] = cd[1]
         if 0 in values:
-            raise ValueError(f"the model leaves cell {self.shape.cell_name(values.index(0))} "
-                             "without a digit")
+            raise ValueError(
+                f"the model leaves cell {self.shape.cell_name(values.index(0))} without a digit"
+            )
         return Grid(self.shape, values)
 
 
@@ -153,8 +173,7 @@ def _check_options(encoding: str, amo: str) -> None:
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
     if amo not in AMO_ENCODINGS:
-        raise ValueError(f"unknown at-most-one encoding {amo!r}; "
-                         f"known: {', '.join(AMO_ENCODINGS)}")
+        raise ValueError(f"unknown at-most-one encoding {amo!r}; known: {', '.join(AMO_ENCODINGS)}")
 
 
 class _AtMostOne:
@@ -177,15 +196,15 @@ class _AtMostOne:
             return
         from pysat.card import CardEnc
 
-        enc = CardEnc.atmost(lits=list(lits), bound=1, top_id=self.top,
-                             encoding=self._enc_type)
+        enc = CardEnc.atmost(lits=list(lits), bound=1, top_id=self.top, encoding=self._enc_type)
         clauses.extend(enc.clauses)
         self.top = max(self.top, enc.nv)
 
 
 # -- full encodings ----------------------------------------------------------------------
-def encode_rules(rules: RuleSet, *, encoding: str = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO) -> CNF:
+def encode_rules(
+    rules: RuleSet, *, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO
+) -> CNF:
     """The rules of a rule set as CNF, without givens (add :func:`given_literals` as unit
     clauses or as assumptions).
 
@@ -208,7 +227,7 @@ def _encode_rules_cached(rules: RuleSet, encoding: str, amo: str) -> CNF:
     cells = range(shape.cell_count)
     digits = range(1, n + 1)
     lits = [[0] + [c * n + d for d in digits] for c in cells]
-    builder = _AtMostOne(amo, n ** 3)
+    builder = _AtMostOne(amo, n**3)
     clauses: list[Clause] = [lits[c][1:] for c in cells]
     if encoding != "minimal":
         for c in cells:
@@ -223,14 +242,17 @@ def _encode_rules_cached(rules: RuleSet, encoding: str, amo: str) -> CNF:
     for a, b in rules.pairs:
         for d in digits:
             clauses.append([-lits[a][d], -lits[b][d]])
-    comments = [f"sudoku {shape.name} {'+'.join(rules.variants)}: {encoding} encoding, "
-                f"{amo} at-most-one",
-                f"variable cell*{n}+digit (cells 0..{n * n - 1} row-major, digits 1..{n})"]
+    comments = [
+        f"sudoku {shape.name} {'+'.join(rules.variants)}: {encoding} encoding, {amo} at-most-one",
+        f"variable cell*{n}+digit (cells 0..{n * n - 1} row-major, digits 1..{n})",
+    ]
     if encoding == "augmented":
         first = builder.top + 1
         builder.top = _add_segments(clauses, rules, builder.top, lambda c, d: lits[c][d])
-        comments.append(f"variables {first}..{builder.top}: segment variables "
-                        "(digit somewhere in a box-row or box-column segment)")
+        comments.append(
+            f"variables {first}..{builder.top}: segment variables "
+            "(digit somewhere in a box-row or box-column segment)"
+        )
     return CNF(clauses, builder.top, VariableMap(shape), comments)
 
 
@@ -239,13 +261,13 @@ def _tiles(shape: Shape, units: Sequence[Sequence[int]]) -> bool:
     """True when the units are n full units that together cover every cell once."""
     n = shape.size
     cells = {c for u in units for c in u}
-    return (len(units) == n and all(len(u) == n for u in units)
-            and len(cells) == shape.cell_count)
+    return len(units) == n and all(len(u) == n for u in units) and len(cells) == shape.cell_count
 
 
 @lru_cache(maxsize=32)
-def segment_layers(rules: RuleSet) -> tuple[tuple[tuple[tuple[int, ...], ...],
-                                                  tuple[tuple[int, ...], ...]], ...]:
+def segment_layers(
+    rules: RuleSet,
+) -> tuple[tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]], ...]:
     """The segments of the augmented encoding, one layer per pair of tiling rules.
 
     A tiling rule has n units of n cells that cover the grid (rows, columns, boxes, jigsaw
@@ -258,11 +280,12 @@ def segment_layers(rules: RuleSet) -> tuple[tuple[tuple[tuple[int, ...], ...],
     """
     shape = rules.shape
     n = shape.size
-    tiling = [r.units for r in rules.rules
-              if isinstance(r, AllDifferent) and _tiles(shape, r.units)]
+    tiling = [
+        r.units for r in rules.rules if isinstance(r, AllDifferent) and _tiles(shape, r.units)
+    ]
     layers = []
     for i, a_units in enumerate(tiling):
-        for b_units in tiling[i + 1:]:
+        for b_units in tiling[i + 1 :]:
             segments: list[tuple[int, ...]] = []
             a_groups: list[list[int]] = [[] for _ in a_units]
             b_groups: list[list[int]] = [[] for _ in b_units]
@@ -277,13 +300,13 @@ def segment_layers(rules: RuleSet) -> tuple[tuple[tuple[tuple[int, ...], ...],
             sizes = {len(seg) for seg in segments}
             if max(sizes) < 2 or n in sizes:
                 continue
-            layers.append((tuple(segments),
-                           tuple(tuple(g) for g in a_groups + b_groups)))
+            layers.append((tuple(segments), tuple(tuple(g) for g in a_groups + b_groups)))
     return tuple(layers)
 
 
-def _add_segments(clauses: list[Clause], rules: RuleSet, top: int,
-                  lit_of: Callable[[int, int], int | None]) -> int:
+def _add_segments(
+    clauses: list[Clause], rules: RuleSet, top: int, lit_of: Callable[[int, int], int | None]
+) -> int:
     """Add the segment layers of :func:`segment_layers` to ``clauses``; auxiliary
     variables from ``top + 1``. ``lit_of(cell, digit)`` is the cell literal, or None when
     the cell cannot hold the digit (a simplified encoding). Returns the new top.
@@ -313,8 +336,8 @@ def _add_segments(clauses: list[Clause], rules: RuleSet, top: int,
             for group in groups:
                 ts = [lit for lit in (seg_lit[k] for k in group) if lit is not None]
                 if not ts:
-                    continue   # d is given in this unit (simplified encoding)
-                clauses.append(ts)   # one live segment (simplified): a unit clause
+                    continue  # d is given in this unit (simplified encoding)
+                clauses.append(ts)  # one live segment (simplified): a unit clause
                 clauses.extend([-a, -b] for a, b in combinations(ts, 2))
     return top
 
@@ -325,8 +348,13 @@ def given_literals(puzzle: Puzzle) -> list[int]:
     return [c * n + v for c, v in enumerate(puzzle.givens.values) if v]
 
 
-def encode_puzzle(puzzle: Puzzle, *, encoding: str = DEFAULT_ENCODING,
-                  amo: str = DEFAULT_AMO, simplify: bool = False) -> CNF:
+def encode_puzzle(
+    puzzle: Puzzle,
+    *,
+    encoding: str = DEFAULT_ENCODING,
+    amo: str = DEFAULT_AMO,
+    simplify: bool = False,
+) -> CNF:
     """A puzzle as one formula: its rules plus the givens.
 
     Without ``simplify`` the givens are unit clauses appended to :func:`encode_rules`.
@@ -359,9 +387,11 @@ def _encode_simplified(puzzle: Puzzle, encoding: str, amo: str) -> CNF:
     n = shape.size
     values = puzzle.givens.values
     digits = range(1, n + 1)
-    comments = [f"sudoku {shape.name} {'+'.join(rules.variants)}: {encoding} encoding "
-                f"simplified by {puzzle.clues} givens (Kwon & Jain), {amo} at-most-one",
-                "variables numbered compactly: see the variable map"]
+    comments = [
+        f"sudoku {shape.name} {'+'.join(rules.variants)}: {encoding} encoding "
+        f"simplified by {puzzle.clues} givens (Kwon & Jain), {amo} at-most-one",
+        "variables numbered compactly: see the variable map",
+    ]
     if puzzle.conflicts():
         comments.append("the givens clash: the formula is an empty clause")
         return CNF([[]], 0, VariableMap(shape, {}, values), comments)
@@ -376,9 +406,10 @@ def _encode_simplified(puzzle: Puzzle, encoding: str, amo: str) -> CNF:
                 table[(c, d)] = len(table) + 1
     builder = _AtMostOne(amo, len(table))
     clauses: list[Clause] = []
-    cell_lits = {c: [table[(c, d)] for d in digits if (c, d) in table]
-                 for c, v in enumerate(values) if not v}
-    clauses.extend(cell_lits.values())       # an empty list here is an empty clause: unsat
+    cell_lits = {
+        c: [table[(c, d)] for d in digits if (c, d) in table] for c, v in enumerate(values) if not v
+    }
+    clauses.extend(cell_lits.values())  # an empty list here is an empty clause: unsat
     if encoding in ("efficient", "extended"):
         for lits in cell_lits.values():
             builder.add(clauses, lits)

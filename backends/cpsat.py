@@ -37,7 +37,8 @@ def _import_cp_model() -> Any:
         from ortools.sat.python import cp_model
     except ImportError as exc:  # pragma: no cover - ortools is a core dependency
         raise BackendUnavailableError(
-            "the cpsat backend needs OR-Tools: pip install ortools") from exc
+            "the cpsat backend needs OR-Tools: pip install ortools"
+        ) from exc
     return cp_model
 
 
@@ -55,10 +56,13 @@ class CPSATBackend(Backend):
     """
 
     name = "cpsat"
-    capabilities = Capabilities(frozenset({"all_different", "different"}), 4, 25,
-                                ("seconds", "conflicts"),
-                                "OR-Tools CP-SAT; integer cells, AllDifferent, enumeration "
-                                "with a stopping callback")
+    capabilities = Capabilities(
+        frozenset({"all_different", "different"}),
+        4,
+        25,
+        ("seconds", "conflicts"),
+        "OR-Tools CP-SAT; integer cells, AllDifferent, enumeration with a stopping callback",
+    )
 
     def __init__(self, *, workers: int = 1, parameters: dict[str, Any] | None = None) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -100,7 +104,7 @@ class CPSATBackend(Backend):
         variables = model.proto.variables
         for cell, value in enumerate(puzzle.givens.values):
             if value:
-                domain = variables[cell].domain   # [1, n] in the base model
+                domain = variables[cell].domain  # [1, n] in the base model
                 domain[0] = value
                 domain[1] = value
         return model
@@ -131,10 +135,13 @@ class CPSATBackend(Backend):
         found = collector.found
         solver = self._solver(budget, enumerate_all=limit > 1)
         status = solver.solve(model, collector)
-        stats = {"conflicts": solver.num_conflicts, "decisions": solver.num_branches,
-                 "propagations": solver.response_proto.num_binary_propagations
-                 + solver.response_proto.num_integer_propagations,
-                 "solver_wall_seconds": solver.wall_time}
+        stats = {
+            "conflicts": solver.num_conflicts,
+            "decisions": solver.num_branches,
+            "propagations": solver.response_proto.num_binary_propagations
+            + solver.response_proto.num_integer_propagations,
+            "solver_wall_seconds": solver.wall_time,
+        }
         if status == cp.INFEASIBLE:
             return SearchOutcome([], True, stats)
         if status == cp.MODEL_INVALID:  # pragma: no cover - a bug in the model builder
@@ -153,6 +160,7 @@ def _collector_class(cp: Any) -> Any:
     """The solution callback class (made once: cp_model is imported lazily)."""
     global _COLLECTOR
     if _COLLECTOR is None:
+
         class Collector(cp.CpSolverSolutionCallback):  # type: ignore[name-defined,misc]
             """Keeps each solution as a Grid and stops the search at the limit."""
 

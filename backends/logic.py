@@ -33,16 +33,20 @@ class LogicBackend(Backend):
     name = "logic"
     capabilities = Capabilities(
         rule_kinds=frozenset({"all_different", "different"}),
-        min_size=4, max_size=25, budgets=("seconds", "nodes"),
+        min_size=4,
+        max_size=25,
+        budgets=("seconds", "nodes"),
         notes="pure Python; fast up to 9x9, slow on large grids (16x16 and up, 25x25 can "
-              "take seconds to minutes); nodes count fallback-search positions")
+        "take seconds to minutes); nodes count fallback-search positions",
+    )
 
     def __init__(self, techniques: str = "all") -> None:
         from sudoku_model.logic import SINGLES, TECHNIQUES
 
         if techniques not in TECHNIQUE_SETS:
-            raise ValueError(f"unknown logic technique set {techniques!r}; known: "
-                             f"{', '.join(TECHNIQUE_SETS)}")
+            raise ValueError(
+                f"unknown logic technique set {techniques!r}; known: {', '.join(TECHNIQUE_SETS)}"
+            )
         self.name = "logic" if techniques == "all" else f"logic:{techniques}"
         self._techniques: Sequence[Any] = TECHNIQUES if techniques == "all" else SINGLES
 
@@ -70,8 +74,9 @@ class LogicBackend(Backend):
         stats["guesses"] = found.guesses
         shape = puzzle.shape
         solutions = [Grid._trusted(shape, values) for values in found.solutions]
-        return SearchOutcome(solutions, found.complete, stats,
-                             stopped_by_budget=found.stopped_by_budget)
+        return SearchOutcome(
+            solutions, found.complete, stats, stopped_by_budget=found.stopped_by_budget
+        )
 
 
 def create(sub: str | None = None, **options: Any) -> LogicBackend:

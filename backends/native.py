@@ -78,8 +78,10 @@ def create(sub: str | None = None, **options: Any) -> NativeBackend:
 
 
 def _budget_args(budget: Budget) -> dict[str, Any]:
-    return {"nodes": -1 if budget.nodes is None else int(budget.nodes),
-            "seconds": -1.0 if budget.seconds is None else float(budget.seconds)}
+    return {
+        "nodes": -1 if budget.nodes is None else int(budget.nodes),
+        "seconds": -1.0 if budget.seconds is None else float(budget.seconds),
+    }
 
 
 def _grid(shape: Shape, raw: bytes) -> Grid:
@@ -114,8 +116,9 @@ class BatchResult:
         nc = self.shape.cell_count
         base = index * self.keep * nc
         k = min(self.counts[index], self.keep)
-        return [_grid(self.shape, self.solutions[base + j * nc: base + (j + 1) * nc])
-                for j in range(k)]
+        return [
+            _grid(self.shape, self.solutions[base + j * nc : base + (j + 1) * nc]) for j in range(k)
+        ]
 
     def complete(self, index: int) -> bool:
         """True when the count of puzzle ``index`` is exact."""
@@ -140,10 +143,13 @@ class NativeBackend(Backend):
 
     name = "native"
     capabilities = Capabilities(
-        frozenset({"all_different", "different"}), min_size=4, max_size=nb.MAX_SIZE,
+        frozenset({"all_different", "different"}),
+        min_size=4,
+        max_size=nb.MAX_SIZE,
         budgets=("seconds", "nodes"),
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
-              "classic 9x9 fast path; default budget 60 s")
+        "classic 9x9 fast path; default budget 60 s",
+    )
 
     def __init__(self, *, fast: bool = True) -> None:
         self.fast = fast
@@ -174,8 +180,9 @@ class NativeBackend(Backend):
         return m
 
     # -- the contract ------------------------------------------------------------------
-    def _outcome(self, puzzle: Puzzle, result: tuple[int, int, list[bytes], int, int]
-                 ) -> SearchOutcome:
+    def _outcome(
+        self, puzzle: Puzzle, result: tuple[int, int, list[bytes], int, int]
+    ) -> SearchOutcome:
         count, status, raw, nodes, guesses = result
         shape = puzzle.shape
         return SearchOutcome(
@@ -183,24 +190,39 @@ class NativeBackend(Backend):
             complete=status in (nb.EXHAUSTED, nb.CONTRADICTORY),
             stats={"nodes": nodes, "guesses": guesses},
             stopped_by_budget=status == nb.BUDGET,
-            count=count)
+            count=count,
+        )
 
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
         m = self.model(puzzle.rules)
-        return self._outcome(puzzle, m.solve(bytes(puzzle.givens.values), limit=limit,
-                                             keep=min(limit, MAX_KEPT), fast=self.fast,
-                                             **_budget_args(budget)))
+        return self._outcome(
+            puzzle,
+            m.solve(
+                bytes(puzzle.givens.values),
+                limit=limit,
+                keep=min(limit, MAX_KEPT),
+                fast=self.fast,
+                **_budget_args(budget),
+            ),
+        )
 
-    def _search_other(self, puzzle: Puzzle, solution: Grid, *,
-                      budget: Budget) -> SearchOutcome:
+    def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
         # One search that skips the known solution: no second copy of it is counted.
         m = self.model(puzzle.rules)
-        return self._outcome(puzzle, m.solve(bytes(puzzle.givens.values), limit=1,
-                                             avoid=bytes(solution.values), fast=self.fast,
-                                             **_budget_args(budget)))
+        return self._outcome(
+            puzzle,
+            m.solve(
+                bytes(puzzle.givens.values),
+                limit=1,
+                avoid=bytes(solution.values),
+                fast=self.fast,
+                **_budget_args(budget),
+            ),
+        )
 
-    def _iter_solutions(self, puzzle: Puzzle, *, limit: int | None, budget: Budget,
-                        state: dict[str, bool]) -> Iterator[Grid]:
+    def _iter_solutions(
+        self, puzzle: Puzzle, *, limit: int | None, budget: Budget, state: dict[str, bool]
+    ) -> Iterator[Grid]:
         # A resumable C search: chunks of solutions, never all of them in memory. The
         # budget counts the search's own time and nodes, not the consumer's.
         search = self.model(puzzle.rules).search(bytes(puzzle.givens.values))
@@ -228,8 +250,9 @@ class NativeBackend(Backend):
                 return
 
     # -- extras for generators and bulk work -------------------------------------------
-    def random_solution(self, rules: RuleSet, seed: int, *, givens: Grid | None = None,
-                        budget: Budget | None = None) -> Grid | None:
+    def random_solution(
+        self, rules: RuleSet, seed: int, *, givens: Grid | None = None, budget: Budget | None = None
+    ) -> Grid | None:
         """A random solution from ``seed``: a full grid of ``rules`` (or a completion of
         ``givens``), random digit order and cell tie-breaks. Same seed, same grid.
 
@@ -245,8 +268,14 @@ class NativeBackend(Backend):
         status, raw = search.run(1, **_budget_args(budget or DEFAULT_BUDGET))
         return _grid(rules.shape, raw[0]) if raw else None
 
-    def search_excluding(self, puzzle: Puzzle, forbidden: Iterable[tuple[int, int]], *,
-                         limit: int = 1, budget: Budget | None = None) -> SearchOutcome:
+    def search_excluding(
+        self,
+        puzzle: Puzzle,
+        forbidden: Iterable[tuple[int, int]],
+        *,
+        limit: int = 1,
+        budget: Budget | None = None,
+    ) -> SearchOutcome:
         """Solutions of ``puzzle`` in which no cell holds a digit paired with it in
         ``forbidden`` (``(cell, digit)`` pairs), up to ``limit``.
 
@@ -258,12 +287,20 @@ class NativeBackend(Backend):
         """
         self._require_supported(puzzle)
         m = self.model(puzzle.rules)
-        return self._outcome(puzzle, m.solve(
-            bytes(puzzle.givens.values), limit=limit, forbidden=list(forbidden),
-            fast=self.fast, **_budget_args(budget or DEFAULT_BUDGET)))
+        return self._outcome(
+            puzzle,
+            m.solve(
+                bytes(puzzle.givens.values),
+                limit=limit,
+                forbidden=list(forbidden),
+                fast=self.fast,
+                **_budget_args(budget or DEFAULT_BUDGET),
+            ),
+        )
 
-    def keeps_unique_without(self, puzzle: Puzzle, cell: int, solution: Grid, *,
-                             budget: Budget | None = None) -> bool | None:
+    def keeps_unique_without(
+        self, puzzle: Puzzle, cell: int, solution: Grid, *, budget: Budget | None = None
+    ) -> bool | None:
         """Whether ``puzzle`` (unique, with ``solution``) stays unique after removing the
         clue at ``cell``: True when "remaining clues + (cell != its digit)" has no
         solution, False when it has one, None when the budget ran out.
@@ -275,15 +312,20 @@ class NativeBackend(Backend):
         if not digit:
             raise ValueError(f"cell {puzzle.shape.cell_name(cell)} holds no clue")
         reduced = puzzle.with_givens(puzzle.givens.without([cell]))
-        outcome = self.search_excluding(reduced, [(cell, solution.values[cell])],
-                                        budget=budget)
+        outcome = self.search_excluding(reduced, [(cell, solution.values[cell])], budget=budget)
         if outcome.solutions:
             return False
         return True if outcome.complete else None
 
-    def count_batch(self, rules: RuleSet, givens: bytes | Sequence[Grid] | Sequence[Puzzle],
-                    *, limit: int = 2, keep: int = 1,
-                    budget: Budget | None = None) -> BatchResult:
+    def count_batch(
+        self,
+        rules: RuleSet,
+        givens: bytes | Sequence[Grid] | Sequence[Puzzle],
+        *,
+        limit: int = 2,
+        keep: int = 1,
+        budget: Budget | None = None,
+    ) -> BatchResult:
         """Count solutions of many puzzles of one rule set in one C call (GIL released,
         so threads run batches in parallel).
 
@@ -297,11 +339,21 @@ class NativeBackend(Backend):
         if limit < 1:
             raise ValueError(f"limit must be a positive integer, got {limit!r}")
         if not isinstance(givens, (bytes, bytearray, memoryview)):
-            givens = b"".join(bytes((g.givens if isinstance(g, Puzzle) else g).values)
-                              for g in givens)
+            givens = b"".join(
+                bytes((g.givens if isinstance(g, Puzzle) else g).values) for g in givens
+            )
         start = time.perf_counter()
         counts, statuses, solutions, nodes, guesses = self.model(rules).batch(
-            givens, limit=limit, keep=keep, fast=self.fast,
-            **_budget_args(budget or DEFAULT_BUDGET))
-        return BatchResult(rules.shape, limit, min(keep, limit), counts, statuses, solutions,
-                           nodes, guesses, time.perf_counter() - start)
+            givens, limit=limit, keep=keep, fast=self.fast, **_budget_args(budget or DEFAULT_BUDGET)
+        )
+        return BatchResult(
+            rules.shape,
+            limit,
+            min(keep, limit),
+            counts,
+            statuses,
+            solutions,
+            nodes,
+            guesses,
+            time.perf_counter() - start,
+        )

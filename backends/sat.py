@@ -68,8 +68,17 @@ from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 from .cnf import DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
 
-__all__ = ["create", "PySATBackend", "RemovalSession", "SOLVERS", "REFUSED", "DEFAULT_SOLVER",
-           "CADICAL_TUNING", "resolve_solver_name", "solver_names"]
+__all__ = [
+    "create",
+    "PySATBackend",
+    "RemovalSession",
+    "SOLVERS",
+    "REFUSED",
+    "DEFAULT_SOLVER",
+    "CADICAL_TUNING",
+    "resolve_solver_name",
+    "solver_names",
+]
 
 DEFAULT_SOLVER = "cadical195"
 
@@ -79,36 +88,50 @@ class SolverInfo:
     """What a PySAT solver can do, as far as this backend is concerned."""
 
     name: str
-    interrupt: bool          # solve_limited + interrupt(): exact seconds budgets
-    limited: bool            # solve_limited with a conflict budget
-    phases: bool             # set_phases (random solutions)
+    interrupt: bool  # solve_limited + interrupt(): exact seconds budgets
+    limited: bool  # solve_limited with a conflict budget
+    phases: bool  # set_phases (random solutions)
     notes: str = ""
-    configurable: bool = False   # configure(): CaDiCaL options, set before any clause
+    configurable: bool = False  # configure(): CaDiCaL options, set before any clause
 
 
 #: Every PySAT solver that honours assumptions, by canonical PySAT name.
-SOLVERS: dict[str, SolverInfo] = {s.name: s for s in [
-    SolverInfo("cadical195", False, True, True, "CaDiCaL 1.9.5 (default)", True),
-    SolverInfo("cadical153", False, True, True, "CaDiCaL 1.5.3", True),
-    SolverInfo("cadical103", False, True, False, "CaDiCaL 1.0.3; no set_phases"),
-    SolverInfo("cadical300", False, True, True, "CaDiCaL 3.0.0", True),
-    SolverInfo("glucose3", True, True, True, "Glucose 3.0"),
-    SolverInfo("glucose4", True, True, True,
-               "Glucose 4.1; checks the conflict budget only at restarts"),
-    SolverInfo("glucose42", True, True, True,
-               "Glucose 4.2.1; checks the conflict budget only at restarts"),
-    SolverInfo("gluecard3", True, True, True, "Gluecard 3"),
-    SolverInfo("gluecard4", True, True, True, "Gluecard 4"),
-    SolverInfo("maplechrono", True, True, True, "MapleLCMDistChronoBT"),
-    SolverInfo("maplecm", True, True, True, "Maple_CM"),
-    SolverInfo("maplesat", True, True, True, "MapleCOMSPS_LRB"),
-    SolverInfo("mergesat3", True, True, True, "MergeSat 3"),
-    SolverInfo("minicard", True, True, True, "Minicard 1.2"),
-    SolverInfo("minisat22", True, True, True, "MiniSat 2.2"),
-    SolverInfo("minisatep", True, True, True, "MiniSat with extended propagation"),
-    SolverInfo("lingeling", False, False, True,
-               "Lingeling: no limited solve in PySAT, so budgets are not honoured"),
-]}
+SOLVERS: dict[str, SolverInfo] = {
+    s.name: s
+    for s in [
+        SolverInfo("cadical195", False, True, True, "CaDiCaL 1.9.5 (default)", True),
+        SolverInfo("cadical153", False, True, True, "CaDiCaL 1.5.3", True),
+        SolverInfo("cadical103", False, True, False, "CaDiCaL 1.0.3; no set_phases"),
+        SolverInfo("cadical300", False, True, True, "CaDiCaL 3.0.0", True),
+        SolverInfo("glucose3", True, True, True, "Glucose 3.0"),
+        SolverInfo(
+            "glucose4", True, True, True, "Glucose 4.1; checks the conflict budget only at restarts"
+        ),
+        SolverInfo(
+            "glucose42",
+            True,
+            True,
+            True,
+            "Glucose 4.2.1; checks the conflict budget only at restarts",
+        ),
+        SolverInfo("gluecard3", True, True, True, "Gluecard 3"),
+        SolverInfo("gluecard4", True, True, True, "Gluecard 4"),
+        SolverInfo("maplechrono", True, True, True, "MapleLCMDistChronoBT"),
+        SolverInfo("maplecm", True, True, True, "Maple_CM"),
+        SolverInfo("maplesat", True, True, True, "MapleCOMSPS_LRB"),
+        SolverInfo("mergesat3", True, True, True, "MergeSat 3"),
+        SolverInfo("minicard", True, True, True, "Minicard 1.2"),
+        SolverInfo("minisat22", True, True, True, "MiniSat 2.2"),
+        SolverInfo("minisatep", True, True, True, "MiniSat with extended propagation"),
+        SolverInfo(
+            "lingeling",
+            False,
+            False,
+            True,
+            "Lingeling: no limited solve in PySAT, so budgets are not honoured",
+        ),
+    ]
+}
 
 #: CaDiCaL options set by default (``solver_options=None``), measured on uniqueness checks of
 #: 9x9 puzzles with a long-lived solver (tests/benchmarks/bench_sat.py): the searches are
@@ -120,7 +143,7 @@ CADICAL_TUNING: dict[str, int] = {"eagersubsume": 0, "shrinkreap": 0, "chrono": 
 #: Solvers PySAT knows that this backend refuses, with the reason.
 REFUSED: dict[str, str] = {
     "kissat404": "Kissat ignores assumptions (PySAT warns and drops them), and this backend "
-                 "passes the givens as assumptions",
+    "passes the givens as assumptions",
     "cryptosat": "CryptoMiniSat is not built into the PySAT wheels",
     "minisatgh": "MiniSat (GitHub) is not built into the PySAT wheels",
     "ergo": "not validated with this backend",
@@ -128,11 +151,17 @@ REFUSED: dict[str, str] = {
 
 # Our aliases on top of PySAT's (PySAT's "cd" means the old CaDiCaL 1.0.3; "cadical" here
 # means the default).
-_EXTRA_ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat22",
-                  "gluecard": "gluecard4", "maple": "maplesat", "mergesat": "mergesat3"}
+_EXTRA_ALIASES = {
+    "cadical": "cadical195",
+    "glucose": "glucose4",
+    "minisat": "minisat22",
+    "gluecard": "gluecard4",
+    "maple": "maplesat",
+    "mergesat": "mergesat3",
+}
 
 
-_is_positive = (0).__lt__   # lit -> 0 < lit
+_is_positive = (0).__lt__  # lit -> 0 < lit
 
 
 def _import_pysat() -> Any:
@@ -140,7 +169,8 @@ def _import_pysat() -> Any:
         import pysat.solvers as solvers
     except ImportError as exc:  # pragma: no cover - python-sat is a core dependency
         raise BackendUnavailableError(
-            "the pysat backend needs the python-sat package: pip install python-sat") from exc
+            "the pysat backend needs the python-sat package: pip install python-sat"
+        ) from exc
     return solvers
 
 
@@ -159,8 +189,14 @@ def resolve_solver_name(name: str | None) -> str:
         canonical = _EXTRA_ALIASES[key]
     else:
         names = _import_pysat().SolverNames
-        canonical = next((attr for attr, aliases in vars(names).items()
-                          if not attr.startswith("_") and key in aliases), "")
+        canonical = next(
+            (
+                attr
+                for attr, aliases in vars(names).items()
+                if not attr.startswith("_") and key in aliases
+            ),
+            "",
+        )
     if canonical in REFUSED:
         raise ValueError(f"pysat:{name} is refused: {REFUSED[canonical]}")
     if canonical not in SOLVERS:
@@ -186,7 +222,7 @@ class _Watchdog:
         self._cond = threading.Condition(threading.Lock())
         self._solver: Any = None
         self._deadline: float | None = None
-        self._sleeping_until: float | None = None   # None: idle (no timeout)
+        self._sleeping_until: float | None = None  # None: idle (no timeout)
         self._thread: threading.Thread | None = None
         self.fired = False
 
@@ -196,8 +232,9 @@ class _Watchdog:
             self._deadline = deadline
             self.fired = False
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="pysat-watchdog",
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=self._run, name="pysat-watchdog", daemon=True
+                )
                 self._thread.start()
             if self._sleeping_until is None or deadline < self._sleeping_until:
                 self._cond.notify()
@@ -231,8 +268,9 @@ class _Watchdog:
 class _Engine:
     """The rules of one RuleSet loaded into a solver, plus the tables of the hot path."""
 
-    def __init__(self, rules: RuleSet, info: SolverInfo, encoding: str, amo: str,
-                 options: dict[str, int]) -> None:
+    def __init__(
+        self, rules: RuleSet, info: SolverInfo, encoding: str, amo: str, options: dict[str, int]
+    ) -> None:
         cnf = encode_rules(rules, encoding=encoding, amo=amo)
         self.options = options
         shape = rules.shape
@@ -243,11 +281,11 @@ class _Engine:
         self.variables = cnf.variables
         self.first_free = cnf.num_vars + 1
         self.cell_count = shape.cell_count
-        self.cell_vars = n ** 3
+        self.cell_vars = n**3
         # var(cell, digit) = base[cell] + digit
         self.bases = tuple(c * n for c in range(shape.cell_count))
         # digit of a positive cell literal, indexed by the literal
-        self.digit_of = (0,) + tuple((lit - 1) % n + 1 for lit in range(1, n ** 3 + 1))
+        self.digit_of = (0,) + tuple((lit - 1) % n + 1 for lit in range(1, n**3 + 1))
         self.not_given = tuple(map(operator.not_, range(n + 1)))  # value -> "cell is empty"
         self.generation = 0
         self.active_iterators = 0
@@ -255,7 +293,7 @@ class _Engine:
         # CaDiCaL: every cell literal's phase is forced positive (see PySATBackend); False
         # after a call set other phases, so the next uniqueness check sets them again.
         self.positive_phases = False
-        self.preferred: Grid | None = None   # the grid of the last prefer_phases
+        self.preferred: Grid | None = None  # the grid of the last prefer_phases
         self.solver: Any = None
         self._new_solver()
 
@@ -301,12 +339,13 @@ class _Engine:
 
     def free_literals(self, solution: tuple[int, ...], givens: tuple[int, ...]) -> list[int]:
         """The literals of ``solution`` in the cells that are not givens."""
-        return list(compress(map(add, self.bases, solution),
-                             map(self.not_given.__getitem__, givens)))
+        return list(
+            compress(map(add, self.bases, solution), map(self.not_given.__getitem__, givens))
+        )
 
     @staticmethod
     def blocking_clause(guard: int, free: list[int]) -> list[int]:
-        """"Some free cell differs" (``free`` from :meth:`free_literals`), guarded."""
+        """ "Some free cell differs" (``free`` from :meth:`free_literals`), guarded."""
         clause = list(map(neg, free))
         clause.append(-guard)
         return clause
@@ -369,21 +408,31 @@ class PySATBackend(Backend):
         ValueError: for an unknown or refused solver, encoding or option.
     """
 
-    def __init__(self, solver: str | None = None, *, encoding: str = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO, recycle_after: int = 1000,
-                 max_rule_sets: int = 8,
-                 solver_options: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        solver: str | None = None,
+        *,
+        encoding: str = DEFAULT_ENCODING,
+        amo: str = DEFAULT_AMO,
+        recycle_after: int = 1000,
+        max_rule_sets: int = 8,
+        solver_options: Mapping[str, int] | None = None,
+    ) -> None:
         canonical = resolve_solver_name(solver)
         solvers = _import_pysat()
         try:  # some names exist in PySAT but are not compiled into every build
             solvers.Solver(name=canonical).delete()
         except solvers.NoSuchSolverError as exc:
-            raise ValueError(f"PySAT solver {canonical} is not available in this "
-                             "installation") from exc
+            raise ValueError(
+                f"PySAT solver {canonical} is not available in this installation"
+            ) from exc
         # Encoding a 4x4 grid validates the options before any puzzle arrives.
         encode_rules(_probe_rules(), encoding=encoding, amo=amo)
-        if isinstance(recycle_after, bool) or not isinstance(recycle_after, int) \
-                or recycle_after < 1:
+        if (
+            isinstance(recycle_after, bool)
+            or not isinstance(recycle_after, int)
+            or recycle_after < 1
+        ):
             raise ValueError(f"recycle_after must be a positive integer, got {recycle_after!r}")
         self.info = SOLVERS[canonical]
         if solver_options is None:
@@ -391,10 +440,15 @@ class PySATBackend(Backend):
         else:
             options = dict(solver_options)
             if options and not self.info.configurable:
-                raise ValueError(f"pysat:{canonical} takes no solver_options (only CaDiCaL "
-                                 "1.5.3, 1.9.5 and 3.0.0 do)")
-            bad = [k for k, v in options.items()
-                   if not isinstance(k, str) or isinstance(v, bool) or not isinstance(v, int)]
+                raise ValueError(
+                    f"pysat:{canonical} takes no solver_options (only CaDiCaL "
+                    "1.5.3, 1.9.5 and 3.0.0 do)"
+                )
+            bad = [
+                k
+                for k, v in options.items()
+                if not isinstance(k, str) or isinstance(v, bool) or not isinstance(v, int)
+            ]
             if bad:
                 raise ValueError(f"solver_options maps option names to integers; bad: {bad}")
         self.solver_options = options
@@ -406,15 +460,18 @@ class PySATBackend(Backend):
         self.amo = amo
         self.recycle_after = recycle_after
         self.max_rule_sets = max_rule_sets
-        suffix = "" if (encoding, amo) == (DEFAULT_ENCODING, DEFAULT_AMO) else \
-            f"[{encoding},{amo}]"
+        suffix = "" if (encoding, amo) == (DEFAULT_ENCODING, DEFAULT_AMO) else f"[{encoding},{amo}]"
         self.name = f"pysat:{canonical}{suffix}"
         budgets: tuple[str, ...] = ()
         if self.info.limited:
             budgets = ("seconds", "conflicts")
         self.capabilities = Capabilities(  # type: ignore[misc]
-            frozenset({"all_different", "different"}), 4, 25, budgets,
-            f"PySAT {self.info.notes}; givens as assumptions, guarded blocking clauses")
+            frozenset({"all_different", "different"}),
+            4,
+            25,
+            budgets,
+            f"PySAT {self.info.notes}; givens as assumptions, guarded blocking clauses",
+        )
         self._engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._random_engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._watchdog = _Watchdog() if self.info.interrupt else None
@@ -459,14 +516,15 @@ class PySATBackend(Backend):
             return s.solve(assumptions)
         deadline = run.deadline
         left = run.conflicts_left
-        if (deadline is not None and time.perf_counter() >= deadline) or \
-                (left is not None and left <= 0):
+        if (deadline is not None and time.perf_counter() >= deadline) or (
+            left is not None and left <= 0
+        ):
             run.stopped = True
             return None
         if left is not None:
             before = s.accum_stats()["conflicts"]
         if info.interrupt:
-            s.conf_budget(left if left is not None else -1)   # -1: no conflict limit
+            s.conf_budget(left if left is not None else -1)  # -1: no conflict limit
             watchdog = self._watchdog
             if deadline is None or watchdog is None:
                 result = s.solve_limited(assumptions)
@@ -486,8 +544,9 @@ class PySATBackend(Backend):
         return result
 
     @staticmethod
-    def _call_in_slices(s: Any, assumptions: list[int], deadline: float | None,
-                        left: int | None) -> bool | None:
+    def _call_in_slices(
+        s: Any, assumptions: list[int], deadline: float | None, left: int | None
+    ) -> bool | None:
         # No interrupt: run slices of conflicts and look at the clock between them; the
         # slice is sized from the measured rate so one slice takes about 0.1 s at most.
         if deadline is None:
@@ -530,8 +589,12 @@ class PySATBackend(Backend):
         stats0 = engine.solver.accum_stats()
         result = self._call(engine, assumptions, run)
         if not result:
-            return SearchOutcome([], result is False, self._stats_since(engine, stats0),
-                                 stopped_by_budget=run.stopped)
+            return SearchOutcome(
+                [],
+                result is False,
+                self._stats_since(engine, stats0),
+                stopped_by_budget=run.stopped,
+            )
         first = engine.model_grid()
         if limit == 1:
             return SearchOutcome([first], False, self._stats_since(engine, stats0))
@@ -542,7 +605,7 @@ class PySATBackend(Backend):
         solver = engine.solver
         complete = False
         free = engine.free_literals(first.values, givens)
-        if phased:   # the second search starts away from the first solution
+        if phased:  # the second search starts away from the first solution
             solver.set_phases(list(map(neg, free)))
         blocked = free
         try:
@@ -565,8 +628,7 @@ class PySATBackend(Backend):
             engine.retire(guard, self.recycle_after)
         return SearchOutcome(found, complete, stats, stopped_by_budget=run.stopped)
 
-    def _search_other(self, puzzle: Puzzle, solution: Grid, *,
-                      budget: Budget) -> SearchOutcome:
+    def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
         engine = self._engine(puzzle.rules)
         phased = self.phased
         run = _Run(budget)
@@ -592,8 +654,9 @@ class PySATBackend(Backend):
             engine.retire(guard, self.recycle_after)
         return SearchOutcome(other, result is False, stats, stopped_by_budget=run.stopped)
 
-    def _iter_solutions(self, puzzle: Puzzle, *, limit: int | None, budget: Budget,
-                        state: dict[str, bool]) -> Iterator[Grid]:
+    def _iter_solutions(
+        self, puzzle: Puzzle, *, limit: int | None, budget: Budget, state: dict[str, bool]
+    ) -> Iterator[Grid]:
         engine = self._engine(puzzle.rules)
         run = _Run(budget)
         givens = puzzle.givens.values
@@ -612,7 +675,8 @@ class PySATBackend(Backend):
                     return
                 grid = engine.model_grid()
                 engine.solver.add_clause(
-                    engine.blocking_clause(guard, engine.free_literals(grid.values, givens)))
+                    engine.blocking_clause(guard, engine.free_literals(grid.values, givens))
+                )
                 produced += 1
                 yield grid
         finally:
@@ -621,8 +685,15 @@ class PySATBackend(Backend):
                 engine.retire(guard, self.recycle_after)
 
     # -- for the generator -----------------------------------------------------------------
-    def digit_is_forced(self, puzzle: Puzzle, cell: int, digit: int, *,
-                        budget: Budget | None = None, prefer: Grid | None = None) -> bool:
+    def digit_is_forced(
+        self,
+        puzzle: Puzzle,
+        cell: int,
+        digit: int,
+        *,
+        budget: Budget | None = None,
+        prefer: Grid | None = None,
+    ) -> bool:
         """True when every solution of ``puzzle`` holds ``digit`` at ``cell``, that is when
         "givens + (cell != digit)" is unsatisfiable: one solver call, assumptions only.
 
@@ -673,8 +744,9 @@ class PySATBackend(Backend):
         self._sessions.add(session)
         return session
 
-    def random_solution(self, puzzle: Puzzle, *, rng: random.Random | None = None,
-                        budget: Budget | None = None) -> Grid | None:
+    def random_solution(
+        self, puzzle: Puzzle, *, rng: random.Random | None = None, budget: Budget | None = None
+    ) -> Grid | None:
         """A random solution of ``puzzle`` (a random full grid when it has no givens), or
         None when it has none.
 
@@ -701,8 +773,9 @@ class PySATBackend(Backend):
             # Mostly negative phases: a positive phase on one digit in n keeps decisions
             # from fighting the at-most-one clauses while still spreading the digits.
             engine.solver.set_phases([v if rng.random() * n < 1 else -v for v in lits])
-        result = self._call(engine, engine.assumptions(puzzle.givens.values),
-                            _Run(self._budget(budget)))
+        result = self._call(
+            engine, engine.assumptions(puzzle.givens.values), _Run(self._budget(budget))
+        )
         if result is None:
             raise TimeoutError("the budget ran out before random_solution had an answer")
         if not result:
@@ -747,8 +820,9 @@ class RemovalSession:
         self.rules = rules
         self.solution = solution
         self.fixed: set[int] = set()
-        self._engine: _Engine | None = _Engine(rules, backend.info, backend.encoding,
-                                               backend.amo, backend.solver_options)
+        self._engine: _Engine | None = _Engine(
+            rules, backend.info, backend.encoding, backend.amo, backend.solver_options
+        )
         if backend.info.phases:
             self._engine.prefer_phases(solution)
 
@@ -757,8 +831,14 @@ class RemovalSession:
         sol = self.solution.values
         return all(givens[f] == sol[f] for f in self.fixed)
 
-    def still_unique(self, givens: Sequence[int], removed: Sequence[int], *,
-                     fix: Iterable[int] = (), budget: Budget | None = None) -> bool | None:
+    def still_unique(
+        self,
+        givens: Sequence[int],
+        removed: Sequence[int],
+        *,
+        fix: Iterable[int] = (),
+        budget: Budget | None = None,
+    ) -> bool | None:
         """True when the puzzle ``givens`` (0 = empty, the ``removed`` cells among the
         empty ones) has S as its only solution, False when it has another, None when the
         budget ran out. ``fix``: clues to keep as unit clauses from now on (those that are
@@ -773,10 +853,10 @@ class RemovalSession:
         if engine is None:
             raise ValueError("this removal session is closed")
         if len(givens) != engine.cell_count:
-            raise ValueError(f"givens has {len(givens)} values; the grid has "
-                             f"{engine.cell_count} cells")
-        if not removed or not all(0 <= c < engine.cell_count and not givens[c]
-                                  for c in removed):
+            raise ValueError(
+                f"givens has {len(givens)} values; the grid has {engine.cell_count} cells"
+            )
+        if not removed or not all(0 <= c < engine.cell_count and not givens[c] for c in removed):
             raise ValueError(f"the removed cells {list(removed)} must be empty cells of givens")
         if not self.compatible(givens):
             raise ValueError("a fixed clue of this removal session is not a given here")
@@ -797,8 +877,7 @@ class RemovalSession:
             solver.add_clause([-(bases[c] + sol[c]) for c in removed] + [-guard])
             assumptions.append(guard)
         try:
-            result = self._backend._call(engine, assumptions,
-                                         _Run(self._backend._budget(budget)))
+            result = self._backend._call(engine, assumptions, _Run(self._backend._budget(budget)))
         finally:
             if guard:
                 solver.add_clause([-guard])

@@ -30,9 +30,23 @@ from __future__ import annotations
 
 from ._core import BUDGET, CONTRADICTORY, EXHAUSTED, INVALID, LIMIT, MAX_SIZE, Model, Search
 
-__all__ = ["Model", "Search", "EXHAUSTED", "LIMIT", "BUDGET", "CONTRADICTORY", "INVALID",
-           "MAX_SIZE", "STATUS_NAMES"]
+__all__ = [
+    "Model",
+    "Search",
+    "EXHAUSTED",
+    "LIMIT",
+    "BUDGET",
+    "CONTRADICTORY",
+    "INVALID",
+    "MAX_SIZE",
+    "STATUS_NAMES",
+]
 
 #: Readable names of the status codes.
-STATUS_NAMES = {EXHAUSTED: "exhausted", LIMIT: "limit", BUDGET: "budget",
-                CONTRADICTORY: "contradictory", INVALID: "invalid"}
+STATUS_NAMES = {
+    EXHAUSTED: "exhausted",
+    LIMIT: "limit",
+    BUDGET: "budget",
+    CONTRADICTORY: "contradictory",
+    INVALID: "invalid",
+}

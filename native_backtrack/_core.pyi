@@ -12,9 +12,14 @@ INVALID: int
 MAX_SIZE: int
 
 class Model:
-    def __init__(self, n: int, units: Sequence[Sequence[int]],
-                 pairs: Sequence[int] | Sequence[tuple[int, int]], *,
-                 locked: bool = True) -> None: ...
+    def __init__(
+        self,
+        n: int,
+        units: Sequence[Sequence[int]],
+        pairs: Sequence[int] | Sequence[tuple[int, int]],
+        *,
+        locked: bool = True,
+    ) -> None: ...
     @property
     def n(self) -> int: ...
     @property
@@ -23,23 +28,43 @@ class Model:
     def full_units(self) -> int: ...
     @property
     def locked_pairs(self) -> int: ...
-    def solve(self, givens: Buffer, *, limit: int = 1, keep: int | None = None,
-              nodes: int = -1, seconds: float = -1.0,
-              forbidden: Sequence[tuple[int, int]] | None = None,
-              avoid: Buffer | None = None,
-              fast: bool = True,
-              prefer: Buffer | None = None) -> tuple[int, int, list[bytes], int, int]: ...
-    def batch(self, data: Buffer, *, limit: int = 2, keep: int = 1, nodes: int = -1,
-              seconds: float = -1.0,
-              fast: bool = True) -> tuple[list[int], bytes, bytes, int, int]: ...
-    def search(self, givens: Buffer, *, seed: int | None = None,
-               forbidden: Sequence[tuple[int, int]] | None = None,
-               avoid: Buffer | None = None) -> Search: ...
+    def solve(
+        self,
+        givens: Buffer,
+        *,
+        limit: int = 1,
+        keep: int | None = None,
+        nodes: int = -1,
+        seconds: float = -1.0,
+        forbidden: Sequence[tuple[int, int]] | None = None,
+        avoid: Buffer | None = None,
+        fast: bool = True,
+        prefer: Buffer | None = None,
+    ) -> tuple[int, int, list[bytes], int, int]: ...
+    def batch(
+        self,
+        data: Buffer,
+        *,
+        limit: int = 2,
+        keep: int = 1,
+        nodes: int = -1,
+        seconds: float = -1.0,
+        fast: bool = True,
+    ) -> tuple[list[int], bytes, bytes, int, int]: ...
+    def search(
+        self,
+        givens: Buffer,
+        *,
+        seed: int | None = None,
+        forbidden: Sequence[tuple[int, int]] | None = None,
+        avoid: Buffer | None = None,
+    ) -> Search: ...
 
 class Search:
     @property
     def nodes(self) -> int: ...
     @property
     def guesses(self) -> int: ...
-    def run(self, want: int, *, nodes: int = -1,
-            seconds: float = -1.0) -> tuple[int, list[bytes]]: ...
+    def run(
+        self, want: int, *, nodes: int = -1, seconds: float = -1.0
+    ) -> tuple[int, list[bytes]]: ...

@@ -1,8 +1,8 @@
 """Strip outputs, execution counts and run metadata from the notebooks before committing.
 
-    python notebooks/strip_outputs.py            # every notebook in this folder
-    python notebooks/strip_outputs.py X.ipynb    # some of them
-    python notebooks/strip_outputs.py --check    # exit 1 if any notebook has outputs
+python notebooks/strip_outputs.py            # every notebook in this folder
+python notebooks/strip_outputs.py X.ipynb    # some of them
+python notebooks/strip_outputs.py --check    # exit 1 if any notebook has outputs
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ def strip(nb: nbformat.NotebookNode) -> bool:
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    paths = [Path(a) for a in argv if a != "--check"] or \
-        sorted(Path(__file__).resolve().parent.glob("*.ipynb"))
+    paths = [Path(a) for a in argv if a != "--check"] or sorted(
+        Path(__file__).resolve().parent.glob("*.ipynb")
+    )
     dirty = []
     for path in paths:
         nb = nbformat.read(path, as_version=4)

@@ -37,8 +37,18 @@ from .grid import Grid
 from .puzzle import Puzzle
 from .solving import Backend, Budget, SolveStatus, VerdictKind
 
-__all__ = ["TASKS", "Run", "PuzzleEntry", "BackendSummary", "Disagreement", "Comparison",
-           "compare", "load_puzzles", "percentile", "require_pandas"]
+__all__ = [
+    "TASKS",
+    "Run",
+    "PuzzleEntry",
+    "BackendSummary",
+    "Disagreement",
+    "Comparison",
+    "compare",
+    "load_puzzles",
+    "percentile",
+    "require_pandas",
+]
 
 TASKS = ("solve", "unique", "count")
 #: Answers that are no answer: they never disagree with anything.
@@ -176,17 +186,21 @@ class Comparison:
                 unique_solutions_by[(run.puzzle_index, run.backend)] = run.detail
         out = []
         for entry in self.puzzles:
-            per_backend = {b: answers[(entry.index, b)] for b in self.backends
-                           if (entry.index, b) in answers}
+            per_backend = {
+                b: answers[(entry.index, b)] for b in self.backends if (entry.index, b) in answers
+            }
             definite = {a for a in per_backend.values() if a not in NO_ANSWER}
             wrong = any(a.startswith(("wrong", "inconsistent")) for a in definite)
             if len(unique_solutions.get(entry.index, ())) > 1:
                 wrong = True
-                per_backend = {b: (f"{a} {unique_solutions_by[(entry.index, b)]}"
-                                   if a == "unique" else a) for b, a in per_backend.items()}
+                per_backend = {
+                    b: (f"{a} {unique_solutions_by[(entry.index, b)]}" if a == "unique" else a)
+                    for b, a in per_backend.items()
+                }
             if len(definite) > 1 or wrong:
-                out.append(Disagreement(entry.index, entry.text, per_backend,
-                                        entry.source, entry.line))
+                out.append(
+                    Disagreement(entry.index, entry.text, per_backend, entry.source, entry.line)
+                )
         return out
 
     @property
@@ -201,23 +215,33 @@ class Comparison:
         times = self._times()
         out = []
         for backend in self.backends:
-            mine = [(i.index, answers[(i.index, backend)]) for i in self.puzzles
-                    if (i.index, backend) in answers]
-            timed = sorted(times[(i, backend)] for i, a in mine
-                           if a not in ("unsupported", "error"))
+            mine = [
+                (i.index, answers[(i.index, backend)])
+                for i in self.puzzles
+                if (i.index, backend) in answers
+            ]
+            timed = sorted(
+                times[(i, backend)] for i, a in mine if a not in ("unsupported", "error")
+            )
             counts = Counter(a for _, a in mine)
             solved = sum(1 for _, a in mine if _has_solution(self.task, a))
-            out.append(BackendSummary(
-                backend=backend, version=self.versions.get(backend, "unknown"),
-                puzzles=len(mine),
-                median_seconds=statistics.median(timed) if timed else math.nan,
-                p90_seconds=percentile(timed, 90) if timed else math.nan,
-                max_seconds=timed[-1] if timed else math.nan,
-                total_seconds=sum(timed),
-                solved=solved, unknown=counts.get("unknown", 0),
-                unsupported=counts.get("unsupported", 0), errors=counts.get("error", 0),
-                first_call_seconds=self.first_call_seconds.get(backend, math.nan),
-                answers=dict(sorted(counts.items()))))
+            out.append(
+                BackendSummary(
+                    backend=backend,
+                    version=self.versions.get(backend, "unknown"),
+                    puzzles=len(mine),
+                    median_seconds=statistics.median(timed) if timed else math.nan,
+                    p90_seconds=percentile(timed, 90) if timed else math.nan,
+                    max_seconds=timed[-1] if timed else math.nan,
+                    total_seconds=sum(timed),
+                    solved=solved,
+                    unknown=counts.get("unknown", 0),
+                    unsupported=counts.get("unsupported", 0),
+                    errors=counts.get("error", 0),
+                    first_call_seconds=self.first_call_seconds.get(backend, math.nan),
+                    answers=dict(sorted(counts.items())),
+                )
+            )
         return out
 
     # -- export ------------------------------------------------------------------------
@@ -232,12 +256,21 @@ class Comparison:
                 key = (entry.index, backend)
                 if key not in answers:
                     continue
-                out.append({"puzzle_index": entry.index, "source": entry.source,
-                            "line": entry.line, "puzzle": entry.text,
-                            "clues": entry.puzzle.clues, "size": entry.puzzle.size,
-                            "backend": backend, "task": self.task,
-                            "seconds": times[key], "answer": answers[key],
-                            "agreed": entry.index not in disagree})
+                out.append(
+                    {
+                        "puzzle_index": entry.index,
+                        "source": entry.source,
+                        "line": entry.line,
+                        "puzzle": entry.text,
+                        "clues": entry.puzzle.clues,
+                        "size": entry.puzzle.size,
+                        "backend": backend,
+                        "task": self.task,
+                        "seconds": times[key],
+                        "answer": answers[key],
+                        "agreed": entry.index not in disagree,
+                    }
+                )
         return out
 
     def summary_rows(self) -> list[dict[str, Any]]:
@@ -248,19 +281,24 @@ class Comparison:
             d["answers"] = ", ".join(f"{k} {v}" for k, v in s.answers.items())
             out.append(d)
         for name, reason in self.failures.items():
-            out.append({"backend": name, "version": "", "puzzles": 0,
-                        "failed_to_load": reason})
+            out.append({"backend": name, "version": "", "puzzles": 0, "failed_to_load": reason})
         return out
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-ready data: options, summary, failures, disagreements, rows."""
-        return {"task": self.task, "limit": self.limit, "repeat": self.repeat,
-                "budget_seconds": self.budget.seconds, "backends": self.backends,
-                "failed_to_load": self.failures, "skipped_inputs": self.skipped,
-                "agreed": self.agreed,
-                "summary": [asdict(s) for s in self.summary()],
-                "disagreements": [asdict(d) for d in self.disagreements],
-                "rows": self.rows()}
+        return {
+            "task": self.task,
+            "limit": self.limit,
+            "repeat": self.repeat,
+            "budget_seconds": self.budget.seconds,
+            "backends": self.backends,
+            "failed_to_load": self.failures,
+            "skipped_inputs": self.skipped,
+            "agreed": self.agreed,
+            "summary": [asdict(s) for s in self.summary()],
+            "disagreements": [asdict(d) for d in self.disagreements],
+            "rows": self.rows(),
+        }
 
     def to_dataframe(self, which: str = "rows") -> Any:
         """A pandas DataFrame of ``rows`` (one per puzzle and backend), ``runs`` (every
@@ -281,18 +319,41 @@ class Comparison:
 
     def table(self) -> str:
         """The summary as a plain-text table for a terminal."""
-        head = ["backend", "median", "p90", "max", "total", "solved", "unknown",
-                "unsupp.", "errors", "1st call"]
+        head = [
+            "backend",
+            "median",
+            "p90",
+            "max",
+            "total",
+            "solved",
+            "unknown",
+            "unsupp.",
+            "errors",
+            "1st call",
+        ]
         body = []
         for s in self.summary():
-            body.append([s.backend, _ms(s.median_seconds), _ms(s.p90_seconds),
-                         _ms(s.max_seconds), _seconds(s.total_seconds), str(s.solved),
-                         str(s.unknown), str(s.unsupported), str(s.errors),
-                         _ms(s.first_call_seconds)])
+            body.append(
+                [
+                    s.backend,
+                    _ms(s.median_seconds),
+                    _ms(s.p90_seconds),
+                    _ms(s.max_seconds),
+                    _seconds(s.total_seconds),
+                    str(s.solved),
+                    str(s.unknown),
+                    str(s.unsupported),
+                    str(s.errors),
+                    _ms(s.first_call_seconds),
+                ]
+            )
         widths = [max(len(r[k]) for r in [head] + body) for k in range(len(head))]
-        lines = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w)
-                           for k, (c, w) in enumerate(zip(row, widths)))
-                 for row in [head] + body]
+        lines = [
+            "  ".join(
+                c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths))
+            )
+            for row in [head] + body
+        ]
         lines.insert(1, "  ".join("-" * w for w in widths))
         for name, reason in self.failures.items():
             lines.append(f"{name}: FAILED TO LOAD: {reason}")
@@ -309,15 +370,19 @@ class Comparison:
         try:
             from matplotlib.figure import Figure
         except ImportError as exc:
-            raise ImportError("plots need matplotlib: "
-                              "pip install 'sudoku-model[notebooks]'") from exc
+            raise ImportError(
+                "plots need matplotlib: pip install 'sudoku-model[notebooks]'"
+            ) from exc
         times = self._times()
         answers = self._answers()
         data, labels = [], []
         for backend in self.backends:
-            values = [times[(e.index, backend)] * 1e3 for e in self.puzzles
-                      if (e.index, backend) in times
-                      and answers[(e.index, backend)] not in ("unsupported", "error")]
+            values = [
+                times[(e.index, backend)] * 1e3
+                for e in self.puzzles
+                if (e.index, backend) in times
+                and answers[(e.index, backend)] not in ("unsupported", "error")
+            ]
             if values:
                 data.append(values)
                 labels.append(backend)
@@ -334,8 +399,11 @@ class Comparison:
                 ax.scatter(xs, values, s=6, alpha=0.35, color="tab:blue", linewidths=0)
             ax.set_yscale("log")
         ax.set_ylabel("time per puzzle (ms)")
-        ax.set_title(f"{self.task}: {len(self.puzzles)} puzzles, median of {self.repeat} "
-                     f"run(s); whiskers 10-90%", fontsize=10)
+        ax.set_title(
+            f"{self.task}: {len(self.puzzles)} puzzles, median of {self.repeat} "
+            f"run(s); whiskers 10-90%",
+            fontsize=10,
+        )
         if path is not None and fig is not None:
             fig.savefig(os.fspath(path), dpi=120)
         return fig if fig is not None else ax.figure
@@ -384,14 +452,14 @@ def require_pandas() -> Any:
     try:
         import pandas
     except ImportError as exc:
-        raise ImportError("data frames need pandas: pip install 'sudoku-model[notebooks]'") \
-            from exc
+        raise ImportError("data frames need pandas: pip install 'sudoku-model[notebooks]'") from exc
     return pandas
 
 
 # -- answering -----------------------------------------------------------------------------
-def _answer(backend: Backend, puzzle: Puzzle, task: str, limit: int,
-            budget: Budget) -> tuple[float, str, str]:
+def _answer(
+    backend: Backend, puzzle: Puzzle, task: str, limit: int, budget: Budget
+) -> tuple[float, str, str]:
     """(seconds, answer, detail) of one call; wrong solutions are caught here."""
     if task == "solve":
         res = backend.solve(puzzle, budget=budget)
@@ -425,8 +493,9 @@ def _answer(backend: Backend, puzzle: Puzzle, task: str, limit: int,
     return result.seconds, "unknown", f"{result.count} found before the budget ran out"
 
 
-def load_puzzles(source: str | os.PathLike[str], *, first: int | None = None,
-                 **options: Any) -> list[PuzzleEntry]:
+def load_puzzles(
+    source: str | os.PathLike[str], *, first: int | None = None, **options: Any
+) -> list[PuzzleEntry]:
     """Puzzles of a file or a bundled collection (``bundled:top95`` or ``top95``), the
     ``first`` N only when given. Options go to :func:`sudoku_model.formats.iter_records`.
 
@@ -455,11 +524,17 @@ def load_puzzles(source: str | os.PathLike[str], *, first: int | None = None,
     return out
 
 
-def compare(puzzles: Iterable[Puzzle | PuzzleEntry | str], *,
-            backends: Sequence[str | Backend] | None = None, task: str = "solve",
-            limit: int = 1000, repeat: int = 1, budget: Budget | None = None,
-            warmup: bool = True,
-            progress: Callable[[int, int], None] | None = None) -> Comparison:
+def compare(
+    puzzles: Iterable[Puzzle | PuzzleEntry | str],
+    *,
+    backends: Sequence[str | Backend] | None = None,
+    task: str = "solve",
+    limit: int = 1000,
+    repeat: int = 1,
+    budget: Budget | None = None,
+    warmup: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Comparison:
     """Answer every puzzle with every backend and time it.
 
     Args:
@@ -499,7 +574,7 @@ def compare(puzzles: Iterable[Puzzle | PuzzleEntry | str], *,
     names: list[str] = []
     failures: dict[str, str] = {}
     versions: dict[str, str] = {}
-    for spec in (available_backends() if backends is None else backends):
+    for spec in available_backends() if backends is None else backends:
         if isinstance(spec, Backend):
             backend = spec
         else:
@@ -526,18 +601,27 @@ def compare(puzzles: Iterable[Puzzle | PuzzleEntry | str], *,
     for entry in entries:
         for r in range(repeat):
             for backend in loaded:
-                seconds, answer, detail = _timed_answer(backend, entry.puzzle, task, limit,
-                                                        budget)
+                seconds, answer, detail = _timed_answer(backend, entry.puzzle, task, limit, budget)
                 runs.append(Run(entry.index, backend.name, r, seconds, answer, detail))
         if progress is not None:
             progress(entry.index + 1, len(entries))
-    return Comparison(task=task, limit=limit, repeat=repeat, budget=budget, backends=names,
-                      versions=versions, failures=failures, puzzles=entries, runs=runs,
-                      first_call_seconds=first_call)
+    return Comparison(
+        task=task,
+        limit=limit,
+        repeat=repeat,
+        budget=budget,
+        backends=names,
+        versions=versions,
+        failures=failures,
+        puzzles=entries,
+        runs=runs,
+        first_call_seconds=first_call,
+    )
 
 
-def _timed_answer(backend: Backend, puzzle: Puzzle, task: str, limit: int,
-                  budget: Budget) -> tuple[float, str, str]:
+def _timed_answer(
+    backend: Backend, puzzle: Puzzle, task: str, limit: int, budget: Budget
+) -> tuple[float, str, str]:
     reason = backend.supports(puzzle)
     if reason is not None:
         return math.nan, "unsupported", reason

@@ -44,9 +44,24 @@ if TYPE_CHECKING:  # pragma: no cover - imports for annotations only
     from .puzzle import Puzzle
     from .solving import Verdict
 
-__all__ = ["SVG", "Drawing", "Palette", "PALETTE", "draw", "grid_svg", "puzzle_svg",
-           "verdict_svg", "grid_html", "puzzle_html", "verdict_html", "board",
-           "book_pages", "write_pages", "PAGE_SIZES", "candidates"]
+__all__ = [
+    "SVG",
+    "Drawing",
+    "Palette",
+    "PALETTE",
+    "draw",
+    "grid_svg",
+    "puzzle_svg",
+    "verdict_svg",
+    "grid_html",
+    "puzzle_html",
+    "verdict_html",
+    "board",
+    "book_pages",
+    "write_pages",
+    "PAGE_SIZES",
+    "candidates",
+]
 
 
 # -- colours and sizes ---------------------------------------------------------------------
@@ -55,14 +70,14 @@ class Palette:
     """The colours of a picture (any SVG/matplotlib colour string)."""
 
     given: str = "#000000"
-    solved: str = "#4a6fa5"        # lighter than the givens, still readable when printed
+    solved: str = "#4a6fa5"  # lighter than the givens, still readable when printed
     pencil: str = "#8a8a8a"
     thin_line: str = "#9a9a9a"
     thick_line: str = "#000000"
     diagonal: str = "#b9cde6"
     window: str = "#e3ecf7"
-    highlight: str = "#ffd966"     # cells where two witnesses differ
-    conflict: str = "#f4a3a3"      # clashing givens
+    highlight: str = "#ffd966"  # cells where two witnesses differ
+    conflict: str = "#f4a3a3"  # clashing givens
     caption: str = "#333333"
     background: str = "#ffffff"
 
@@ -114,7 +129,7 @@ class _Text:
     color: str
     bold: bool
     css: str
-    anchor: str = "middle"   # "middle" or "start"
+    anchor: str = "middle"  # "middle" or "start"
 
 
 _Item = _Rect | _Line | _Text
@@ -135,40 +150,55 @@ class Drawing:
             if isinstance(it, _Rect):
                 self.items.append(_Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.css))
             elif isinstance(it, _Line):
-                self.items.append(_Line(it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy,
-                                        it.width, it.color, it.css))
+                self.items.append(
+                    _Line(
+                        it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy, it.width, it.color, it.css
+                    )
+                )
             else:
-                self.items.append(_Text(it.x + dx, it.y + dy, it.text, it.size, it.color,
-                                        it.bold, it.css, it.anchor))
+                self.items.append(
+                    _Text(
+                        it.x + dx, it.y + dy, it.text, it.size, it.color, it.bold, it.css, it.anchor
+                    )
+                )
 
-    def to_svg(self, *, background: str | None = PALETTE.background,
-               units: str = "") -> str:
+    def to_svg(self, *, background: str | None = PALETTE.background, units: str = "") -> str:
         """The drawing as a standalone SVG document (well-formed XML, one ``<text>`` per
         digit, pencil-mark digit or caption line).
 
         ``units`` is appended to the outer width/height (``"pt"`` for a printed page).
         """
         w, h = _num(self.width), _num(self.height)
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}{units}" '
-               f'height="{h}{units}" viewBox="0 0 {w} {h}" '
-               f'font-family={quoteattr(FONT_FAMILY)}>']
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}{units}" '
+            f'height="{h}{units}" viewBox="0 0 {w} {h}" '
+            f"font-family={quoteattr(FONT_FAMILY)}>"
+        ]
         if background:
-            out.append(f'<rect class="background" x="0" y="0" width="{w}" height="{h}" '
-                       f'fill="{background}"/>')
+            out.append(
+                f'<rect class="background" x="0" y="0" width="{w}" height="{h}" '
+                f'fill="{background}"/>'
+            )
         for it in self.items:
             if isinstance(it, _Rect):
-                out.append(f'<rect class="{it.css}" x="{_num(it.x)}" y="{_num(it.y)}" '
-                           f'width="{_num(it.w)}" height="{_num(it.h)}" fill="{it.fill}"/>')
+                out.append(
+                    f'<rect class="{it.css}" x="{_num(it.x)}" y="{_num(it.y)}" '
+                    f'width="{_num(it.w)}" height="{_num(it.h)}" fill="{it.fill}"/>'
+                )
             elif isinstance(it, _Line):
-                out.append(f'<line class="{it.css}" x1="{_num(it.x1)}" y1="{_num(it.y1)}" '
-                           f'x2="{_num(it.x2)}" y2="{_num(it.y2)}" stroke="{it.color}" '
-                           f'stroke-width="{_num(it.width)}" stroke-linecap="square"/>')
+                out.append(
+                    f'<line class="{it.css}" x1="{_num(it.x1)}" y1="{_num(it.y1)}" '
+                    f'x2="{_num(it.x2)}" y2="{_num(it.y2)}" stroke="{it.color}" '
+                    f'stroke-width="{_num(it.width)}" stroke-linecap="square"/>'
+                )
             else:
                 weight = ' font-weight="bold"' if it.bold else ""
-                out.append(f'<text class="{it.css}" x="{_num(it.x)}" y="{_num(it.y)}" '
-                           f'font-size="{_num(it.size)}" fill="{it.color}"{weight} '
-                           f'text-anchor="{it.anchor}" dominant-baseline="central">'
-                           f'{escape(it.text)}</text>')
+                out.append(
+                    f'<text class="{it.css}" x="{_num(it.x)}" y="{_num(it.y)}" '
+                    f'font-size="{_num(it.size)}" fill="{it.color}"{weight} '
+                    f'text-anchor="{it.anchor}" dominant-baseline="central">'
+                    f"{escape(it.text)}</text>"
+                )
         out.append("</svg>")
         return "\n".join(out)
 
@@ -180,23 +210,37 @@ class Drawing:
 
         for it in self.items:
             if isinstance(it, _Rect):
-                ax.add_patch(Rectangle((it.x, it.y), it.w, it.h, facecolor=it.fill,
-                                       edgecolor="none", zorder=1))
+                ax.add_patch(
+                    Rectangle(
+                        (it.x, it.y), it.w, it.h, facecolor=it.fill, edgecolor="none", zorder=1
+                    )
+                )
         segments: dict[tuple[float, str], list] = {}
         for it in self.items:
             if isinstance(it, _Line):
                 segments.setdefault((it.width, it.color), []).append(
-                    [(it.x1, it.y1), (it.x2, it.y2)])
+                    [(it.x1, it.y1), (it.x2, it.y2)]
+                )
         # thin lines first, so thick box borders are painted over them
         for (width, color), segs in sorted(segments.items(), key=lambda kv: kv[0][0]):
-            ax.add_collection(LineCollection(segs, linewidths=width, colors=color,
-                                             capstyle="projecting", zorder=2))
+            ax.add_collection(
+                LineCollection(
+                    segs, linewidths=width, colors=color, capstyle="projecting", zorder=2
+                )
+            )
         for it in self.items:
             if isinstance(it, _Text):
-                ax.text(it.x, it.y, it.text, fontsize=it.size, color=it.color,
-                        fontweight="bold" if it.bold else "normal",
-                        ha="center" if it.anchor == "middle" else "left", va="center",
-                        zorder=3)
+                ax.text(
+                    it.x,
+                    it.y,
+                    it.text,
+                    fontsize=it.size,
+                    color=it.color,
+                    fontweight="bold" if it.bold else "normal",
+                    ha="center" if it.anchor == "middle" else "left",
+                    va="center",
+                    zorder=3,
+                )
 
 
 def _num(x: float) -> str:
@@ -249,17 +293,27 @@ def _region_labels(rules: RuleSet) -> list[int]:
 
 def _variant_caption(rules: RuleSet) -> str | None:
     """Names of rules the grid lines cannot show (drawn rules need no caption)."""
-    notes = {"anti-knight": "anti-knight: cells a knight's move apart differ",
-             "anti-king": "anti-king: diagonally touching cells differ"}
+    notes = {
+        "anti-knight": "anti-knight: cells a knight's move apart differ",
+        "anti-king": "anti-king: diagonally touching cells differ",
+    }
     names = [notes[v] for v in rules.variants if v in notes]
     return "; ".join(names) if names else None
 
 
-def board(rules: RuleSet, values: Sequence[int], *, givens: Sequence[int] | None = None,
-          pencil_marks: bool = False, highlight: Mapping[int, str] | None = None,
-          cell_size: float | None = None, caption: str | None = None,
-          alphabet: Alphabet = DEFAULT_ALPHABET, palette: Palette = PALETTE,
-          margin: float | None = None) -> Drawing:
+def board(
+    rules: RuleSet,
+    values: Sequence[int],
+    *,
+    givens: Sequence[int] | None = None,
+    pencil_marks: bool = False,
+    highlight: Mapping[int, str] | None = None,
+    cell_size: float | None = None,
+    caption: str | None = None,
+    alphabet: Alphabet = DEFAULT_ALPHABET,
+    palette: Palette = PALETTE,
+    margin: float | None = None,
+) -> Drawing:
     """Draw one grid: ``values`` (0 = empty) under ``rules``.
 
     A cell whose value equals the ``givens`` value there is drawn bold (a given); other
@@ -272,8 +326,7 @@ def board(rules: RuleSet, values: Sequence[int], *, givens: Sequence[int] | None
     """
     shape = rules.shape
     n = shape.size
-    if len(values) != shape.cell_count or (givens is not None
-                                           and len(givens) != shape.cell_count):
+    if len(values) != shape.cell_count or (givens is not None and len(givens) != shape.cell_count):
         raise ValueError(f"a {shape.name} board needs {shape.cell_count} values")
     cell = cell_size if cell_size is not None else _default_cell_size(n)
     if pencil_marks and cell_size is None:
@@ -297,20 +350,28 @@ def board(rules: RuleSet, values: Sequence[int], *, givens: Sequence[int] | None
             for unit in rule.units:
                 rows = [c // n for c in unit]
                 cols = [c % n for c in unit]
-                d.items.append(_Rect(x_of(min(cols)), y_of(min(rows)),
-                                     (max(cols) - min(cols) + 1) * cell,
-                                     (max(rows) - min(rows) + 1) * cell,
-                                     palette.window, "window"))
+                d.items.append(
+                    _Rect(
+                        x_of(min(cols)),
+                        y_of(min(rows)),
+                        (max(cols) - min(cols) + 1) * cell,
+                        (max(rows) - min(rows) + 1) * cell,
+                        palette.window,
+                        "window",
+                    )
+                )
     for c, colour in (highlight or {}).items():
         r, k = divmod(c, n)
         d.items.append(_Rect(x_of(k), y_of(r), cell, cell, colour, "highlight"))
     # diagonals under the digits
     if any(isinstance(r, AllDifferent) and r.name == "diagonals" for r in rules.rules):
         width = max(1.0, cell * 0.06)
-        d.items.append(_Line(x_of(0), y_of(0), x_of(n), y_of(n), width, palette.diagonal,
-                             "diagonal"))
-        d.items.append(_Line(x_of(n), y_of(0), x_of(0), y_of(n), width, palette.diagonal,
-                             "diagonal"))
+        d.items.append(
+            _Line(x_of(0), y_of(0), x_of(n), y_of(n), width, palette.diagonal, "diagonal")
+        )
+        d.items.append(
+            _Line(x_of(n), y_of(0), x_of(0), y_of(n), width, palette.diagonal, "diagonal")
+        )
     _grid_lines(d, shape, _region_labels(rules), cell, x_of, y_of, palette)
 
     symbols = alphabet.symbols
@@ -320,9 +381,17 @@ def board(rules: RuleSet, values: Sequence[int], *, givens: Sequence[int] | None
             continue
         r, k = divmod(c, n)
         is_given = givens is None or givens[c] == v
-        d.items.append(_Text(x_of(k + 0.5), y_of(r + 0.52), symbols[v - 1], digit_size,
-                             palette.given if is_given else palette.solved, is_given,
-                             "digit given" if is_given else "digit solved"))
+        d.items.append(
+            _Text(
+                x_of(k + 0.5),
+                y_of(r + 0.52),
+                symbols[v - 1],
+                digit_size,
+                palette.given if is_given else palette.solved,
+                is_given,
+                "digit given" if is_given else "digit solved",
+            )
+        )
     if pencil_marks:
         per_row = math.ceil(math.sqrt(n))
         sub = cell / per_row
@@ -330,19 +399,44 @@ def board(rules: RuleSet, values: Sequence[int], *, givens: Sequence[int] | None
             r, k = divmod(c, n)
             for digit in sorted(cands):
                 i, j = divmod(digit - 1, per_row)
-                d.items.append(_Text(x_of(k) + (j + 0.5) * sub, y_of(r) + (i + 0.55) * sub,
-                                     symbols[digit - 1], sub * 0.8, palette.pencil, False,
-                                     "pencil"))
+                d.items.append(
+                    _Text(
+                        x_of(k) + (j + 0.5) * sub,
+                        y_of(r) + (i + 0.55) * sub,
+                        symbols[digit - 1],
+                        sub * 0.8,
+                        palette.pencil,
+                        False,
+                        "pencil",
+                    )
+                )
     y = side + 2 * pad
     for text in captions:
-        d.items.append(_Text(pad, y + caption_size * 0.6, text, caption_size,
-                             palette.caption, False, "caption", anchor="start"))
+        d.items.append(
+            _Text(
+                pad,
+                y + caption_size * 0.6,
+                text,
+                caption_size,
+                palette.caption,
+                False,
+                "caption",
+                anchor="start",
+            )
+        )
         y += caption_size * 1.5
     return d
 
 
-def _grid_lines(d: Drawing, shape: Shape, labels: Sequence[int], cell: float,
-                x_of: Any, y_of: Any, palette: Palette) -> None:
+def _grid_lines(
+    d: Drawing,
+    shape: Shape,
+    labels: Sequence[int],
+    cell: float,
+    x_of: Any,
+    y_of: Any,
+    palette: Palette,
+) -> None:
     """Thin lines between all cells, thick ones between regions and around the grid.
 
     Thick segments are merged along each line so a 25x25 grid stays a small document.
@@ -351,10 +445,12 @@ def _grid_lines(d: Drawing, shape: Shape, labels: Sequence[int], cell: float,
     thin = max(0.5, cell * 0.03)
     thick = max(1.5, cell * 0.09)
     for k in range(1, n):
-        d.items.append(_Line(x_of(k), y_of(0), x_of(k), y_of(n), thin, palette.thin_line,
-                             "cell-line"))
-        d.items.append(_Line(x_of(0), y_of(k), x_of(n), y_of(k), thin, palette.thin_line,
-                             "cell-line"))
+        d.items.append(
+            _Line(x_of(k), y_of(0), x_of(k), y_of(n), thin, palette.thin_line, "cell-line")
+        )
+        d.items.append(
+            _Line(x_of(0), y_of(k), x_of(n), y_of(k), thin, palette.thin_line, "cell-line")
+        )
     for k in range(1, n):
         # vertical line between columns k-1 and k: thick where the regions differ
         run_start = None
@@ -363,8 +459,17 @@ def _grid_lines(d: Drawing, shape: Shape, labels: Sequence[int], cell: float,
             if differs and run_start is None:
                 run_start = r
             elif not differs and run_start is not None:
-                d.items.append(_Line(x_of(k), y_of(run_start), x_of(k), y_of(r), thick,
-                                     palette.thick_line, "region-line"))
+                d.items.append(
+                    _Line(
+                        x_of(k),
+                        y_of(run_start),
+                        x_of(k),
+                        y_of(r),
+                        thick,
+                        palette.thick_line,
+                        "region-line",
+                    )
+                )
                 run_start = None
         # horizontal line between rows k-1 and k
         run_start = None
@@ -373,18 +478,29 @@ def _grid_lines(d: Drawing, shape: Shape, labels: Sequence[int], cell: float,
             if differs and run_start is None:
                 run_start = col
             elif not differs and run_start is not None:
-                d.items.append(_Line(x_of(run_start), y_of(k), x_of(col), y_of(k), thick,
-                                     palette.thick_line, "region-line"))
+                d.items.append(
+                    _Line(
+                        x_of(run_start),
+                        y_of(k),
+                        x_of(col),
+                        y_of(k),
+                        thick,
+                        palette.thick_line,
+                        "region-line",
+                    )
+                )
                 run_start = None
     corners = [(0, 0), (n, 0), (n, n), (0, n), (0, 0)]
     for (c1, r1), (c2, r2) in zip(corners, corners[1:]):
-        d.items.append(_Line(x_of(c1), y_of(r1), x_of(c2), y_of(r2), thick,
-                             palette.thick_line, "border"))
+        d.items.append(
+            _Line(x_of(c1), y_of(r1), x_of(c2), y_of(r2), thick, palette.thick_line, "border")
+        )
 
 
 def _side_by_side(drawings: Sequence[Drawing], gap: float) -> Drawing:
-    out = Drawing(sum(d.width for d in drawings) + gap * (len(drawings) - 1),
-                  max(d.height for d in drawings))
+    out = Drawing(
+        sum(d.width for d in drawings) + gap * (len(drawings) - 1), max(d.height for d in drawings)
+    )
     x = 0.0
     for d in drawings:
         out.place(d, x, 0.0)
@@ -392,27 +508,46 @@ def _side_by_side(drawings: Sequence[Drawing], gap: float) -> Drawing:
     return out
 
 
-def _with_caption(d: Drawing, text: str, *, size: float = 12.0,
-                  palette: Palette = PALETTE) -> Drawing:
+def _with_caption(
+    d: Drawing, text: str, *, size: float = 12.0, palette: Palette = PALETTE
+) -> Drawing:
     out = Drawing(max(d.width, len(text) * size * 0.55 + 8), d.height + size * 1.6)
     out.place(d, 0.0, 0.0)
-    out.items.append(_Text(6.0, d.height + size * 0.7, text, size, palette.caption, False,
-                           "caption", anchor="start"))
+    out.items.append(
+        _Text(
+            6.0,
+            d.height + size * 0.7,
+            text,
+            size,
+            palette.caption,
+            False,
+            "caption",
+            anchor="start",
+        )
+    )
     return out
 
 
 # -- the objects ---------------------------------------------------------------------------
-def _grid_drawing(grid: Grid, *, rules: RuleSet | None = None, pencil_marks: bool = False,
-                  **options: Any) -> Drawing:
-    return board(rules or RuleSet.classic(grid.shape), grid.values, pencil_marks=pencil_marks,
-                 **options)
+def _grid_drawing(
+    grid: Grid, *, rules: RuleSet | None = None, pencil_marks: bool = False, **options: Any
+) -> Drawing:
+    return board(
+        rules or RuleSet.classic(grid.shape), grid.values, pencil_marks=pencil_marks, **options
+    )
 
 
-def _puzzle_drawing(puzzle: Puzzle, *, solution: Grid | None = None,
-                    pencil_marks: bool = False, **options: Any) -> Drawing:
+def _puzzle_drawing(
+    puzzle: Puzzle, *, solution: Grid | None = None, pencil_marks: bool = False, **options: Any
+) -> Drawing:
     values = solution.values if solution is not None else puzzle.givens.values
-    return board(puzzle.rules, values, givens=puzzle.givens.values,
-                 pencil_marks=pencil_marks and solution is None, **options)
+    return board(
+        puzzle.rules,
+        values,
+        givens=puzzle.givens.values,
+        pencil_marks=pencil_marks and solution is None,
+        **options,
+    )
 
 
 def _seconds_text(seconds: float) -> str:
@@ -432,26 +567,34 @@ def _verdict_drawing(verdict: Verdict, **options: Any) -> Drawing:
     if kind == "multiple" and len(verdict.witnesses) >= 2:
         differing = verdict.differing_cells
         marks = {c: PALETTE.highlight for c in differing}
-        boards = [_puzzle_drawing(puzzle, solution=w, highlight=marks, **options)
-                  for w in verdict.witnesses[:2]]
+        boards = [
+            _puzzle_drawing(puzzle, solution=w, highlight=marks, **options)
+            for w in verdict.witnesses[:2]
+        ]
         gap = boards[0].width * 0.08
-        return _with_caption(_side_by_side(boards, gap),
-                             f"{head}: two solutions, differing in {len(differing)} "
-                             f"highlighted cells")
+        return _with_caption(
+            _side_by_side(boards, gap),
+            f"{head}: two solutions, differing in {len(differing)} highlighted cells",
+        )
     if kind == "unique" and verdict.solution is not None:
-        return _with_caption(_puzzle_drawing(puzzle, solution=verdict.solution, **options),
-                             head)
+        return _with_caption(_puzzle_drawing(puzzle, solution=verdict.solution, **options), head)
     if kind == "contradictory":
         clashing = {c for conflict in puzzle.conflicts() for c in conflict.cells}
-        drawing = _puzzle_drawing(puzzle, highlight={c: PALETTE.conflict for c in clashing},
-                                  **options)
+        drawing = _puzzle_drawing(
+            puzzle, highlight={c: PALETTE.conflict for c in clashing}, **options
+        )
         reason = "; ".join(verdict.conflicts[:2]) if verdict.conflicts else ""
         return _with_caption(drawing, f"{head}: {reason}" if reason else head)
     return _with_caption(_puzzle_drawing(puzzle, **options), head)
 
 
-def draw(obj: Grid | Puzzle | Verdict, *, solution: Grid | None = None,
-         pencil_marks: bool = False, **options: Any) -> SVG:
+def draw(
+    obj: Grid | Puzzle | Verdict,
+    *,
+    solution: Grid | None = None,
+    pencil_marks: bool = False,
+    **options: Any,
+) -> SVG:
     """A picture of a grid, a puzzle (with ``solution`` filled in lighter, or pencil marks
     in its empty cells) or a verdict, as an :class:`SVG` string Jupyter displays.
 
@@ -467,8 +610,7 @@ def draw(obj: Grid | Puzzle | Verdict, *, solution: Grid | None = None,
     if isinstance(obj, Verdict):
         drawing = _verdict_drawing(obj, **options)
     elif isinstance(obj, Puzzle):
-        drawing = _puzzle_drawing(obj, solution=solution, pencil_marks=pencil_marks,
-                                  **options)
+        drawing = _puzzle_drawing(obj, solution=solution, pencil_marks=pencil_marks, **options)
     elif isinstance(obj, Grid):
         drawing = _grid_drawing(obj, pencil_marks=pencil_marks, **options)
     else:
@@ -492,8 +634,10 @@ def verdict_svg(verdict: Verdict) -> str:
 
 
 def _html(svg: str, title: str) -> str:
-    return (f'<div class="sudoku-model" title={quoteattr(title)} '
-            f'style="display:inline-block">{svg}</div>')
+    return (
+        f'<div class="sudoku-model" title={quoteattr(title)} '
+        f'style="display:inline-block">{svg}</div>'
+    )
 
 
 def grid_html(grid: Grid) -> str:
@@ -516,9 +660,15 @@ def _book_columns(per_page: int) -> int:
     return max(1, round(math.sqrt(per_page * 0.72)))
 
 
-def book_pages(items: Iterable[tuple[Puzzle, Grid | None, str]], *, per_page: int = 6,
-               page: str = "a4", solutions: bool = False, pencil_marks: bool = False,
-               title: str | None = None) -> list[Drawing]:
+def book_pages(
+    items: Iterable[tuple[Puzzle, Grid | None, str]],
+    *,
+    per_page: int = 6,
+    page: str = "a4",
+    solutions: bool = False,
+    pencil_marks: bool = False,
+    title: str | None = None,
+) -> list[Drawing]:
     """Lay puzzles out on pages for a puzzle book: ``per_page`` boards per page, each
     labelled, and with ``solutions`` the same boards solved on pages after the puzzles.
 
@@ -533,31 +683,66 @@ def book_pages(items: Iterable[tuple[Puzzle, Grid | None, str]], *, per_page: in
         raise ValueError(f"per_page must be at least 1, got {per_page}")
     entries = list(items)
     if page == "board":
-        pages = [_with_caption(_puzzle_drawing(p, pencil_marks=pencil_marks), label)
-                 for p, _, label in entries]
+        pages = [
+            _with_caption(_puzzle_drawing(p, pencil_marks=pencil_marks), label)
+            for p, _, label in entries
+        ]
         if solutions:
-            pages += [_with_caption(_puzzle_drawing(p, solution=s), f"{label}: solution"
-                                    if s is not None else f"{label}: no solution")
-                      for p, s, label in entries]
+            pages += [
+                _with_caption(
+                    _puzzle_drawing(p, solution=s),
+                    f"{label}: solution" if s is not None else f"{label}: no solution",
+                )
+                for p, s, label in entries
+            ]
         return pages
     if page not in PAGE_SIZES:
         raise ValueError(f"unknown page size {page!r}; known: board, {', '.join(PAGE_SIZES)}")
     width, height = PAGE_SIZES[page]
-    chunks = [entries[i:i + per_page] for i in range(0, len(entries), per_page)]
-    pages = [_page(chunk, width, height, per_page, solved=False, pencil_marks=pencil_marks,
-                   heading=title, number=k + 1) for k, chunk in enumerate(chunks)]
+    chunks = [entries[i : i + per_page] for i in range(0, len(entries), per_page)]
+    pages = [
+        _page(
+            chunk,
+            width,
+            height,
+            per_page,
+            solved=False,
+            pencil_marks=pencil_marks,
+            heading=title,
+            number=k + 1,
+        )
+        for k, chunk in enumerate(chunks)
+    ]
     if solutions:
         heading = f"{title}: solutions" if title else "Solutions"
-        pages += [_page(chunk, width, height, per_page, solved=True, pencil_marks=False,
-                        heading=heading, number=len(chunks) + k + 1)
-                  for k, chunk in enumerate(chunks)]
+        pages += [
+            _page(
+                chunk,
+                width,
+                height,
+                per_page,
+                solved=True,
+                pencil_marks=False,
+                heading=heading,
+                number=len(chunks) + k + 1,
+            )
+            for k, chunk in enumerate(chunks)
+        ]
     return pages
 
 
-def _page(chunk: Sequence[tuple[Puzzle, Grid | None, str]], width: float, height: float,
-          per_page: int, *, solved: bool, pencil_marks: bool, heading: str | None,
-          number: int) -> Drawing:
-    margin = 36.0                      # half an inch
+def _page(
+    chunk: Sequence[tuple[Puzzle, Grid | None, str]],
+    width: float,
+    height: float,
+    per_page: int,
+    *,
+    solved: bool,
+    pencil_marks: bool,
+    heading: str | None,
+    number: int,
+) -> Drawing:
+    margin = 36.0  # half an inch
     head = 28.0 if heading else 0.0
     foot = 18.0
     label_size = 10.0
@@ -567,8 +752,9 @@ def _page(chunk: Sequence[tuple[Puzzle, Grid | None, str]], width: float, height
     slot_h = (height - 2 * margin - head - foot) / rows
     page = Drawing(width, height)
     if heading:
-        page.items.append(_Text(width / 2, margin + 8, heading, 16.0, PALETTE.given, True,
-                                "heading"))
+        page.items.append(
+            _Text(width / 2, margin + 8, heading, 16.0, PALETTE.given, True, "heading")
+        )
     for i, (puzzle, solution, label) in enumerate(chunk):
         n = puzzle.size
         # leave room for the label and a caption line under the board
@@ -578,17 +764,31 @@ def _page(chunk: Sequence[tuple[Puzzle, Grid | None, str]], width: float, height
             drawing = _puzzle_drawing(puzzle, solution=solution, cell_size=cell, margin=cell * 0.25)
             text = label if solution is not None else f"{label} (no solution found)"
         else:
-            drawing = _puzzle_drawing(puzzle, pencil_marks=pencil_marks, cell_size=cell,
-                                      margin=cell * 0.25)
+            drawing = _puzzle_drawing(
+                puzzle, pencil_marks=pencil_marks, cell_size=cell, margin=cell * 0.25
+            )
             text = label
         r, c = divmod(i, cols)
         x = margin + c * slot_w + (slot_w - drawing.width) / 2
         y = margin + head + r * slot_h
-        page.items.append(_Text(x + cell * 0.25, y + label_size * 0.6, text, label_size,
-                                PALETTE.caption, False, "label", anchor="start"))
+        page.items.append(
+            _Text(
+                x + cell * 0.25,
+                y + label_size * 0.6,
+                text,
+                label_size,
+                PALETTE.caption,
+                False,
+                "label",
+                anchor="start",
+            )
+        )
         page.place(drawing, x, y + label_size * 1.4)
-    page.items.append(_Text(width / 2, height - margin / 2, str(number), 9.0,
-                            PALETTE.caption, False, "page-number"))
+    page.items.append(
+        _Text(
+            width / 2, height - margin / 2, str(number), 9.0, PALETTE.caption, False, "page-number"
+        )
+    )
     return page
 
 
@@ -606,8 +806,7 @@ def write_pages(pages: Sequence[Drawing], path: str | os.PathLike[str]) -> list[
     stem, ext = os.path.splitext(path)
     ext = ext.lower()
     if ext not in (".svg", ".png", ".pdf"):
-        raise ValueError(f"{path}: the picture format comes from the extension: "
-                         ".svg, .png or .pdf")
+        raise ValueError(f"{path}: the picture format comes from the extension: .svg, .png or .pdf")
     if not pages:
         raise ValueError("nothing to draw")
     if ext == ".pdf":
@@ -618,13 +817,15 @@ def write_pages(pages: Sequence[Drawing], path: str | os.PathLike[str]) -> list[
             for page in pages:
                 pdf.savefig(_figure(figure_class, page))
         return [path]
-    names = [path] if len(pages) == 1 else [f"{stem}-{k + 1}{ext}"
-                                            for k in range(len(pages))]
+    names = [path] if len(pages) == 1 else [f"{stem}-{k + 1}{ext}" for k in range(len(pages))]
     if ext == ".svg":
         for page, name in zip(pages, names):
             with open(name, "w", encoding="utf-8") as f:
-                f.write(page.to_svg(units="pt" if page.width in
-                                    {w for w, _ in PAGE_SIZES.values()} else ""))
+                f.write(
+                    page.to_svg(
+                        units="pt" if page.width in {w for w, _ in PAGE_SIZES.values()} else ""
+                    )
+                )
         return names
     figure_class = _figure_class()
     for page, name in zip(pages, names):
@@ -638,8 +839,9 @@ def _figure_class() -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError as exc:
-        raise ImportError("PNG and PDF pictures need matplotlib: "
-                          "pip install 'sudoku-model[notebooks]'") from exc
+        raise ImportError(
+            "PNG and PDF pictures need matplotlib: pip install 'sudoku-model[notebooks]'"
+        ) from exc
     return Figure
 
 

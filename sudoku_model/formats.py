@@ -367,25 +367,35 @@ def read_char_grid(
         raise ParseError("empty input: no grid found", source=source, line=1, column=1)
     if len(rows) == 1:
         lineno, cells, cols, raw = rows[0]
-        found = _shape_for_count(len(cells), shape, source=source, line=lineno, column=1,
-                                 text=raw)
+        found = _shape_for_count(len(cells), shape, source=source, line=lineno, column=1, text=raw)
         return found, cells
     n = shape.size if shape is not None else len(rows[0][1])
     for lineno, cells, cols, raw in rows:
         if len(cells) != n:
             col = cols[n] if len(cells) > n else (cols[-1] + 1 if cols else 1)
-            raise ParseError(f"ragged grid: row has {len(cells)} characters, expected {n}",
-                             source=source, line=lineno, column=col, text=raw)
+            raise ParseError(
+                f"ragged grid: row has {len(cells)} characters, expected {n}",
+                source=source,
+                line=lineno,
+                column=col,
+                text=raw,
+            )
     if len(rows) != n:
         lineno, _, cols, raw = rows[-1]
-        raise ParseError(f"{len(rows)} rows of {n} characters: a {n}x{n} grid needs {n} rows",
-                         source=source, line=lineno, column=1, text=raw)
+        raise ParseError(
+            f"{len(rows)} rows of {n} characters: a {n}x{n} grid needs {n} rows",
+            source=source,
+            line=lineno,
+            column=1,
+            text=raw,
+        )
     try:
         found = shape if shape is not None else shape_for_size(n)
     except ShapeError as exc:
         lineno, _, _, raw = rows[0]
-        raise ParseError(f"{n} rows of {n} characters: {exc}", source=source, line=lineno,
-                         column=1, text=raw) from None
+        raise ParseError(
+            f"{n} rows of {n} characters: {exc}", source=source, line=lineno, column=1, text=raw
+        ) from None
     return found, [c for _, cells, _, _ in rows for c in cells]
 
 

@@ -102,11 +102,29 @@ from .rules import RuleSet
 from .solving import DEFAULT_BUDGET, Backend, Budget, VerdictKind
 
 __all__ = [
-    "SYMMETRIES", "symmetry_orbits", "is_symmetric", "puzzle_seed", "minimum_clues",
-    "parse_pattern", "GenerationError", "ImpossibleRequestError", "GenerationSpec",
-    "GeneratedPuzzle", "GenerationEngine", "engine_for", "random_full_grid",
-    "generate_one", "generate", "clue_histogram", "bias_note", "DEFAULT_MAX_TRIES",
-    "LEVEL_NAMES", "DEFAULT_LEVEL_TRIES", "parse_levels", "level_seed", "level_histogram",
+    "SYMMETRIES",
+    "symmetry_orbits",
+    "is_symmetric",
+    "puzzle_seed",
+    "minimum_clues",
+    "parse_pattern",
+    "GenerationError",
+    "ImpossibleRequestError",
+    "GenerationSpec",
+    "GeneratedPuzzle",
+    "GenerationEngine",
+    "engine_for",
+    "random_full_grid",
+    "generate_one",
+    "generate",
+    "clue_histogram",
+    "bias_note",
+    "DEFAULT_MAX_TRIES",
+    "LEVEL_NAMES",
+    "DEFAULT_LEVEL_TRIES",
+    "parse_levels",
+    "level_seed",
+    "level_histogram",
 ]
 
 
@@ -130,9 +148,9 @@ def _transforms(n: int) -> dict[str, Callable[[int, int], tuple[int, int]]]:
     return {
         "rot90": lambda r, c: (c, m - r),
         "rot180": lambda r, c: (m - r, m - c),
-        "mirror": lambda r, c: (r, m - c),          # left-right
-        "flip": lambda r, c: (m - r, c),            # top-bottom
-        "diagonal": lambda r, c: (c, r),            # about the main diagonal
+        "mirror": lambda r, c: (r, m - c),  # left-right
+        "flip": lambda r, c: (m - r, c),  # top-bottom
+        "diagonal": lambda r, c: (c, r),  # about the main diagonal
         "antidiagonal": lambda r, c: (m - c, m - r),
     }
 
@@ -146,9 +164,9 @@ _SYMMETRY_GENERATORS: dict[str, tuple[str, ...]] = {
     "flip": ("flip",),
     "diagonal": ("diagonal",),
     "antidiagonal": ("antidiagonal",),
-    "biaxial": ("mirror", "flip"),              # both axes (implies rot180)
+    "biaxial": ("mirror", "flip"),  # both axes (implies rot180)
     "bidiagonal": ("diagonal", "antidiagonal"),  # both diagonals (implies rot180)
-    "dihedral": ("rot90", "mirror"),            # all eight symmetries of the square
+    "dihedral": ("rot90", "mirror"),  # all eight symmetries of the square
 }
 
 #: Names accepted by ``--symmetry``.
@@ -195,8 +213,10 @@ def symmetry_orbits(shape: Shape, symmetry: str) -> tuple[tuple[int, ...], ...]:
 def is_symmetric(grid: Grid, symmetry: str) -> bool:
     """True when the filled cells of ``grid`` form a union of orbits of ``symmetry``."""
     values = grid.values
-    return all(len({bool(values[c]) for c in orbit}) == 1
-               for orbit in symmetry_orbits(grid.shape, symmetry))
+    return all(
+        len({bool(values[c]) for c in orbit}) == 1
+        for orbit in symmetry_orbits(grid.shape, symmetry)
+    )
 
 
 # -- seeds and limits ----------------------------------------------------------------------
@@ -230,12 +250,15 @@ def minimum_clues(rules: RuleSet) -> tuple[int, str]:
         return 17, "no 16-clue 9x9 puzzle is unique (McGuire et al. 2012)"
     if rules.is_classic and n == 4:
         return 4, "no 4x4 puzzle with fewer than 4 clues is unique (exhaustive search)"
-    return n - 1, (f"a unique {n}x{n} puzzle shows at least {n - 1} different digits "
-                   "(two absent digits could be swapped)")
+    return n - 1, (
+        f"a unique {n}x{n} puzzle shows at least {n - 1} different digits "
+        "(two absent digits could be swapped)"
+    )
 
 
-def parse_pattern(text: str, *, shape: Shape | None = None,
-                  source: str = "<pattern>") -> tuple[Shape, frozenset[int]]:
+def parse_pattern(
+    text: str, *, shape: Shape | None = None, source: str = "<pattern>"
+) -> tuple[Shape, frozenset[int]]:
     """Read a clue mask: a grid (one line or a block) where a blank (``.``, ``0`` or ``_``)
     is an empty cell and any other character marks a given. Spaces and ``|`` are ignored;
     lines made only of ``-``, ``+``, ``=`` and spaces are decoration; ``#`` lines are
@@ -267,8 +290,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme")
 #: ``tests/benchmarks/bench_generate_level.py --rates 3000 --seed 3``), each default leaves
 #: a chance of about one in a million or less of failing on 9x9, with rot180 symmetry too
 #: (1,000 puzzles: easy 67%, medium 11%, hard 9%, expert 7%, extreme 7%).
-DEFAULT_LEVEL_TRIES = {"easy": 40, "medium": 150, "hard": 200, "expert": 200,
-                       "extreme": 200}
+DEFAULT_LEVEL_TRIES = {"easy": 40, "medium": 150, "hard": 200, "expert": 200, "extreme": 200}
 
 
 def parse_levels(levels: str | Iterable[str]) -> tuple[str, ...]:
@@ -289,8 +311,7 @@ def parse_levels(levels: str | Iterable[str]) -> tuple[str, ...]:
             if not name:
                 continue
             if name not in LEVEL_NAMES:
-                raise ValueError(f"unknown level {part.strip()!r}; known: "
-                                 f"{', '.join(LEVEL_NAMES)}")
+                raise ValueError(f"unknown level {part.strip()!r}; known: {', '.join(LEVEL_NAMES)}")
             names.add(name)
     if not names:
         raise ValueError(f"no level given; known: {', '.join(LEVEL_NAMES)}")
@@ -307,8 +328,7 @@ def level_seed(seed: int, attempt: int) -> int:
     """
     if attempt == 0:
         return seed
-    digest = hashlib.blake2b(f"sudoku-generate-level:{seed}:{attempt}".encode(),
-                             digest_size=8)
+    digest = hashlib.blake2b(f"sudoku-generate-level:{seed}:{attempt}".encode(), digest_size=8)
     return int.from_bytes(digest.digest(), "big") >> 1
 
 
@@ -359,43 +379,51 @@ class GenerationSpec:
             object.__setattr__(self, "level", parse_levels(self.level))
         for name in ("max_tries", "level_tries"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or value < 1):
-                raise ImpossibleRequestError(f"{name} must be a positive integer, "
-                                             f"got {value!r}")
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
+                raise ImpossibleRequestError(f"{name} must be a positive integer, got {value!r}")
         object.__setattr__(self, "symmetry", self.symmetry.strip().lower())
         shape = self.rules.shape
         least, reason = minimum_clues(self.rules)
         if self.start is not None and self.start.shape != shape:
-            raise ImpossibleRequestError(f"the starting grid is {self.start.shape.name}; "
-                                         f"the rules are for {shape.name}")
+            raise ImpossibleRequestError(
+                f"the starting grid is {self.start.shape.name}; the rules are for {shape.name}"
+            )
         if self.clues is not None:
-            if isinstance(self.clues, bool) or not isinstance(self.clues, int) \
-                    or self.clues < 0:
-                raise ImpossibleRequestError(f"a clue target must be a non-negative integer, "
-                                             f"got {self.clues!r}")
+            if isinstance(self.clues, bool) or not isinstance(self.clues, int) or self.clues < 0:
+                raise ImpossibleRequestError(
+                    f"a clue target must be a non-negative integer, got {self.clues!r}"
+                )
             if self.clues < least:
-                raise ImpossibleRequestError(f"cannot make a unique puzzle with "
-                                             f"{self.clues} clues: {reason}")
+                raise ImpossibleRequestError(
+                    f"cannot make a unique puzzle with {self.clues} clues: {reason}"
+                )
             if self.start is not None and self.start.clues > self.clues:
-                raise ImpossibleRequestError(f"the starting grid already has "
-                                             f"{self.start.clues} clues, more than "
-                                             f"{self.clues}")
+                raise ImpossibleRequestError(
+                    f"the starting grid already has "
+                    f"{self.start.clues} clues, more than "
+                    f"{self.clues}"
+                )
         if self.pattern is not None:
             if self.symmetry != "none" or self.clues is not None:
-                raise ImpossibleRequestError("a pattern fixes the clue cells: it does not "
-                                             "combine with a symmetry or a clue target")
+                raise ImpossibleRequestError(
+                    "a pattern fixes the clue cells: it does not "
+                    "combine with a symmetry or a clue target"
+                )
             if any(not 0 <= c < shape.cell_count for c in self.pattern):
                 raise ImpossibleRequestError("the pattern names a cell outside the grid")
             if len(self.pattern) < least:
-                raise ImpossibleRequestError(f"a pattern of {len(self.pattern)} cells cannot "
-                                             f"give a unique puzzle: {reason}")
+                raise ImpossibleRequestError(
+                    f"a pattern of {len(self.pattern)} cells cannot give a unique puzzle: {reason}"
+                )
             if self.start is not None:
                 outside = [c for c in self.start.filled_cells() if c not in self.pattern]
                 if outside:
                     raise ImpossibleRequestError(
                         "the starting grid has clues outside the pattern: "
-                        + ", ".join(shape.cell_name(c) for c in outside[:5]))
+                        + ", ".join(shape.cell_name(c) for c in outside[:5])
+                    )
 
     @property
     def kind(self) -> str:
@@ -475,14 +503,22 @@ class GeneratedPuzzle:
 
     def to_json(self) -> dict[str, Any]:
         """Metadata for JSON output (the puzzle itself is written by the formats module)."""
-        d: dict[str, Any] = {"index": self.index, "seed": self.seed, "clues": self.clues,
-                             "minimal": self.minimal}
+        d: dict[str, Any] = {
+            "index": self.index,
+            "seed": self.seed,
+            "clues": self.clues,
+            "minimal": self.minimal,
+        }
         if self.symmetry != "none":
             d["symmetry"] = self.symmetry
             d["group_minimal"] = self.group_minimal
         if self.level is not None:
-            d.update(level=self.level, score=round(self.score or 0.0, 2),
-                     hardest=self.hardest, level_tries=self.level_tries)
+            d.update(
+                level=self.level,
+                score=round(self.score or 0.0, 2),
+                hardest=self.hardest,
+                level_tries=self.level_tries,
+            )
         return d
 
 
@@ -498,14 +534,16 @@ class GenerationEngine(Protocol):
 
     name: str
 
-    def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
-                         start: Grid | None = None) -> Grid | None:
+    def random_full_grid(
+        self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
+    ) -> Grid | None:
         """A random solution of ``rules`` extending ``start``, drawn from ``rng`` only
         (the same ``rng`` state gives the same grid), or None when none was found."""
         ...
 
-    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
-                     solution: Grid) -> bool | None:
+    def still_unique(
+        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
+    ) -> bool | None:
         """Whether ``givens`` (``solution`` minus some clues) is still unique, knowing the
         puzzle was unique before the ``removed`` cells were emptied: no other solution may
         differ from ``solution`` in a removed cell. None when a budget ran out."""
@@ -525,8 +563,9 @@ class _PublicApiEngine:
         self.budget = _budget_or_default(budget)
         self.name = backend.name
 
-    def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
-                         start: Grid | None = None) -> Grid | None:
+    def random_full_grid(
+        self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
+    ) -> Grid | None:
         grid = _random_fill(rules, rng, start)
         if grid is None and start is not None:
             # A hard start defeats the node limit: take the backend's (not random) answer.
@@ -534,8 +573,9 @@ class _PublicApiEngine:
             grid = result.solution
         return grid
 
-    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
-                     solution: Grid) -> bool | None:
+    def still_unique(
+        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
+    ) -> bool | None:
         puzzle = Puzzle(Grid._trusted(rules.shape, tuple(givens)), rules)
         verdict = self.backend.check_unique(puzzle, solution=solution, budget=self.budget)
         if verdict.kind is VerdictKind.UNIQUE:
@@ -552,8 +592,9 @@ class _ForcedDigitEngine(_PublicApiEngine):
     #: Above this many removed cells, one "another solution?" search beats one call each.
     GROUP_LIMIT = 6
 
-    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
-                     solution: Grid) -> bool | None:
+    def still_unique(
+        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
+    ) -> bool | None:
         if len(removed) > self.GROUP_LIMIT:
             return super().still_unique(rules, givens, removed, solution)
         values = list(givens)
@@ -602,24 +643,29 @@ class _CompiledModelEngine:
     #: before the grid gets a removal session of its own (loading one costs ~0.4 s at
     #: 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls in all).
     SESSION_AFTER = 8
-    FALLBACK_OPTIONS: dict[str, Any] = {"solver_options": {
-        "eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1}}
+    FALLBACK_OPTIONS: dict[str, Any] = {
+        "solver_options": {"eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1}
+    }
 
     def __init__(self, backend: Backend, budget: Budget | None) -> None:
         self.backend = backend
         self.name = backend.name
         self.budget = _budget_or_default(budget)
         budget = self.budget
-        self.limits = {"nodes": -1 if budget.nodes is None else int(budget.nodes),
-                       "seconds": -1.0 if budget.seconds is None else float(budget.seconds)}
+        self.limits = {
+            "nodes": -1 if budget.nodes is None else int(budget.nodes),
+            "seconds": -1.0 if budget.seconds is None else float(budget.seconds),
+        }
         nodes = self.limits["nodes"]
-        self.first_limits = dict(self.limits, nodes=self.FIRST_TRY_NODES if nodes < 0
-                                 else min(nodes, self.FIRST_TRY_NODES))
+        self.first_limits = dict(
+            self.limits,
+            nodes=self.FIRST_TRY_NODES if nodes < 0 else min(nodes, self.FIRST_TRY_NODES),
+        )
         self._models: dict[RuleSet, Any] = {}
         self._status: dict[str, int] = {}
         self._fallback: Any = False  # the fallback backend; None: unavailable; False: not loaded
-        self._fallback_shared: GenerationEngine | None = None   # its engine, shared solver
-        self._session: Any = None    # its removal session for the current full grid
+        self._fallback_shared: GenerationEngine | None = None  # its engine, shared solver
+        self._session: Any = None  # its removal session for the current full grid
         # Clues shown necessary for the current full grid (they stay givens from then on in
         # a removal pass): the session turns them into unit clauses.
         self._necessary_for: tuple[int, ...] | None = None
@@ -652,70 +698,86 @@ class _CompiledModelEngine:
                 self._fallback = None
         return self._fallback
 
-    def _fallback_still_unique(self, backend: Any, rules: RuleSet, givens: Sequence[int],
-                               removed: Sequence[int], solution: Grid) -> bool | None:
+    def _fallback_still_unique(
+        self,
+        backend: Any,
+        rules: RuleSet,
+        givens: Sequence[int],
+        removed: Sequence[int],
+        solution: Grid,
+    ) -> bool | None:
         """The fallback's answer, from its removal session for this full grid (a new one
         when the grid changed or a fixed clue is no longer a given)."""
         if self._fallback_calls_here < self.SESSION_AFTER and self._fallback_shared is not None:
             self._fallback_calls_here += 1
             return self._fallback_shared.still_unique(rules, givens, removed, solution)
         session = self._session
-        if session is None or session.rules != rules or \
-                session.solution.values != solution.values or not session.compatible(givens):
+        if (
+            session is None
+            or session.rules != rules
+            or session.solution.values != solution.values
+            or not session.compatible(givens)
+        ):
             if session is not None:
                 session.close()
             session = self._session = backend.removal_session(rules, solution)
         return session.still_unique(givens, removed, fix=self._necessary, budget=self.budget)  # type: ignore[no-any-return]
 
-    def random_full_grid(self, rules: RuleSet, rng: random.Random, *,
-                         start: Grid | None = None) -> Grid | None:
+    def random_full_grid(
+        self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
+    ) -> Grid | None:
         model = self._model(rules)
         values = bytes(start.values) if start is not None else bytes(rules.shape.cell_count)
         _status, found = model.search(values, seed=rng.getrandbits(63)).run(1, **self.limits)
         return Grid._trusted(rules.shape, tuple(found[0])) if found else None
 
-    def still_unique(self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int],
-                     solution: Grid) -> bool | None:
+    def still_unique(
+        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
+    ) -> bool | None:
         if rules.shape.size < 16:
             return self._native_still_unique(rules, givens, removed, solution, self.limits)
         if self._necessary_for != solution.values:
             self._necessary_for = solution.values
             self._necessary = set()
             self._fallback_calls_here = 0
-        answer = self._native_still_unique(rules, givens, removed, solution,
-                                           self.first_limits)
+        answer = self._native_still_unique(rules, givens, removed, solution, self.first_limits)
         if answer is None and self.first_limits != self.limits:
             backend = self._fallback_backend()
             if backend is None:
-                answer = self._native_still_unique(rules, givens, removed, solution,
-                                                   self.limits)
+                answer = self._native_still_unique(rules, givens, removed, solution, self.limits)
             else:
                 self.fallback_calls += 1
-                answer = self._fallback_still_unique(backend, rules, givens, removed,
-                                                     solution)
+                answer = self._fallback_still_unique(backend, rules, givens, removed, solution)
         if answer is False and len(removed) == 1:
-            self._necessary.add(removed[0])   # a necessary clue stays a given of this grid
+            self._necessary.add(removed[0])  # a necessary clue stays a given of this grid
         return answer
 
-    def _native_still_unique(self, rules: RuleSet, givens: Sequence[int],
-                             removed: Sequence[int], solution: Grid,
-                             limits: dict[str, Any]) -> bool | None:
+    def _native_still_unique(
+        self,
+        rules: RuleSet,
+        givens: Sequence[int],
+        removed: Sequence[int],
+        solution: Grid,
+        limits: dict[str, Any],
+    ) -> bool | None:
         model = self._model(rules)
         budget_status = self._status["budget"]
         # Another solution usually agrees with the known one almost everywhere: the known
         # digits tried first at each branch find it in a few nodes (generic path).
         known = bytes(solution.values)
         if len(removed) > self.GROUP_LIMIT:
-            count, status, *_ = model.solve(bytes(givens), limit=1, keep=0, avoid=known,
-                                            prefer=known, **limits)
+            count, status, *_ = model.solve(
+                bytes(givens), limit=1, keep=0, avoid=known, prefer=known, **limits
+            )
             if count:
                 return False
             return None if status == budget_status else True
         values = bytearray(givens)
         sol = solution.values
         for cell in removed:
-            count, status, *_ = model.solve(values, limit=1, keep=0, prefer=known,
-                                            forbidden=((cell, sol[cell]),), **limits)
+            count, status, *_ = model.solve(
+                values, limit=1, keep=0, prefer=known, forbidden=((cell, sol[cell]),), **limits
+            )
             if count:
                 return False
             if status == budget_status:
@@ -735,8 +797,9 @@ def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> Gener
         from .solving import get_backend
 
         backend = get_backend(backend)
-    if callable(getattr(backend, "model", None)) and \
-            callable(getattr(backend, "keeps_unique_without", None)):
+    if callable(getattr(backend, "model", None)) and callable(
+        getattr(backend, "keeps_unique_without", None)
+    ):
         return _CompiledModelEngine(backend, budget)
     if callable(getattr(backend, "digit_is_forced", None)):
         return _ForcedDigitEngine(backend, budget)
@@ -805,7 +868,7 @@ class _Singles:
                         twice |= once & m
                         once |= m
                 if (once | placed) != full:
-                    return False        # some digit has no place left in this unit
+                    return False  # some digit has no place left in this unit
                 lonely = once & ~twice & ~placed
                 while lonely:
                     bit = lonely & -lonely
@@ -838,8 +901,9 @@ def _popcount_table(n: int) -> list[int]:
     return table
 
 
-def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, *,
-                 max_nodes: int | None = None) -> Grid | None:
+def _random_fill(
+    rules: RuleSet, rng: random.Random, start: Grid | None = None, *, max_nodes: int | None = None
+) -> Grid | None:
     """A random solution of ``rules`` extending ``start``: depth-first search on candidate
     bitmasks with naked singles (and hidden singles, except for classic grids up to 9x9,
     where they cost more than the backtracking they save), the cell with fewest candidates
@@ -856,8 +920,9 @@ def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, 
     popcount = _popcount_table(n).__getitem__ if n <= 16 else int.bit_count
 
     def settle(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
-        return place(values, cand, cell, bit) and \
-            (not use_hidden or singles.hidden_singles(values, cand))
+        return place(values, cand, cell, bit) and (
+            not use_hidden or singles.hidden_singles(values, cand)
+        )
 
     values = [0] * cell_count
     cand = [full] * cell_count
@@ -907,8 +972,9 @@ def _random_fill(rules: RuleSet, rng: random.Random, start: Grid | None = None, 
 
 
 # -- the workflow --------------------------------------------------------------------------
-def random_full_grid(rules: RuleSet, *, seed: int, backend: Backend | str = "native",
-                     start: Grid | None = None) -> Grid | None:
+def random_full_grid(
+    rules: RuleSet, *, seed: int, backend: Backend | str = "native", start: Grid | None = None
+) -> Grid | None:
     """A random complete grid of ``rules`` (extending ``start`` when given) from ``seed``,
     or None when ``start`` has no solution. Not uniform: see the module notes.
 
@@ -945,17 +1011,21 @@ def _full_units_of_cell(rules: RuleSet) -> tuple[tuple[tuple[int, ...], ...], ..
     if table is None:
         n = rules.shape.size
         units = rules.units
-        table = tuple(tuple(tuple(u for u in units[k] if u != cell)
-                            for k in ks if len(units[k]) == n)
-                      for cell, ks in enumerate(rules.units_of_cell))
+        table = tuple(
+            tuple(tuple(u for u in units[k] if u != cell) for k in ks if len(units[k]) == n)
+            for cell, ks in enumerate(rules.units_of_cell)
+        )
         _UNITS_OF_CELL[rules] = table
     return table
 
 
-def _hidden_single(cell: int, digit: int, values: bytearray,
-                   units: tuple[tuple[tuple[int, ...], ...], ...],
-                   peer_values: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
-                   ) -> bool:
+def _hidden_single(
+    cell: int,
+    digit: int,
+    values: bytearray,
+    units: tuple[tuple[tuple[int, ...], ...], ...],
+    peer_values: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...],
+) -> bool:
     """True when some full unit of ``cell`` has no other place for ``digit``: every other
     cell of it is filled or sees ``digit`` among its peers' givens."""
     for unit in units[cell]:
@@ -967,9 +1037,13 @@ def _hidden_single(cell: int, digit: int, values: bytearray,
     return False
 
 
-def _first_necessary_failure(engine: GenerationEngine, rules: RuleSet,
-                             values: bytearray | list[int],
-                             groups: Iterable[Sequence[int]], solution: Grid) -> bool | None:
+def _first_necessary_failure(
+    engine: GenerationEngine,
+    rules: RuleSet,
+    values: bytearray | list[int],
+    groups: Iterable[Sequence[int]],
+    solution: Grid,
+) -> bool | None:
     """Minimality over ``groups``: False when some group can be removed keeping the puzzle
     unique, None when a budget stopped a test, True when every group is necessary."""
     unknown = False
@@ -987,8 +1061,9 @@ def _first_necessary_failure(engine: GenerationEngine, rules: RuleSet,
     return None if unknown else True
 
 
-def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
-                 index: int = 0) -> GeneratedPuzzle:
+def generate_one(
+    spec: GenerationSpec, engine: GenerationEngine, *, seed: int, index: int = 0
+) -> GeneratedPuzzle:
     """Make one puzzle from ``seed`` (see the module notes for the method).
 
     With ``spec.level``, puzzles are made from :func:`level_seed` (``seed``, t) for
@@ -1016,28 +1091,30 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
         if solution is None:
             no_grid += 1
             if spec.start is not None and no_grid >= 3:
-                raise ImpossibleRequestError("the starting grid has no solution (or none "
-                                             "was found within the budget)")
+                raise ImpossibleRequestError(
+                    "the starting grid has no solution (or none was found within the budget)"
+                )
             continue
         if spec.pattern is not None:
-            values = bytearray(v if c in spec.pattern else 0
-                               for c, v in enumerate(solution.values))
+            values = bytearray(v if c in spec.pattern else 0 for c, v in enumerate(solution.values))
             emptied = [c for c in range(shape.cell_count) if c not in spec.pattern]
             if engine.still_unique(rules, values, emptied, solution) is not True:
                 continue
             strict = _first_necessary_failure(
-                engine, rules, values, [(c,) for c in sorted(spec.pattern)], solution)
-            return _result(spec, engine, index, seed, values, solution, strict, strict,
-                           attempt, began)
+                engine, rules, values, [(c,) for c in sorted(spec.pattern)], solution
+            )
+            return _result(
+                spec, engine, index, seed, values, solution, strict, strict, attempt, began
+            )
         values = bytearray(solution.values)
         order = removable[:]
         rng.shuffle(order)
         clues = shape.cell_count
-        necessary: set[int] = set()       # clues shown necessary on their own
+        necessary: set[int] = set()  # clues shown necessary on their own
         unvisited: list[tuple[int, ...]] = []
         unknown = False
         peer_values = _peer_getters(rules)
-        wanted = shape.size                # {0} plus the n - 1 other digits
+        wanted = shape.size  # {0} plus the n - 1 other digits
         # Hidden singles cost a few microseconds: worth it only before slow solver calls.
         slow_calls = getattr(engine, "slow_calls", True)
         hidden = _full_units_of_cell(rules) if slow_calls else None
@@ -1056,8 +1133,12 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
             # Shortcut without a solver: a cell whose peers show every other digit is
             # forced by the givens alone, so emptying it keeps the puzzle unique.
             if all(len({0, *peer_values[c](values)}) == wanted for c in orbit) or (
-                    hidden and all(_hidden_single(c, solution.values[c], values, hidden,
-                                                  peer_values) for c in orbit)):
+                hidden
+                and all(
+                    _hidden_single(c, solution.values[c], values, hidden, peer_values)
+                    for c in orbit
+                )
+            ):
                 clues -= len(orbit)
                 continue
             if propagate is not None:
@@ -1096,26 +1177,31 @@ def generate_one(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
         elif spec.symmetry == "none" and not fixed:
             minimal = group_minimal
         else:
-            singles = [(c,) for c in range(shape.cell_count)
-                       if values[c] and c not in necessary]
+            singles = [(c,) for c in range(shape.cell_count) if values[c] and c not in necessary]
             minimal = _first_necessary_failure(engine, rules, values, singles, solution)
             if minimal is True and group_minimal is None:
                 group_minimal = True
-        return _result(spec, engine, index, seed, values, solution, minimal, group_minimal,
-                       attempt, began)
+        return _result(
+            spec, engine, index, seed, values, solution, minimal, group_minimal, attempt, began
+        )
     if spec.pattern is not None:
-        raise GenerationError(f"no grid out of {spec.tries} made the pattern "
-                              f"({len(spec.pattern)} clues) unique; try --max-tries or "
-                              "another pattern")
+        raise GenerationError(
+            f"no grid out of {spec.tries} made the pattern "
+            f"({len(spec.pattern)} clues) unique; try --max-tries or "
+            "another pattern"
+        )
     if spec.clues is not None:
-        raise GenerationError(f"no puzzle with at most {spec.clues} clues in {spec.tries} "
-                              f"tries (fewest reached: {best_seen}); try a larger --clues "
-                              "or --max-tries")
+        raise GenerationError(
+            f"no puzzle with at most {spec.clues} clues in {spec.tries} "
+            f"tries (fewest reached: {best_seen}); try a larger --clues "
+            "or --max-tries"
+        )
     raise GenerationError(f"no full grid found in {spec.tries} tries (budget too small?)")
 
 
-def _generate_at_level(spec: GenerationSpec, engine: GenerationEngine, *, seed: int,
-                       index: int) -> GeneratedPuzzle:
+def _generate_at_level(
+    spec: GenerationSpec, engine: GenerationEngine, *, seed: int, index: int
+) -> GeneratedPuzzle:
     """Make and grade puzzles from the derived seeds until one has a wanted level."""
     from .logic import grade  # loaded only when grading
 
@@ -1132,31 +1218,60 @@ def _generate_at_level(spec: GenerationSpec, engine: GenerationEngine, *, seed: 
         elif graded.verdict is VerdictKind.UNKNOWN:
             level = "unknown"
         else:  # the generator and the grader disagree: one of them has a bug
-            raise AssertionError(f"the grader says {graded.verdict.value} for the generated "
-                                 f"puzzle {made.puzzle.givens.to_line()}")
+            raise AssertionError(
+                f"the grader says {graded.verdict.value} for the generated "
+                f"puzzle {made.puzzle.givens.to_line()}"
+            )
         seen.append(level)
         if level in wanted:
-            return replace(made, seconds=seconds, level=level, score=graded.score,
-                           hardest=graded.hardest, levels_seen=tuple(seen))
+            return replace(
+                made,
+                seconds=seconds,
+                level=level,
+                score=graded.score,
+                hardest=graded.hardest,
+                levels_seen=tuple(seen),
+            )
     reached = Counter(seen)
-    counts = ", ".join(f"{name} {reached[name]}" for name in (*LEVEL_NAMES, "unknown")
-                       if reached[name])
+    counts = ", ".join(
+        f"{name} {reached[name]}" for name in (*LEVEL_NAMES, "unknown") if reached[name]
+    )
     wanted_text = " or ".join(wanted)
     tries = f"{len(seen)} tries" if len(seen) != 1 else "1 try"
-    error = GenerationError(f"no puzzle of level {wanted_text} in {tries} (levels "
-                            f"reached: {counts}); levels are calibrated on 9x9 puzzles; try "
-                            "a larger --max-tries or another --level")
-    error.levels_seen = {name: reached[name] for name in (*LEVEL_NAMES, "unknown")
-                         if reached[name]}
+    error = GenerationError(
+        f"no puzzle of level {wanted_text} in {tries} (levels "
+        f"reached: {counts}); levels are calibrated on 9x9 puzzles; try "
+        "a larger --max-tries or another --level"
+    )
+    error.levels_seen = {name: reached[name] for name in (*LEVEL_NAMES, "unknown") if reached[name]}
     raise error
 
 
-def _result(spec: GenerationSpec, engine: GenerationEngine, index: int, seed: int,
-            values: bytearray, solution: Grid, minimal: bool | None,
-            group_minimal: bool | None, tries: int, began: float) -> GeneratedPuzzle:
+def _result(
+    spec: GenerationSpec,
+    engine: GenerationEngine,
+    index: int,
+    seed: int,
+    values: bytearray,
+    solution: Grid,
+    minimal: bool | None,
+    group_minimal: bool | None,
+    tries: int,
+    began: float,
+) -> GeneratedPuzzle:
     puzzle = Puzzle(Grid._trusted(spec.rules.shape, tuple(values)), spec.rules)
-    return GeneratedPuzzle(index, seed, puzzle, solution, minimal, group_minimal, tries,
-                           time.perf_counter() - began, engine.name, spec.symmetry)
+    return GeneratedPuzzle(
+        index,
+        seed,
+        puzzle,
+        solution,
+        minimal,
+        group_minimal,
+        tries,
+        time.perf_counter() - began,
+        engine.name,
+        spec.symmetry,
+    )
 
 
 # -- batches -------------------------------------------------------------------------------
@@ -1170,8 +1285,7 @@ class _WorkerState:
 _WORKER = _WorkerState()
 
 
-def _worker_init(spec: GenerationSpec, backend_name: str, budget: Budget | None,
-                 seed: int) -> None:
+def _worker_init(spec: GenerationSpec, backend_name: str, budget: Budget | None, seed: int) -> None:
     _WORKER.spec = spec
     _WORKER.engine = engine_for(backend_name, budget=budget)
     _WORKER.seed = seed
@@ -1179,14 +1293,22 @@ def _worker_init(spec: GenerationSpec, backend_name: str, budget: Budget | None,
 
 def _worker_make(index: int) -> GeneratedPuzzle:
     assert _WORKER.spec is not None and _WORKER.engine is not None
-    return generate_one(_WORKER.spec, _WORKER.engine, seed=puzzle_seed(_WORKER.seed, index),
-                        index=index)
+    return generate_one(
+        _WORKER.spec, _WORKER.engine, seed=puzzle_seed(_WORKER.seed, index), index=index
+    )
 
 
-def generate(spec: GenerationSpec, *, count: int = 1, seed: int | None = None,
-             backend: Backend | str = "native", jobs: int = 1,
-             budget: Budget | None = None, level: str | Iterable[str] | None = None,
-             level_tries: int | None = None) -> Iterator[GeneratedPuzzle]:
+def generate(
+    spec: GenerationSpec,
+    *,
+    count: int = 1,
+    seed: int | None = None,
+    backend: Backend | str = "native",
+    jobs: int = 1,
+    budget: Budget | None = None,
+    level: str | Iterable[str] | None = None,
+    level_tries: int | None = None,
+) -> Iterator[GeneratedPuzzle]:
     """Make ``count`` puzzles, yielded in index order as they are ready.
 
     Puzzle i uses the seed :func:`puzzle_seed` (seed, i), so the output is the same for
@@ -1208,8 +1330,11 @@ def generate(spec: GenerationSpec, *, count: int = 1, seed: int | None = None,
             unknown level.
     """
     if level is not None or level_tries is not None:
-        spec = replace(spec, level=spec.level if level is None else parse_levels(level),
-                       level_tries=spec.level_tries if level_tries is None else level_tries)
+        spec = replace(
+            spec,
+            level=spec.level if level is None else parse_levels(level),
+            level_tries=spec.level_tries if level_tries is None else level_tries,
+        )
     if count < 0:
         raise ValueError(f"count must be non-negative, got {count}")
     if jobs < 1:
@@ -1228,14 +1353,14 @@ def generate(spec: GenerationSpec, *, count: int = 1, seed: int | None = None,
 
     # Forking is the cheapest start, but not safe once threads run (a SAT watchdog, a
     # notebook kernel): then the workers start fresh interpreters.
-    forkable = "fork" in multiprocessing.get_all_start_methods() and \
-        threading.active_count() == 1
+    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
     method = "fork" if forkable else "spawn"
     context = multiprocessing.get_context(method)
     # Small chunks keep the order-preserving stream flowing and the workers balanced.
     chunk = max(1, min(64, count // (jobs * 8)))
-    with context.Pool(jobs, initializer=_worker_init,
-                      initargs=(spec, backend, budget, seed)) as pool:
+    with context.Pool(
+        jobs, initializer=_worker_init, initargs=(spec, backend, budget, seed)
+    ) as pool:
         yield from pool.imap(_worker_make, range(count), chunksize=chunk)
 
 
@@ -1245,8 +1370,9 @@ def clue_histogram(puzzles: Iterable[GeneratedPuzzle]) -> dict[int, int]:
     return dict(sorted(counts.items()))
 
 
-def level_histogram(puzzles: Iterable[GeneratedPuzzle], *,
-                    every_try: bool = False) -> dict[str, int]:
+def level_histogram(
+    puzzles: Iterable[GeneratedPuzzle], *, every_try: bool = False
+) -> dict[str, int]:
     """Level -> number of puzzles (kept ones; with ``every_try``, every puzzle graded on
     the way), easiest first; puzzles made without a level request are not counted."""
     counts: Counter[str] = Counter()
@@ -1260,9 +1386,11 @@ def level_histogram(puzzles: Iterable[GeneratedPuzzle], *,
 
 def bias_note(rules: RuleSet) -> str:
     """The caveat on the clue distribution of top-down removal (for batch reports)."""
-    note = ("top-down removal is biased toward few clues: minimal 9x9 puzzles made this way "
-            "average about 24.4 clues, against about 26.6 for the real distribution of "
-            "minimal puzzles")
+    note = (
+        "top-down removal is biased toward few clues: minimal 9x9 puzzles made this way "
+        "average about 24.4 clues, against about 26.6 for the real distribution of "
+        "minimal puzzles"
+    )
     if not (rules.is_classic and rules.shape.size == 9):
         note += " (figures for classic 9x9)"
     return note

@@ -147,9 +147,7 @@ class Shape:
         return Shape(self.box_cols, self.box_rows)
 
 
-def peers_of_units(
-    cell_count: int, units: Iterable[Sequence[int]]
-) -> tuple[frozenset[int], ...]:
+def peers_of_units(cell_count: int, units: Iterable[Sequence[int]]) -> tuple[frozenset[int], ...]:
     """For each of ``cell_count`` cells, the other cells sharing one of ``units`` with it."""
     acc: list[set[int]] = [set() for _ in range(cell_count)]
     for unit in units:

@@ -40,10 +40,22 @@ from .puzzle import Puzzle
 from .solving import DEFAULT_BUDGET, Backend, Budget, Verdict, VerdictKind
 
 __all__ = [
-    "VerifyConfig", "VerifyResult", "VerifySummary", "CrossCheckAnswer",
-    "verify_puzzle", "verify_records", "verify_chunk", "redundant_clues",
-    "JsonlWriter", "CsvWriter", "open_writer", "resume_state", "ResumeState",
-    "CSV_COLUMNS", "TIMING_FIELDS", "DEFAULT_CHUNK_SIZE",
+    "VerifyConfig",
+    "VerifyResult",
+    "VerifySummary",
+    "CrossCheckAnswer",
+    "verify_puzzle",
+    "verify_records",
+    "verify_chunk",
+    "redundant_clues",
+    "JsonlWriter",
+    "CsvWriter",
+    "open_writer",
+    "resume_state",
+    "ResumeState",
+    "CSV_COLUMNS",
+    "TIMING_FIELDS",
+    "DEFAULT_CHUNK_SIZE",
 ]
 
 #: Records per chunk: the unit of work sent to a worker and of flushing output.
@@ -76,11 +88,16 @@ class VerifyConfig:
 
     def options_json(self) -> dict[str, Any]:
         """The options as written in every record."""
-        budget = {k: v for k, v in (("seconds", self.budget.seconds),
-                                    ("nodes", self.budget.nodes),
-                                    ("conflicts", self.budget.conflicts)) if v is not None}
-        return {"budget": budget, "minimal": self.minimal,
-                "cross_check": list(self.cross_check)}
+        budget = {
+            k: v
+            for k, v in (
+                ("seconds", self.budget.seconds),
+                ("nodes", self.budget.nodes),
+                ("conflicts", self.budget.conflicts),
+            )
+            if v is not None
+        }
+        return {"budget": budget, "minimal": self.minimal, "cross_check": list(self.cross_check)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +112,12 @@ class CrossCheckAnswer:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"backend": self.backend, "backend_version": self.version,
-                             "verdict": self.verdict.value, "seconds": round(self.seconds, 6)}
+        d: dict[str, Any] = {
+            "backend": self.backend,
+            "backend_version": self.version,
+            "verdict": self.verdict.value,
+            "seconds": round(self.seconds, 6),
+        }
         if self.solution is not None:
             d["solution"] = _line_of(self.solution.values)
         if self.error:
@@ -158,9 +179,12 @@ class VerifyResult:
         """The JSON object of one output line (see the module docstring for fields)."""
         p = self.puzzle
         shape = p.shape if p is not None else None
-        d: dict[str, Any] = {"source": self.source, "line": self.line,
-                             "puzzle": _line_of(p.givens.values) if p is not None else None,
-                             "clues": _clues(p) if p is not None else None}
+        d: dict[str, Any] = {
+            "source": self.source,
+            "line": self.line,
+            "puzzle": _line_of(p.givens.values) if p is not None else None,
+            "clues": _clues(p) if p is not None else None,
+        }
         if p is not None and not _is_classic(p.rules):
             d["rules"] = p.rules.to_json()
         d["verdict"] = self.verdict.value
@@ -171,8 +195,11 @@ class VerifyResult:
             assert shape is not None
             d["differing_cells"] = [shape.cell_name(c) for c in self.differing_cells]
         if self.error is not None:
-            d["error"] = {"message": self.error.message, "line": self.error.line,
-                          "column": self.error.column}
+            d["error"] = {
+                "message": self.error.message,
+                "line": self.error.line,
+                "column": self.error.column,
+            }
             d["text"] = self.text
         if self.conflicts:
             d["conflicts"] = list(self.conflicts)
@@ -196,30 +223,56 @@ class VerifyResult:
         """:meth:`to_json` as one compact JSON line (with its newline), built from
         cached pieces for the common verdicts: formatting must not be the bottleneck."""
         p = self.puzzle
-        if (p is None or self.error is not None or self.conflicts or self.cross_check
-                or self.disagreement is not None or self.redundant is not None
-                or not _is_classic(p.rules) or self.verdict is _K.UNKNOWN
-                and "refused" in self.stats):
+        if (
+            p is None
+            or self.error is not None
+            or self.conflicts
+            or self.cross_check
+            or self.disagreement is not None
+            or self.redundant is not None
+            or not _is_classic(p.rules)
+            or self.verdict is _K.UNKNOWN
+            and "refused" in self.stats
+        ):
             return _json(self.to_json()) + "\n"
-        parts = [_source_head(self.source), str(self.line), ',"puzzle":"',
-                 _line_of(p.givens.values), '","clues":', str(_clues(p)), ',"verdict":"',
-                 self.verdict.value, '"']
+        parts = [
+            _source_head(self.source),
+            str(self.line),
+            ',"puzzle":"',
+            _line_of(p.givens.values),
+            '","clues":',
+            str(_clues(p)),
+            ',"verdict":"',
+            self.verdict.value,
+            '"',
+        ]
         if self.solution is not None:
             parts += [',"solution":"', _line_of(self.solution.values), '"']
         if self.witnesses:
             w0, w1 = self.witnesses[0], self.witnesses[1]
             shape = p.shape
-            parts += [',"witnesses":["', _line_of(w0.values), '","', _line_of(w1.values),
-                      '"],"differing_cells":', _json([shape.cell_name(c)
-                                                        for c in w0.differences(w1)])]
-        parts += [_tail(self.backend, self.backend_version, self.options),
-                  repr(round(self.seconds, 6)), ',"stats":', _stats_json(self.stats), "}\n"]
+            parts += [
+                ',"witnesses":["',
+                _line_of(w0.values),
+                '","',
+                _line_of(w1.values),
+                '"],"differing_cells":',
+                _json([shape.cell_name(c) for c in w0.differences(w1)]),
+            ]
+        parts += [
+            _tail(self.backend, self.backend_version, self.options),
+            repr(round(self.seconds, 6)),
+            ',"stats":',
+            _stats_json(self.stats),
+            "}\n",
+        ]
         return "".join(parts)
 
 
 # -- fast formatting pieces ----------------------------------------------------------------
-_LINE_TABLE = bytes([ord(".")] + [ord(c) for c in "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
-                    + [ord("?")] * (256 - 36))
+_LINE_TABLE = bytes(
+    [ord(".")] + [ord(c) for c in "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"] + [ord("?")] * (256 - 36)
+)
 
 
 def _line_of(values: tuple[int, ...]) -> str:
@@ -268,9 +321,19 @@ def _tail(backend: str, version: str, options: dict[str, Any]) -> str:
     if hit is None or hit[0] is not options or hit[1] != (backend, version):
         if len(_TAILS) > 64:
             _TAILS.clear()
-        hit = _TAILS[id(options)] = (options, (backend, version), (
-            ',"backend":' + _json(backend) + ',"backend_version":' + _json(version)
-            + ',"options":' + _json(options) + ',"seconds":'))
+        hit = _TAILS[id(options)] = (
+            options,
+            (backend, version),
+            (
+                ',"backend":'
+                + _json(backend)
+                + ',"backend_version":'
+                + _json(version)
+                + ',"options":'
+                + _json(options)
+                + ',"seconds":'
+            ),
+        )
     return hit[2]
 
 
@@ -333,14 +396,22 @@ def _evidence_problem(puzzle: Puzzle, v: Verdict) -> str | None:
         if v.solution is None or not puzzle.is_solution(v.solution):
             return f"{v.backend} answered unique with a grid that does not solve the puzzle"
     elif v.kind is _K.MULTIPLE:
-        if len(v.witnesses) < 2 or v.witnesses[0] == v.witnesses[1] or not all(
-                puzzle.is_solution(w) for w in v.witnesses):
+        if (
+            len(v.witnesses) < 2
+            or v.witnesses[0] == v.witnesses[1]
+            or not all(puzzle.is_solution(w) for w in v.witnesses)
+        ):
             return f"{v.backend} answered multiple without two different valid solutions"
     return None
 
 
-def redundant_clues(puzzle: Puzzle, solution: Grid, *, backend: str | Backend = "native",
-                    budget: Budget | None = None) -> tuple[list[int], list[int]]:
+def redundant_clues(
+    puzzle: Puzzle,
+    solution: Grid,
+    *,
+    backend: str | Backend = "native",
+    budget: Budget | None = None,
+) -> tuple[list[int], list[int]]:
     """The clues of a unique puzzle that can be removed one at a time keeping it unique.
 
     Clue ``c`` is redundant exactly when "the other clues + (cell c != its digit)" has no
@@ -386,28 +457,47 @@ def redundant_clues(puzzle: Puzzle, solution: Grid, *, backend: str | Backend = 
     return red, unknown
 
 
-def _result_from(record: Any, verdict: Verdict, version: str, config: VerifyConfig,
-                 options: dict[str, Any]) -> VerifyResult:
+def _result_from(
+    record: Any, verdict: Verdict, version: str, config: VerifyConfig, options: dict[str, Any]
+) -> VerifyResult:
     """A result from the main verdict, before minimality and cross-checking."""
     stats = dict(verdict.stats)
     if verdict.error:
         stats["refused"] = verdict.error
-    return VerifyResult(record.source, record.line, record.puzzle, verdict.kind,
-                        verdict.backend, version, verdict.seconds,
-                        solution=verdict.solution if verdict.kind is _K.UNIQUE else None,
-                        witnesses=tuple(verdict.witnesses[:2])
-                        if verdict.kind is _K.MULTIPLE else (),
-                        conflicts=verdict.conflicts, stats=stats, options=options)
+    return VerifyResult(
+        record.source,
+        record.line,
+        record.puzzle,
+        verdict.kind,
+        verdict.backend,
+        version,
+        verdict.seconds,
+        solution=verdict.solution if verdict.kind is _K.UNIQUE else None,
+        witnesses=tuple(verdict.witnesses[:2]) if verdict.kind is _K.MULTIPLE else (),
+        conflicts=verdict.conflicts,
+        stats=stats,
+        options=options,
+    )
 
 
 def _malformed(record: Any, config: VerifyConfig, options: dict[str, Any]) -> VerifyResult:
-    return VerifyResult(record.source, record.line, None, _K.MALFORMED, config.backend,
-                        _backend(config.backend)[1], 0.0, error=record.error,
-                        text=record.text, options=options)
+    return VerifyResult(
+        record.source,
+        record.line,
+        None,
+        _K.MALFORMED,
+        config.backend,
+        _backend(config.backend)[1],
+        0.0,
+        error=record.error,
+        text=record.text,
+        options=options,
+    )
 
 
-def _finish(result: VerifyResult, record: Any, config: VerifyConfig,
-            main: Backend, *, validate: bool) -> VerifyResult:
+def _finish(
+    result: VerifyResult, record: Any, config: VerifyConfig, main: Backend, *, validate: bool
+) -> VerifyResult:
     """Add validation, minimality and cross-checking to a main-backend result."""
     puzzle = record.puzzle
     changes: dict[str, Any] = {}
@@ -415,9 +505,17 @@ def _finish(result: VerifyResult, record: Any, config: VerifyConfig,
     if result.disagreement is not None:
         problems.append(result.disagreement)
     if validate and result.verdict in (_K.UNIQUE, _K.MULTIPLE):
-        problem = _evidence_problem(puzzle, Verdict(result.verdict, puzzle, result.backend,
-                                                    0.0, solution=result.solution,
-                                                    witnesses=result.witnesses))
+        problem = _evidence_problem(
+            puzzle,
+            Verdict(
+                result.verdict,
+                puzzle,
+                result.backend,
+                0.0,
+                solution=result.solution,
+                witnesses=result.witnesses,
+            ),
+        )
         if problem:
             problems.append(problem)
     answers: list[CrossCheckAnswer] = []
@@ -429,17 +527,26 @@ def _finish(result: VerifyResult, record: Any, config: VerifyConfig,
         except Exception as exc:  # a crashing backend is a disagreement, not a lost run
             v = Verdict(_K.UNKNOWN, puzzle, other.name, 0.0)
             error = f"{type(exc).__name__}: {exc}"
-        answers.append(CrossCheckAnswer(other.name, version, v.kind,
-                                        v.solution if v.kind is _K.UNIQUE else None,
-                                        v.seconds, error))
+        answers.append(
+            CrossCheckAnswer(
+                other.name,
+                version,
+                v.kind,
+                v.solution if v.kind is _K.UNIQUE else None,
+                v.seconds,
+                error,
+            )
+        )
         if error:
             problems.append(f"{other.name} failed: {error}")
         elif v.kind is not result.verdict:
-            problems.append(f"{result.backend} says {result.verdict.value}, "
-                            f"{other.name} says {v.kind.value}")
+            problems.append(
+                f"{result.backend} says {result.verdict.value}, {other.name} says {v.kind.value}"
+            )
         elif v.kind is _K.UNIQUE and v.solution != result.solution:
-            problems.append(f"{result.backend} and {other.name} both say unique but give "
-                            f"different solutions")
+            problems.append(
+                f"{result.backend} and {other.name} both say unique but give different solutions"
+            )
         elif config.validate:
             problem = _evidence_problem(puzzle, v)
             if problem:
@@ -449,8 +556,7 @@ def _finish(result: VerifyResult, record: Any, config: VerifyConfig,
     if problems:
         changes["disagreement"] = "; ".join(problems)
     if config.minimal and result.verdict is _K.UNIQUE and result.solution is not None:
-        red, unknown = redundant_clues(puzzle, result.solution, backend=main,
-                                       budget=config.budget)
+        red, unknown = redundant_clues(puzzle, result.solution, backend=main, budget=config.budget)
         changes["redundant"] = tuple(red)
         changes["redundant_unknown"] = tuple(unknown)
     for key, value in changes.items():
@@ -507,8 +613,11 @@ def _solve_prepared(prepared: list[list[Any]], config: VerifyConfig) -> list[Any
             solved.append(None)
             continue
         res = main.count_batch(rules, data, limit=2, keep=1, budget=config.budget)
-        check = main.count_batch(rules, res.solutions, limit=1, keep=0,
-                                 budget=config.budget) if config.validate else None
+        check = (
+            main.count_batch(rules, res.solutions, limit=1, keep=0, budget=config.budget)
+            if config.validate
+            else None
+        )
         solved.append((res, check))
     return solved
 
@@ -523,8 +632,9 @@ def _options_of(config: VerifyConfig) -> dict[str, Any]:
 _GIVEN_MASK = bytes([0] + [255] * 255)
 
 
-def _build_chunk(records: Sequence[Any], config: VerifyConfig, prepared: Any,
-                 solved: Any) -> list[VerifyResult]:
+def _build_chunk(
+    records: Sequence[Any], config: VerifyConfig, prepared: Any, solved: Any
+) -> list[VerifyResult]:
     """Results of a chunk from the batch answers (or, for a backend without a batch, by
     asking it one puzzle at a time), plus cross-checks and minimality."""
     main, version = _backend(config.backend)
@@ -541,9 +651,13 @@ def _build_chunk(records: Sequence[Any], config: VerifyConfig, prepared: Any,
             _batch_results(main, version, records, group, answer, config, options, results)
     else:
         for i in good:
-            results[i] = _result_from(records[i], _verdict_on(main, records[i].puzzle,
-                                                              config.budget),
-                                      version, config, options)
+            results[i] = _result_from(
+                records[i],
+                _verdict_on(main, records[i].puzzle, config.budget),
+                version,
+                config,
+                options,
+            )
     validate = config.validate and prepared is None  # a batch validated its evidence in C
     if validate or config.cross_check or config.minimal:
         for i in good:
@@ -551,9 +665,16 @@ def _build_chunk(records: Sequence[Any], config: VerifyConfig, prepared: Any,
     return results
 
 
-def _batch_results(backend: Any, version: str, records: Sequence[Any], group: list[Any],
-                   answer: Any, config: VerifyConfig, options: dict[str, Any],
-                   results: list[Any]) -> None:
+def _batch_results(
+    backend: Any,
+    version: str,
+    records: Sequence[Any],
+    group: list[Any],
+    answer: Any,
+    config: VerifyConfig,
+    options: dict[str, Any],
+    results: list[Any],
+) -> None:
     """Fill ``results`` for one rule-set group of a native batch, straight from the C
     buffers.
 
@@ -570,9 +691,17 @@ def _batch_results(backend: Any, version: str, records: Sequence[Any], group: li
     if reason is not None:
         for i in indices:
             rec = records[i]
-            results[i] = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNKNOWN, name,
-                                      version, 0.0, stats={"refused": reason},
-                                      options=options)
+            results[i] = VerifyResult(
+                rec.source,
+                rec.line,
+                rec.puzzle,
+                _K.UNKNOWN,
+                name,
+                version,
+                0.0,
+                stats={"refused": reason},
+                options=options,
+            )
         return
     res, check = answer
     shape = rules.shape
@@ -582,13 +711,16 @@ def _batch_results(backend: Any, version: str, records: Sequence[Any], group: li
     witnesses: dict[int, tuple[bytes, bytes]] = {}
     seconds_total = res.seconds
     if multiple:
-        again = backend.count_batch(rules, b"".join(givens[j] for j in multiple), limit=2,
-                                    keep=2, budget=config.budget)
+        again = backend.count_batch(
+            rules, b"".join(givens[j] for j in multiple), limit=2, keep=2, budget=config.budget
+        )
         seconds_total += again.seconds
         for k, j in enumerate(multiple):
             base = 2 * k * nc
-            witnesses[j] = (again.solutions[base:base + nc],
-                            again.solutions[base + nc:base + 2 * nc])
+            witnesses[j] = (
+                again.solutions[base : base + nc],
+                again.solutions[base + nc : base + 2 * nc],
+            )
     bad: set[int] = set()
     if check is not None:
         from_bytes = int.from_bytes
@@ -597,7 +729,7 @@ def _batch_results(backend: Any, version: str, records: Sequence[Any], group: li
         for j, count in enumerate(counts):
             if not count:
                 continue
-            grids = witnesses[j] if j in witnesses else (raw[j * nc:(j + 1) * nc],)
+            grids = witnesses[j] if j in witnesses else (raw[j * nc : (j + 1) * nc],)
             if j not in witnesses and check.statuses[j] == contradictory:
                 bad.add(j)
             if j in witnesses:
@@ -609,8 +741,9 @@ def _batch_results(backend: Any, version: str, records: Sequence[Any], group: li
                 if 0 in grid or from_bytes(grid, "big") & mask != want:
                     bad.add(j)
         if evidence:
-            more = backend.count_batch(rules, b"".join(g for _, g in evidence), limit=1,
-                                       keep=0, budget=config.budget)
+            more = backend.count_batch(
+                rules, b"".join(g for _, g in evidence), limit=1, keep=0, budget=config.budget
+            )
             for (j, _), status in zip(evidence, more.statuses):
                 if status == contradictory:
                     bad.add(j)
@@ -624,40 +757,98 @@ def _batch_results(backend: Any, version: str, records: Sequence[Any], group: li
         count, status = counts[j], statuses[j]
         if j in witnesses:
             a, b = witnesses[j]
-            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.MULTIPLE, name, version,
-                             seconds, witnesses=(trusted(shape, tuple(a)),
-                                                 trusted(shape, tuple(b))),
-                             stats=stats, options=options)
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                rec.puzzle,
+                _K.MULTIPLE,
+                name,
+                version,
+                seconds,
+                witnesses=(trusted(shape, tuple(a)), trusted(shape, tuple(b))),
+                stats=stats,
+                options=options,
+            )
             if a == b:
                 r.disagreement = f"{name} answered multiple with two equal grids"
         elif count >= 2:  # the second call ran out of budget before finding two again
-            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.MULTIPLE, name, version,
-                             seconds, stats=stats, options=options)
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                rec.puzzle,
+                _K.MULTIPLE,
+                name,
+                version,
+                seconds,
+                stats=stats,
+                options=options,
+            )
         elif status == nb.CONTRADICTORY:
             p = rec.puzzle
-            r = VerifyResult(rec.source, rec.line, p, _K.CONTRADICTORY, name, version,
-                             seconds, conflicts=tuple(c.describe(shape)
-                                                      for c in p.conflicts()),
-                             stats=stats, options=options)
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                p,
+                _K.CONTRADICTORY,
+                name,
+                version,
+                seconds,
+                conflicts=tuple(c.describe(shape) for c in p.conflicts()),
+                stats=stats,
+                options=options,
+            )
         elif status != exhausted:
-            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNKNOWN, name, version,
-                             seconds, stats=stats, options=options)
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                rec.puzzle,
+                _K.UNKNOWN,
+                name,
+                version,
+                seconds,
+                stats=stats,
+                options=options,
+            )
         elif count == 1:
-            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNIQUE, name, version,
-                             seconds, solution=trusted(shape, tuple(raw[j * nc:(j + 1) * nc])),
-                             stats=stats, options=options)
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                rec.puzzle,
+                _K.UNIQUE,
+                name,
+                version,
+                seconds,
+                solution=trusted(shape, tuple(raw[j * nc : (j + 1) * nc])),
+                stats=stats,
+                options=options,
+            )
         else:
-            r = VerifyResult(rec.source, rec.line, rec.puzzle, _K.UNSOLVABLE, name, version,
-                             seconds, stats=stats, options=options)
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                rec.puzzle,
+                _K.UNSOLVABLE,
+                name,
+                version,
+                seconds,
+                stats=stats,
+                options=options,
+            )
         if j in bad and count:
-            r.disagreement = (f"{name} answered {r.verdict.value} with a grid that does "
-                              "not solve the puzzle")
+            r.disagreement = (
+                f"{name} answered {r.verdict.value} with a grid that does not solve the puzzle"
+            )
         results[i] = r
 
 
-def verify_puzzle(puzzle: Puzzle, *, backend: str | Backend = "native",
-                  cross_check: Sequence[str] = (), minimal: bool = False,
-                  budget: Budget | None = None) -> VerifyResult:
+def verify_puzzle(
+    puzzle: Puzzle,
+    *,
+    backend: str | Backend = "native",
+    cross_check: Sequence[str] = (),
+    minimal: bool = False,
+    budget: Budget | None = None,
+) -> VerifyResult:
     """Verify one puzzle (see :class:`VerifyResult`).
 
     Raises:
@@ -668,8 +859,9 @@ def verify_puzzle(puzzle: Puzzle, *, backend: str | Backend = "native",
     name = backend if isinstance(backend, str) else backend.name
     if not isinstance(backend, str):
         _BACKENDS.setdefault(name, (backend, _version(backend)))
-    config = VerifyConfig(name, tuple(cross_check), minimal,
-                          DEFAULT_BUDGET if budget is None else budget)
+    config = VerifyConfig(
+        name, tuple(cross_check), minimal, DEFAULT_BUDGET if budget is None else budget
+    )
     rec = Record("<puzzle>", 1, puzzle.givens.to_line(), puzzle)
     return verify_chunk([rec], config)[0]
 
@@ -706,13 +898,18 @@ class _Executor:
             try:
                 from dask.distributed import Client, LocalCluster
             except ImportError:
-                raise ImportError("--dask needs the 'dask' extra: "
-                                  "pip install 'sudoku-model[dask]'") from None
+                raise ImportError(
+                    "--dask needs the 'dask' extra: pip install 'sudoku-model[dask]'"
+                ) from None
             if dask == "local":
-                self._cluster = LocalCluster(n_workers=jobs if jobs > 1 else 2,
-                                             threads_per_worker=1, processes=True,
-                                             host="127.0.0.1", dashboard_address=None,
-                                             silence_logs=50)  # logging.CRITICAL
+                self._cluster = LocalCluster(
+                    n_workers=jobs if jobs > 1 else 2,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=50,
+                )  # logging.CRITICAL
                 self._client = Client(self._cluster, timeout=60)
             else:
                 self._client = Client(dask, timeout=30)
@@ -780,13 +977,20 @@ class _AsyncResult:
                 continue
 
 
-def verify_records(records: Iterable[Any], *, backend: str = "native",
-                   cross_check: Sequence[str] = (), minimal: bool = False,
-                   budget: Budget | None = None, jobs: int = 1, dask: str | None = None,
-                   chunk_size: int = DEFAULT_CHUNK_SIZE, threads: bool = False,
-                   validate: bool = True,
-                   on_chunk: Callable[[list[VerifyResult]], None] | None = None,
-                   ) -> Iterator[VerifyResult]:
+def verify_records(
+    records: Iterable[Any],
+    *,
+    backend: str = "native",
+    cross_check: Sequence[str] = (),
+    minimal: bool = False,
+    budget: Budget | None = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    threads: bool = False,
+    validate: bool = True,
+    on_chunk: Callable[[list[VerifyResult]], None] | None = None,
+) -> Iterator[VerifyResult]:
     """Verify a stream of records (:func:`sudoku_model.formats.iter_records`), in order.
 
     Reads ``records`` lazily: at most a few chunks are in flight, so memory stays
@@ -803,8 +1007,9 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
     """
     if jobs < 1 or chunk_size < 1:
         raise ValueError("jobs and chunk_size must be at least 1")
-    config = VerifyConfig(backend, tuple(cross_check), minimal,
-                          DEFAULT_BUDGET if budget is None else budget, validate)
+    config = VerifyConfig(
+        backend, tuple(cross_check), minimal, DEFAULT_BUDGET if budget is None else budget, validate
+    )
     # make the backends here first: an unknown name fails before any work is sent
     _backend(config.backend)
     for name in config.cross_check:
@@ -816,8 +1021,7 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
         # dominate: workers would only add pickling or GIL hand-offs (measured slower on
         # a shared 2-core machine). ``threads=True`` overlaps the C calls, which release
         # the GIL, with this thread's work.
-        executor = _Executor(kind="threads" if threads and jobs > 1 else "serial",
-                             jobs=jobs)
+        executor = _Executor(kind="threads" if threads and jobs > 1 else "serial", jobs=jobs)
     elif jobs > 1:
         executor = _Executor(kind="processes", jobs=jobs)
     else:
@@ -841,8 +1045,9 @@ def verify_records(records: Iterable[Any], *, backend: str = "native",
         for chunk in _chunks(records, chunk_size):
             if threaded:
                 prepared = _prepare_chunk(chunk, config)
-                pending.append((chunk, prepared,
-                                executor.submit(_solve_prepared, prepared, config)))
+                pending.append(
+                    (chunk, prepared, executor.submit(_solve_prepared, prepared, config))
+                )
             else:
                 pending.append(([], None, executor.submit(verify_chunk, chunk, config)))
             while len(pending) >= executor.width:
@@ -874,15 +1079,15 @@ class VerifySummary:
     seconds: float = 0.0
     interrupted: bool = False
 
-    def add(self, verdict: VerdictKind, *, disagreement: bool = False,
-            not_minimal: bool = False) -> None:
+    def add(
+        self, verdict: VerdictKind, *, disagreement: bool = False, not_minimal: bool = False
+    ) -> None:
         self.counts[verdict] += 1
         self.disagreements += disagreement
         self.not_minimal += not_minimal
 
     def add_result(self, r: VerifyResult) -> None:
-        self.add(r.verdict, disagreement=r.disagreement is not None,
-                 not_minimal=bool(r.redundant))
+        self.add(r.verdict, disagreement=r.disagreement is not None, not_minimal=bool(r.redundant))
 
     @property
     def total(self) -> int:
@@ -920,10 +1125,31 @@ class VerifySummary:
 
 # -- writing and resuming ------------------------------------------------------------------
 #: Columns of the CSV output (lists and objects are written as JSON text).
-CSV_COLUMNS = ("source", "line", "puzzle", "clues", "verdict", "solution", "witness1",
-               "witness2", "differing_cells", "error", "error_line", "error_column",
-               "conflicts", "redundant_clues", "minimal", "disagreement", "cross_check",
-               "backend", "backend_version", "options", "seconds", "stats", "rules")
+CSV_COLUMNS = (
+    "source",
+    "line",
+    "puzzle",
+    "clues",
+    "verdict",
+    "solution",
+    "witness1",
+    "witness2",
+    "differing_cells",
+    "error",
+    "error_line",
+    "error_column",
+    "conflicts",
+    "redundant_clues",
+    "minimal",
+    "disagreement",
+    "cross_check",
+    "backend",
+    "backend_version",
+    "options",
+    "seconds",
+    "stats",
+    "rules",
+)
 
 
 def _json(obj: Any) -> str:
@@ -969,14 +1195,31 @@ class CsvWriter:
             v = d.get(key)
             return "" if v is None else _json(v)
 
-        return [d["source"], d["line"], d["puzzle"] or "", d["clues"] if d["clues"]
-                is not None else "", d["verdict"], d.get("solution", ""), wit[0] or "",
-                wit[1] or "", " ".join(d.get("differing_cells", [])),
-                err.get("message", ""), err.get("line", ""), err.get("column", ""),
-                js("conflicts"), " ".join(d.get("redundant_clues", [])),
-                "" if d.get("minimal") is None else str(d["minimal"]).lower(),
-                d.get("disagreement", ""), js("cross_check"), d["backend"],
-                d["backend_version"], js("options"), d["seconds"], js("stats"), js("rules")]
+        return [
+            d["source"],
+            d["line"],
+            d["puzzle"] or "",
+            d["clues"] if d["clues"] is not None else "",
+            d["verdict"],
+            d.get("solution", ""),
+            wit[0] or "",
+            wit[1] or "",
+            " ".join(d.get("differing_cells", [])),
+            err.get("message", ""),
+            err.get("line", ""),
+            err.get("column", ""),
+            js("conflicts"),
+            " ".join(d.get("redundant_clues", [])),
+            "" if d.get("minimal") is None else str(d["minimal"]).lower(),
+            d.get("disagreement", ""),
+            js("cross_check"),
+            d["backend"],
+            d["backend_version"],
+            js("options"),
+            d["seconds"],
+            js("stats"),
+            js("rules"),
+        ]
 
     def write(self, result: VerifyResult) -> None:
         self._csv.writerow(self.row(result))
@@ -1050,24 +1293,41 @@ def resume_state(path: str | os.PathLike[str], fmt: str) -> ResumeState:
             for row in reader:
                 if not row:
                     continue
-                _resume_add(state, row[col["source"]], int(row[col["line"]]),
-                            VerdictKind(row[col["verdict"]]), bool(row[col["disagreement"]]),
-                            bool(row[col["redundant_clues"]]))
+                _resume_add(
+                    state,
+                    row[col["source"]],
+                    int(row[col["line"]]),
+                    VerdictKind(row[col["verdict"]]),
+                    bool(row[col["disagreement"]]),
+                    bool(row[col["redundant_clues"]]),
+                )
         else:
             for k, text in enumerate(f, 1):
                 if not text.strip():
                     continue
                 try:
                     d = json.loads(text)
-                    _resume_add(state, d["source"], int(d["line"]), VerdictKind(d["verdict"]),
-                                "disagreement" in d, bool(d.get("redundant_clues")))
+                    _resume_add(
+                        state,
+                        d["source"],
+                        int(d["line"]),
+                        VerdictKind(d["verdict"]),
+                        "disagreement" in d,
+                        bool(d.get("redundant_clues")),
+                    )
                 except (ValueError, KeyError, TypeError) as exc:
                     raise ValueError(f"{p}:{k}: not a verify record ({exc})") from None
     return state
 
 
-def _resume_add(state: ResumeState, source: str, line: int, verdict: VerdictKind,
-                disagreement: bool, not_minimal: bool) -> None:
+def _resume_add(
+    state: ResumeState,
+    source: str,
+    line: int,
+    verdict: VerdictKind,
+    disagreement: bool,
+    not_minimal: bool,
+) -> None:
     if source != state.current_source:
         if state.current_source is not None:
             state.finished_sources.add(state.current_source)

@@ -17,9 +17,13 @@ from sudoku_model.solving import Backend, available_backends, get_backend
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--backend", action="append", default=[], metavar="NAME",
+        "--backend",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="backend(s) for the backend contract tests (repeatable or comma list; "
-             "default: every registered backend that loads)")
+        "default: every registered backend that loads)",
+    )
 
 
 def _requested(config: pytest.Config) -> list[str]:
@@ -53,9 +57,10 @@ def selected_backends(config: pytest.Config) -> list[tuple[str, str | None]]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend_name" in metafunc.fixturenames:
-        params = [pytest.param(name, id=name,
-                               marks=pytest.mark.skip(reason=reason) if reason else ())
-                  for name, reason in selected_backends(metafunc.config)]
+        params = [
+            pytest.param(name, id=name, marks=pytest.mark.skip(reason=reason) if reason else ())
+            for name, reason in selected_backends(metafunc.config)
+        ]
         metafunc.parametrize("backend_name", params)
 
 

@@ -34,22 +34,30 @@ class _ThisInterpreter(KernelSpecManager):
     """Kernel specs that all start ipykernel in the interpreter running the tests."""
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
-        return KernelSpec(argv=[sys.executable, "-m", "ipykernel_launcher", "-f",
-                                "{connection_file}"],
-                          display_name="Python 3 (tests)", language="python",
-                          resource_dir=str(NOTEBOOKS))
+        return KernelSpec(
+            argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            display_name="Python 3 (tests)",
+            language="python",
+            resource_dir=str(NOTEBOOKS),
+        )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_runs_top_to_bottom(name: str, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_notebook_runs_top_to_bottom(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     monkeypatch.setenv("SUDOKU_NOTEBOOK_SCALE", os.environ.get("SUDOKU_NOTEBOOK_SCALE", "0.5"))
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     km = KernelManager(kernel_name="python3", kernel_spec_manager=_ThisInterpreter())
-    client = NotebookClient(nb, km=km, timeout=TIMEOUT_SECONDS, allow_errors=False,
-                            resources={"metadata": {"path": str(tmp_path)}})
+    client = NotebookClient(
+        nb,
+        km=km,
+        timeout=TIMEOUT_SECONDS,
+        allow_errors=False,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
     client.execute()  # raises CellExecutionError with the cell and traceback on failure
     code_cells = [c for c in nb.cells if c.cell_type == "code"]
     assert code_cells and all(c.execution_count for c in code_cells)
@@ -64,7 +72,8 @@ def test_notebook_is_committed_without_outputs(name: str) -> None:
     nbformat.validate(nb)
     for cell in nb.cells:
         if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, \
+            assert cell.outputs == [] and cell.execution_count is None, (
                 f"{name}: run `python notebooks/strip_outputs.py` before committing"
+            )
     first = next(c for c in nb.cells if c.cell_type == "code")
     assert "SUDOKU_NOTEBOOK_SCALE" in first.source  # parameters come first

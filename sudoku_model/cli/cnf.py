@@ -12,8 +12,17 @@ import sys
 from .common import EXIT_OK, CliError, add_input_options, iter_inputs
 
 ENCODINGS = ("minimal", "efficient", "extended", "augmented")
-AMO_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
-                 "totalizer", "mtotalizer", "kmtotalizer")
+AMO_ENCODINGS = (
+    "pairwise",
+    "seqcounter",
+    "sortnetwrk",
+    "cardnetwrk",
+    "bitwise",
+    "ladder",
+    "totalizer",
+    "mtotalizer",
+    "kmtotalizer",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,16 +35,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(Kwon & Jain 2006) and lists the compact variable map as 'c var' comments.",
     )
     p.add_argument("input", metavar="PUZZLE|FILE")
-    p.add_argument("--encoding", default="extended", choices=ENCODINGS,
-                   help="clause set (default: extended, the fastest to solve)")
-    p.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS,
-                   help="at-most-one encoding (default: pairwise; others add auxiliary "
-                        "variables after the cell variables)")
-    p.add_argument("--simplify", action="store_true",
-                   help="leave out everything the givens decide (smaller, for one-off "
-                        "large grids)")
-    p.add_argument("--index", type=int, default=1, metavar="N",
-                   help="which puzzle of a file to encode (1-based, default 1)")
+    p.add_argument(
+        "--encoding",
+        default="extended",
+        choices=ENCODINGS,
+        help="clause set (default: extended, the fastest to solve)",
+    )
+    p.add_argument(
+        "--amo",
+        default="pairwise",
+        choices=AMO_ENCODINGS,
+        help="at-most-one encoding (default: pairwise; others add auxiliary "
+        "variables after the cell variables)",
+    )
+    p.add_argument(
+        "--simplify",
+        action="store_true",
+        help="leave out everything the givens decide (smaller, for one-off large grids)",
+    )
+    p.add_argument(
+        "--index",
+        type=int,
+        default=1,
+        metavar="N",
+        help="which puzzle of a file to encode (1-based, default 1)",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     add_input_options(p)
     p.set_defaults(func=run)
@@ -56,13 +80,13 @@ def run(args: argparse.Namespace) -> int:
     if record.error is not None:
         raise record.error
     puzzle = record.puzzle
-    cnf = encode_puzzle(puzzle, encoding=args.encoding, amo=args.amo,
-                        simplify=args.simplify)
+    cnf = encode_puzzle(puzzle, encoding=args.encoding, amo=args.amo, simplify=args.simplify)
     cnf.comments.insert(0, f"puzzle {puzzle.to_line()} ({record.source}:{record.line})")
     if args.simplify and cnf.variables.table:
         shape = puzzle.shape
-        cnf.comments.extend(f"var {v} {shape.cell_name(c)} {d}"
-                            for (c, d), v in cnf.variables.table.items())
+        cnf.comments.extend(
+            f"var {v} {shape.cell_name(c)} {d}" for (c, d), v in cnf.variables.table.items()
+        )
     text = cnf.to_dimacs()
     if args.output:
         try:

@@ -21,36 +21,64 @@ from .common import (
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "compare", help="compare backends: time per puzzle and agreement",
+        "compare",
+        help="compare backends: time per puzzle and agreement",
         description="Answer every puzzle of FILE with every backend (interleaved, REPEAT "
-                    "times each) and print per backend the median, 90th percentile and "
-                    "maximum time per puzzle, solved and unknown counts, and every puzzle "
-                    "on which the backends disagree. Times are the wall seconds the "
-                    "backends' common base class measures; each backend first answers the "
-                    "first puzzle once untimed (its one-off setup is shown as '1st call'). "
-                    "Exit 0 when all backends agree, 1 on any disagreement or a backend "
-                    "error on a puzzle, 2 on usage errors or when no backend loads.")
+        "times each) and print per backend the median, 90th percentile and "
+        "maximum time per puzzle, solved and unknown counts, and every puzzle "
+        "on which the backends disagree. Times are the wall seconds the "
+        "backends' common base class measures; each backend first answers the "
+        "first puzzle once untimed (its one-off setup is shown as '1st call'). "
+        "Exit 0 when all backends agree, 1 on any disagreement or a backend "
+        "error on a puzzle, 2 on usage errors or when no backend loads.",
+    )
     p.add_argument("input", metavar="FILE", help="puzzle file, bundled:NAME, a puzzle or -")
-    p.add_argument("--backends", metavar="A,B,...",
-                   help="backends to compare, e.g. native,pysat:cadical195,pysat:glucose4,"
-                        "cpsat (default: every registered backend)")
-    p.add_argument("--task", choices=["solve", "unique", "count"], default="solve",
-                   help="what each backend answers (default: solve)")
-    p.add_argument("--limit", type=int, default=1000, metavar="N",
-                   help="count solutions up to N for --task count (default 1000)")
+    p.add_argument(
+        "--backends",
+        metavar="A,B,...",
+        help="backends to compare, e.g. native,pysat:cadical195,pysat:glucose4,"
+        "cpsat (default: every registered backend)",
+    )
+    p.add_argument(
+        "--task",
+        choices=["solve", "unique", "count"],
+        default="solve",
+        help="what each backend answers (default: solve)",
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="count solutions up to N for --task count (default 1000)",
+    )
     p.add_argument("--first", type=int, metavar="N", help="only the first N puzzles")
-    p.add_argument("--repeat", type=int, default=1, metavar="R",
-                   help="timed calls per puzzle and backend; the median is kept (default 1)")
-    p.add_argument("--budget-seconds", type=float, metavar="S",
-                   help="wall-time limit per call (default 60); a call that runs out "
-                        "answers 'unknown'")
-    p.add_argument("--no-warmup", action="store_true",
-                   help="time the very first call too (setup included)")
-    p.add_argument("--output", metavar="FILE.csv|.json",
-                   help="write one row per puzzle and backend (CSV) or everything (JSON)")
-    p.add_argument("--plot", metavar="FILE.png|.svg|.pdf",
-                   help="draw the distribution of time per puzzle per backend "
-                        "(needs matplotlib)")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="R",
+        help="timed calls per puzzle and backend; the median is kept (default 1)",
+    )
+    p.add_argument(
+        "--budget-seconds",
+        type=float,
+        metavar="S",
+        help="wall-time limit per call (default 60); a call that runs out answers 'unknown'",
+    )
+    p.add_argument(
+        "--no-warmup", action="store_true", help="time the very first call too (setup included)"
+    )
+    p.add_argument(
+        "--output",
+        metavar="FILE.csv|.json",
+        help="write one row per puzzle and backend (CSV) or everything (JSON)",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png|.svg|.pdf",
+        help="draw the distribution of time per puzzle per backend (needs matplotlib)",
+    )
     add_input_options(p)
     p.set_defaults(func=run)
 
@@ -60,12 +88,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.repeat < 1 or args.limit < 1 or (args.first is not None and args.first < 1):
         raise CliError("--repeat, --limit and --first must be at least 1")
-    for option, allowed in (("output", (".csv", ".json")),
-                            ("plot", (".png", ".svg", ".pdf"))):
+    for option, allowed in (("output", (".csv", ".json")), ("plot", (".png", ".svg", ".pdf"))):
         value = getattr(args, option)
         if value and not value.lower().endswith(allowed):
-            raise CliError(f"--{option} {value}: the format comes from the extension: "
-                           f"{', '.join(allowed)}")
+            raise CliError(
+                f"--{option} {value}: the format comes from the extension: {', '.join(allowed)}"
+            )
     entries: list[PuzzleEntry] = []
     malformed = 0
     for rec in iter_inputs(args.input, args):
@@ -78,37 +106,54 @@ def run(args: argparse.Namespace) -> int:
         entries.append(PuzzleEntry(len(entries), rec.puzzle, rec.source, rec.line))
     if not entries:
         raise CliError(f"{args.input}: no puzzle to compare")
-    names = [n.strip() for n in args.backends.split(",") if n.strip()] \
-        if args.backends else None
+    names = [n.strip() for n in args.backends.split(",") if n.strip()] if args.backends else None
     budget = budget_from(args)
 
     progress = None
     if is_terminal(sys.stderr):
-        def progress(done: int, total: int) -> None:
-            print(f"\r{done}/{total} puzzles", end="" if done < total else "\n",
-                  file=sys.stderr, flush=True)
 
-    result = compare(entries, backends=names, task=args.task, limit=args.limit,
-                     repeat=args.repeat, budget=budget, warmup=not args.no_warmup,
-                     progress=progress)
+        def progress(done: int, total: int) -> None:
+            print(
+                f"\r{done}/{total} puzzles",
+                end="" if done < total else "\n",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    result = compare(
+        entries,
+        backends=names,
+        task=args.task,
+        limit=args.limit,
+        repeat=args.repeat,
+        budget=budget,
+        warmup=not args.no_warmup,
+        progress=progress,
+    )
     for name, reason in result.failures.items():
         print(f"sudoku: backend {name} failed to load: {reason}", file=sys.stderr)
     if not result.backends:
         raise CliError("no backend could be loaded")
 
-    print(f"{args.task} on {len(entries)} puzzles from {args.input}"
-          + (f" ({malformed} malformed lines skipped)" if malformed else "")
-          + f", {args.repeat} timed run(s) each, time = median per puzzle")
+    print(
+        f"{args.task} on {len(entries)} puzzles from {args.input}"
+        + (f" ({malformed} malformed lines skipped)" if malformed else "")
+        + f", {args.repeat} timed run(s) each, time = median per puzzle"
+    )
     print(result.table())
     for summary in result.summary():
-        print(f"  {summary.backend} ({summary.version}): "
-              + ", ".join(f"{k} {v}" for k, v in summary.answers.items()))
+        print(
+            f"  {summary.backend} ({summary.version}): "
+            + ", ".join(f"{k} {v}" for k, v in summary.answers.items())
+        )
     failed_runs = [r for r in result.runs if r.answer == "error"]
     for backend in result.backends:
         mine = [r for r in failed_runs if r.backend == backend]
         if mine:
-            print(f"ERRORS: {backend} failed on {len({r.puzzle_index for r in mine})} "
-                  f"puzzle(s); first: {mine[0].detail}")
+            print(
+                f"ERRORS: {backend} failed on {len({r.puzzle_index for r in mine})} "
+                f"puzzle(s); first: {mine[0].detail}"
+            )
     disagreements = result.disagreements
     if disagreements:
         print(f"DISAGREEMENT on {len(disagreements)} puzzle(s):")
@@ -139,8 +184,9 @@ def _write(result, path: str) -> None:  # type: ignore[no-untyped-def]
                 f.write("\n")
             else:
                 rows = result.rows()
-                writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["puzzle"],
-                                        lineterminator="\n")
+                writer = csv.DictWriter(
+                    f, fieldnames=list(rows[0]) if rows else ["puzzle"], lineterminator="\n"
+                )
                 writer.writeheader()
                 writer.writerows(rows)
     except OSError as exc:

@@ -36,70 +36,121 @@ from .common import (
 )
 
 FORMATS = ("line", "block", "csv", "json", "jsonl")
-SYMMETRY_NAMES = ("none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal",
-                  "biaxial", "bidiagonal", "dihedral")
+SYMMETRY_NAMES = (
+    "none",
+    "rot180",
+    "rot90",
+    "mirror",
+    "flip",
+    "diagonal",
+    "antidiagonal",
+    "biaxial",
+    "bidiagonal",
+    "dihedral",
+)
 LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "generate", help="generate unique, minimal puzzles",
+        "generate",
+        help="generate unique, minimal puzzles",
         description="Generate puzzles that are unique by construction: a random full grid, "
-                    "then its clues removed in random order while the puzzle stays unique. "
-                    "Without --clues or --pattern every puzzle is minimal (each clue is "
-                    "necessary). The same --seed gives the same puzzles whatever --jobs.",
+        "then its clues removed in random order while the puzzle stays unique. "
+        "Without --clues or --pattern every puzzle is minimal (each clue is "
+        "necessary). The same --seed gives the same puzzles whatever --jobs.",
         epilog="Top-down removal is biased toward few clues (minimal 9x9 puzzles average "
-               "about 24.4 clues this way, against about 26.6 in the real distribution), "
-               "and full grids are random but not uniform over all grids.")
-    p.add_argument("-n", "--count", type=int, default=1, metavar="N",
-                   help="how many puzzles (default 1)")
-    p.add_argument("--seed", type=int, metavar="S",
-                   help="seed of the batch (default: random, printed on stderr); puzzle i "
-                        "uses a seed derived from (S, i)")
+        "about 24.4 clues this way, against about 26.6 in the real distribution), "
+        "and full grids are random but not uniform over all grids.",
+    )
+    p.add_argument(
+        "-n", "--count", type=int, default=1, metavar="N", help="how many puzzles (default 1)"
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed of the batch (default: random, printed on stderr); puzzle i "
+        "uses a seed derived from (S, i)",
+    )
     g = p.add_argument_group("what to generate")
     # The names are spelled out here (not imported) to keep `sudoku --help` light; a
     # test checks them against sudoku_model.generate.SYMMETRIES.
-    g.add_argument("--symmetry", default="none", metavar="NAME",
-                   help=f"remove clues in symmetric groups: {', '.join(SYMMETRY_NAMES)} "
-                        "(default none); the result is group-minimal and is reported "
-                        "minimal only when every single clue is necessary")
-    g.add_argument("--clues", type=int, metavar="K",
-                   help="stop removing at K clues (at most K with a symmetry), so the "
-                        "puzzle may not be minimal; grids whose pass ends above K are "
-                        "retried (see --max-tries)")
-    g.add_argument("--pattern", metavar="FILE",
-                   help="a mask of the given cells (a grid where any non-blank character "
-                        "marks a given); grids are retried until the mask is unique")
-    g.add_argument("--from", dest="start", metavar="PUZZLE|FILE",
-                   help="complete this partial grid: its clues stay, the other cells are "
-                        "filled at random and removed while the puzzle stays unique")
-    g.add_argument("--regions", metavar="FILE",
-                   help="jigsaw regions: n lines of n labels (one character per cell)")
-    g.add_argument("--level", action="append", metavar="LEVEL",
-                   help=f"keep only puzzles the logical solver grades at this level "
-                        f"({', '.join(LEVEL_NAMES)}; repeat it or give a comma list to "
-                        "accept several): each try makes a puzzle and grades it. Levels are "
-                        "calibrated on classic 9x9, where minimal puzzles come out about "
-                        "42%% easy, 20%% medium, 11%% hard, 12%% expert, 16%% extreme; "
-                        "other shapes and variants are graded the same way")
-    g.add_argument("--max-tries", type=int, metavar="T",
-                   help="full grids tried per puzzle before giving up (default 20; 2000 "
-                        "with --clues or --pattern); with --level, puzzles made and graded "
-                        "per kept puzzle (default easy 40, medium 150, hard 200, expert "
-                        "200, extreme 200; the smallest of the levels asked for)")
+    g.add_argument(
+        "--symmetry",
+        default="none",
+        metavar="NAME",
+        help=f"remove clues in symmetric groups: {', '.join(SYMMETRY_NAMES)} "
+        "(default none); the result is group-minimal and is reported "
+        "minimal only when every single clue is necessary",
+    )
+    g.add_argument(
+        "--clues",
+        type=int,
+        metavar="K",
+        help="stop removing at K clues (at most K with a symmetry), so the "
+        "puzzle may not be minimal; grids whose pass ends above K are "
+        "retried (see --max-tries)",
+    )
+    g.add_argument(
+        "--pattern",
+        metavar="FILE",
+        help="a mask of the given cells (a grid where any non-blank character "
+        "marks a given); grids are retried until the mask is unique",
+    )
+    g.add_argument(
+        "--from",
+        dest="start",
+        metavar="PUZZLE|FILE",
+        help="complete this partial grid: its clues stay, the other cells are "
+        "filled at random and removed while the puzzle stays unique",
+    )
+    g.add_argument(
+        "--regions",
+        metavar="FILE",
+        help="jigsaw regions: n lines of n labels (one character per cell)",
+    )
+    g.add_argument(
+        "--level",
+        action="append",
+        metavar="LEVEL",
+        help=f"keep only puzzles the logical solver grades at this level "
+        f"({', '.join(LEVEL_NAMES)}; repeat it or give a comma list to "
+        "accept several): each try makes a puzzle and grades it. Levels are "
+        "calibrated on classic 9x9, where minimal puzzles come out about "
+        "42%% easy, 20%% medium, 11%% hard, 12%% expert, 16%% extreme; "
+        "other shapes and variants are graded the same way",
+    )
+    g.add_argument(
+        "--max-tries",
+        type=int,
+        metavar="T",
+        help="full grids tried per puzzle before giving up (default 20; 2000 "
+        "with --clues or --pattern); with --level, puzzles made and graded "
+        "per kept puzzle (default easy 40, medium 150, hard 200, expert "
+        "200, extreme 200; the smallest of the levels asked for)",
+    )
     o = p.add_argument_group("output")
-    o.add_argument("--to", default="line", choices=FORMATS,
-                   help="output format (default line)")
+    o.add_argument("--to", default="line", choices=FORMATS, help="output format (default line)")
     o.add_argument("--solutions", action="store_true", help="include the solutions")
     o.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
-    o.add_argument("--plain", action="store_true",
-                   help="bare puzzles, without the clue count, minimality and level of each")
-    o.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bar and no summary on stderr")
-    p.add_argument("--backend", default="native", metavar="NAME",
-                   help="solver backend (default: native; see `sudoku backends`)")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="worker processes (default 1)")
+    o.add_argument(
+        "--plain",
+        action="store_true",
+        help="bare puzzles, without the clue count, minimality and level of each",
+    )
+    o.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
+    )
+    p.add_argument(
+        "--backend",
+        default="native",
+        metavar="NAME",
+        help="solver backend (default: native; see `sudoku backends`)",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
     add_input_options(p)
     add_budget_options(p)
     p.set_defaults(func=run)
@@ -140,12 +191,14 @@ def _spec_from(args: argparse.Namespace) -> Any:
         shape = start.shape
     pattern = None
     if args.pattern is not None:
-        shape, pattern = parse_pattern(_read_text(args.pattern, "--pattern"), shape=shape,
-                                       source=args.pattern)
+        shape, pattern = parse_pattern(
+            _read_text(args.pattern, "--pattern"), shape=shape, source=args.pattern
+        )
     regions = None
     if args.regions is not None:
-        shape, labels = read_char_grid(_read_text(args.regions, "--regions"),
-                                       source=args.regions, shape=shape)
+        shape, labels = read_char_grid(
+            _read_text(args.regions, "--regions"), source=args.regions, shape=shape
+        )
         index: dict[str, int] = {}
         regions = [index.setdefault(x, len(index)) for x in labels]
     if shape is None:
@@ -166,11 +219,16 @@ def _spec_from(args: argparse.Namespace) -> Any:
     graded = args.level is not None
     try:
         # With --level, --max-tries counts graded puzzles; each keeps its own grid tries.
-        return GenerationSpec(rules, symmetry=args.symmetry, clues=args.clues,
-                              pattern=pattern, start=start,
-                              max_tries=None if graded else args.max_tries,
-                              level=tuple(args.level) if graded else None,
-                              level_tries=args.max_tries if graded else None)
+        return GenerationSpec(
+            rules,
+            symmetry=args.symmetry,
+            clues=args.clues,
+            pattern=pattern,
+            start=start,
+            max_tries=None if graded else args.max_tries,
+            level=tuple(args.level) if graded else None,
+            level_tries=args.max_tries if graded else None,
+        )
     except ImpossibleRequestError:
         raise
     except ValueError as exc:  # an unknown symmetry name
@@ -182,16 +240,27 @@ class _Writer:
     """Writes puzzles as they come; annotated with clue count and minimality unless
     ``plain`` (then :func:`sudoku_model.formats.write_records` does the writing)."""
 
-    def __init__(self, out: IO[str], fmt: str, *, solutions: bool, plain: bool,
-                 alphabet: Any, graded: bool = False) -> None:
+    def __init__(
+        self,
+        out: IO[str],
+        fmt: str,
+        *,
+        solutions: bool,
+        plain: bool,
+        alphabet: Any,
+        graded: bool = False,
+    ) -> None:
         self.out, self.fmt, self.solutions, self.plain = out, fmt, solutions, plain
         self.alphabet = alphabet
         self.graded = graded and not plain
         self.count = 0
         self._json_items: list[dict[str, Any]] = []
         if fmt == "csv":
-            header = ["puzzle", "solution"] if plain else \
-                ["puzzle", "solution", "clues", "minimal", "seed"]
+            header = (
+                ["puzzle", "solution"]
+                if plain
+                else ["puzzle", "solution", "clues", "minimal", "seed"]
+            )
             if self.graded:
                 header += ["level", "score", "hardest", "level_tries"]
             import csv
@@ -207,8 +276,10 @@ class _Writer:
         alphabet = self.alphabet
         fmt = self.fmt
         if fmt == "csv":
-            row = [puzzle.givens.to_line(alphabet=alphabet),
-                   solution.to_line(alphabet=alphabet) if solution else ""]
+            row = [
+                puzzle.givens.to_line(alphabet=alphabet),
+                solution.to_line(alphabet=alphabet) if solution else "",
+            ]
             if not self.plain:
                 row += [made.clues, _minimal_word(made.minimal), made.seed]
             if self.graded:
@@ -276,8 +347,9 @@ class _Progress:
         width = 30
         filled = width * done // max(1, self.total)
         rate = done / max(now - self.start, 1e-9)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                          f"{rate:.1f}/s ")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {rate:.1f}/s "
+        )
         self.stream.flush()
 
     def finish(self) -> None:
@@ -286,17 +358,22 @@ class _Progress:
             self.stream.flush()
 
 
-def _summary(made: list[Any], seed: int, backend: str, seconds: float, rules: Any,
-             stream: IO[str]) -> None:
+def _summary(
+    made: list[Any], seed: int, backend: str, seconds: float, rules: Any, stream: IO[str]
+) -> None:
     from ..generate import bias_note, clue_histogram
 
     minimal = sum(1 for m in made if m.minimal)
     unknown = sum(1 for m in made if m.minimal is None)
     counts = [m.clues for m in made]
     mean = sum(counts) / len(counts)
-    print(f"generated {len(made)} puzzles with {backend} (seed {seed}) in {seconds:.2f} s; "
-          f"{minimal} minimal" + (f", {unknown} unknown" if unknown else "")
-          + f"; clues min {min(counts)} mean {mean:.2f} max {max(counts)}", file=stream)
+    print(
+        f"generated {len(made)} puzzles with {backend} (seed {seed}) in {seconds:.2f} s; "
+        f"{minimal} minimal"
+        + (f", {unknown} unknown" if unknown else "")
+        + f"; clues min {min(counts)} mean {mean:.2f} max {max(counts)}",
+        file=stream,
+    )
     hist = clue_histogram(made)
     top = max(hist.values())
     print("clues  puzzles", file=stream)
@@ -320,8 +397,11 @@ def _level_summary(made: list[Any], failed: Any, stream: IO[str]) -> None:
     print("level    kept  graded  share", file=stream)
     for name in (*LEVEL_NAMES, "unknown"):
         if name in tried:
-            print(f"{name:7s} {kept.get(name, 0):5d}  {tried[name]:6d}  "
-                  f"{100 * tried[name] / total:4.1f}%", file=stream)
+            print(
+                f"{name:7s} {kept.get(name, 0):5d}  {tried[name]:6d}  "
+                f"{100 * tried[name] / total:4.1f}%",
+                file=stream,
+            )
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -340,7 +420,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     spec = _spec_from(args)
     budget = budget_from(args)
-    backend = get_backend_or_exit(args.backend)   # fails early, with the reason
+    backend = get_backend_or_exit(args.backend)  # fails early, with the reason
     reason = backend.supports(Puzzle.empty(spec.rules.shape, spec.rules))
     if reason:
         raise CliError(reason)
@@ -348,21 +428,34 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is None and not args.quiet:
         print(f"seed: {seed}", file=sys.stderr)
     alphabet = ALPHABETS[args.alphabet]
-    progress = _Progress(args.count, sys.stderr,
-                         enabled=args.count > 1 and not args.quiet and is_terminal(sys.stderr))
+    progress = _Progress(
+        args.count,
+        sys.stderr,
+        enabled=args.count > 1 and not args.quiet and is_terminal(sys.stderr),
+    )
     made = []
     start = time.perf_counter()
     source = backend if args.jobs == 1 else args.backend
     code = EXIT_OK
     failed_levels = None
     with contextlib.ExitStack() as stack:
-        out = stack.enter_context(open(args.output, "w", encoding="utf-8", newline="\n")) \
-            if args.output else sys.stdout
-        writer = _Writer(out, args.to, solutions=args.solutions, plain=args.plain,
-                         alphabet=alphabet, graded=spec.level is not None)
+        out = (
+            stack.enter_context(open(args.output, "w", encoding="utf-8", newline="\n"))
+            if args.output
+            else sys.stdout
+        )
+        writer = _Writer(
+            out,
+            args.to,
+            solutions=args.solutions,
+            plain=args.plain,
+            alphabet=alphabet,
+            graded=spec.level is not None,
+        )
         try:
-            for puzzle in generate(spec, count=args.count, seed=seed, backend=source,
-                                   jobs=args.jobs, budget=budget):
+            for puzzle in generate(
+                spec, count=args.count, seed=seed, backend=source, jobs=args.jobs, budget=budget
+            ):
                 writer.write(puzzle)
                 made.append(puzzle)
                 progress.update(len(made))
@@ -375,8 +468,7 @@ def run(args: argparse.Namespace) -> int:
             progress.finish()
             writer.close()
     if made and not args.quiet and (len(made) > 1 or code != EXIT_OK):
-        _summary(made, seed, backend.name, time.perf_counter() - start, spec.rules,
-                 sys.stderr)
+        _summary(made, seed, backend.name, time.perf_counter() - start, spec.rules, sys.stderr)
     if spec.level is not None and not args.quiet and (len(made) > 1 or code != EXIT_OK):
         _level_summary(made, failed_levels, sys.stderr)
     return code

@@ -23,44 +23,64 @@ from .common import (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("explain", help="solve with human techniques, step by step",
-                       description="Solve each puzzle with human techniques, easiest first, "
-                                   "printing every step; when the techniques stall, search "
-                                   "finishes and the guesses are reported. Exit 0 when every "
-                                   "puzzle is unique, 1 when one is not, 2 on bad input.")
+    p = sub.add_parser(
+        "explain",
+        help="solve with human techniques, step by step",
+        description="Solve each puzzle with human techniques, easiest first, "
+        "printing every step; when the techniques stall, search "
+        "finishes and the guesses are reported. Exit 0 when every "
+        "puzzle is unique, 1 when one is not, 2 on bad input.",
+    )
     p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle, a file, bundled:NAME or -")
     _add_logic_options(p)
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object per step, then one per puzzle with the grade")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per step, then one per puzzle with the grade",
+    )
     p.set_defaults(func=run_explain)
 
-    p = sub.add_parser("hint", help="the next logical step of a puzzle",
-                       description="Print the easiest step available in the puzzle as given. "
-                                   "Exit 0 with a step (or when already complete), 1 when the "
-                                   "puzzle breaks a rule or no technique applies.")
+    p = sub.add_parser(
+        "hint",
+        help="the next logical step of a puzzle",
+        description="Print the easiest step available in the puzzle as given. "
+        "Exit 0 with a step (or when already complete), 1 when the "
+        "puzzle breaks a rule or no technique applies.",
+    )
     p.add_argument("puzzle", metavar="PUZZLE")
     _add_logic_options(p, budget=False)
     p.add_argument("--json", action="store_true", help="print the step as JSON")
     p.set_defaults(func=run_hint)
 
-    p = sub.add_parser("rate", help="grade a collection of puzzles (JSONL)",
-                       description="Grade every puzzle of FILE: verdict, level (easy, medium, "
-                                   "hard, expert, extreme = needs search), score, hardest "
-                                   "technique, technique histogram, guesses, seconds; one "
-                                   "JSON object per line. A summary goes to standard error.")
+    p = sub.add_parser(
+        "rate",
+        help="grade a collection of puzzles (JSONL)",
+        description="Grade every puzzle of FILE: verdict, level (easy, medium, "
+        "hard, expert, extreme = needs search), score, hardest "
+        "technique, technique histogram, guesses, seconds; one "
+        "JSON object per line. A summary goes to standard error.",
+    )
     p.add_argument("file", metavar="FILE", help="a puzzle file, bundled:NAME or -")
-    p.add_argument("--output", "-o", metavar="FILE.jsonl",
-                   help="write the JSONL here (default: standard output)")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="worker processes (default 1)")
+    p.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE.jsonl",
+        help="write the JSONL here (default: standard output)",
+    )
+    p.add_argument(
+        "--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
     _add_logic_options(p)
     p.set_defaults(func=run_rate)
 
 
 def _add_logic_options(p: argparse.ArgumentParser, *, budget: bool = True) -> None:
-    p.add_argument("--techniques", metavar="KEYS",
-                   help="comma-separated technique keys to allow (default: all), e.g. "
-                        "naked_single,hidden_single,locked_pointing")
+    p.add_argument(
+        "--techniques",
+        metavar="KEYS",
+        help="comma-separated technique keys to allow (default: all), e.g. "
+        "naked_single,hidden_single,locked_pointing",
+    )
     add_input_options(p)
     if budget:
         add_budget_options(p)
@@ -104,8 +124,12 @@ def run_explain(args: argparse.Namespace) -> int:
         if args.json:
             for number, step in enumerate(result.steps, start=1):
                 print(json_dumps({"step": number, **step.to_json(tables)}))
-            summary = {"source": rec.source, "line": rec.line, "puzzle": puzzle.to_line(),
-                       **result.to_json()}
+            summary = {
+                "source": rec.source,
+                "line": rec.line,
+                "puzzle": puzzle.to_line(),
+                **result.to_json(),
+            }
             if result.solution is not None:
                 summary["solution"] = result.solution.to_line()
             if result.reason:
@@ -129,15 +153,21 @@ def _summary_line(result: Any) -> str:
     v = result.verdict.value
     if v == "unique":
         if result.guesses:
-            how = (f"techniques stalled after {result.logic_steps} steps; search finished "
-                   f"with {result.guesses} guesses")
+            how = (
+                f"techniques stalled after {result.logic_steps} steps; search finished "
+                f"with {result.guesses} guesses"
+            )
         else:
             how = f"solved by logic in {result.logic_steps} steps"
-        return (f"unique: {how}; level {result.level}, score {result.score:.1f}, "
-                f"hardest {_title(result.hardest)}")
+        return (
+            f"unique: {how}; level {result.level}, score {result.score:.1f}, "
+            f"hardest {_title(result.hardest)}"
+        )
     if v == "multiple":
-        return (f"multiple: the puzzle has more than one solution (techniques stalled after "
-                f"{result.logic_steps} steps)")
+        return (
+            f"multiple: the puzzle has more than one solution (techniques stalled after "
+            f"{result.logic_steps} steps)"
+        )
     if v == "unsolvable":
         return f"unsolvable: the puzzle has no solution ({result.reason or 'search exhausted'})"
     if v == "contradictory":
@@ -170,8 +200,10 @@ def run_hint(args: argparse.Namespace) -> int:
         print(f"unsolvable: {grid.broken}")
         return EXIT_NO
     if step is None:
-        print("no technique applies: the next move needs a guess (or the puzzle has "
-              "several solutions)")
+        print(
+            "no technique applies: the next move needs a guess (or the puzzle has "
+            "several solutions)"
+        )
         return EXIT_NO
     if args.json:
         print(json_dumps(step.to_json(tables_for(puzzle.rules))))
@@ -186,8 +218,9 @@ def _rate_one(job: tuple[Any, tuple[str, ...], Any]) -> dict[str, Any]:
 
     # Technique keys, not Technique objects, cross to worker processes (picklable).
     puzzle, keys, budget = job
-    return grade(puzzle, techniques=select_techniques(keys), budget=budget,
-                 keep_steps=False).to_json()
+    return grade(
+        puzzle, techniques=select_techniques(keys), budget=budget, keep_steps=False
+    ).to_json()
 
 
 def run_rate(args: argparse.Namespace) -> int:
@@ -215,8 +248,9 @@ def run_rate(args: argparse.Namespace) -> int:
         if args.jobs > 1:
             import multiprocessing
 
-            pool = multiprocessing.get_context("spawn" if sys.platform == "win32"
-                                               else "fork").Pool(args.jobs)
+            pool = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
+                args.jobs
+            )
             pending = list(jobs())
             graded = pool.imap(_maybe_rate, [job for _, job in pending], chunksize=16)
             pairs: Any = zip((rec for rec, _ in pending), graded)
@@ -227,12 +261,21 @@ def run_rate(args: argparse.Namespace) -> int:
             count += 1
             if rating is None:
                 malformed += 1
-                row = {"source": rec.source, "line": rec.line, "puzzle": None,
-                       "verdict": "malformed", "error": str(rec.error).splitlines()[0]}
+                row = {
+                    "source": rec.source,
+                    "line": rec.line,
+                    "puzzle": None,
+                    "verdict": "malformed",
+                    "error": str(rec.error).splitlines()[0],
+                }
                 levels["malformed"] += 1
             else:
-                row = {"source": rec.source, "line": rec.line,
-                       "puzzle": rec.puzzle.to_line(), **rating}
+                row = {
+                    "source": rec.source,
+                    "line": rec.line,
+                    "puzzle": rec.puzzle.to_line(),
+                    **rating,
+                }
                 levels[rating["level"] or rating["verdict"]] += 1
             out.write(json_dumps(row) + "\n")
     finally:
@@ -243,11 +286,20 @@ def run_rate(args: argparse.Namespace) -> int:
             out.close()
     seconds = time.perf_counter() - start
     rate = count / seconds if seconds > 0 else 0.0
-    order = ["easy", "medium", "hard", "expert", "extreme", "multiple", "unsolvable",
-             "contradictory", "unknown", "malformed"]
+    order = [
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+        "extreme",
+        "multiple",
+        "unsolvable",
+        "contradictory",
+        "unknown",
+        "malformed",
+    ]
     histogram = ", ".join(f"{k} {levels[k]}" for k in order if levels[k])
-    print(f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}",
-          file=sys.stderr)
+    print(f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}", file=sys.stderr)
     return EXIT_USAGE if malformed else EXIT_OK
 
 

@@ -51,9 +51,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "givens, budget spent), 2 on malformed input.",
     )
     p.add_argument("input", metavar="PUZZLE|FILE")
-    p.add_argument("--output", choices=["auto", "line", "block"], default="auto",
-                   help="line per puzzle, or a block (default: block for one puzzle given "
-                        "on the command line and shown on a terminal)")
+    p.add_argument(
+        "--output",
+        choices=["auto", "line", "block"],
+        default="auto",
+        help="line per puzzle, or a block (default: block for one puzzle given "
+        "on the command line and shown on a terminal)",
+    )
     add_backend_option(p)
     add_budget_options(p)
     add_input_options(p)
@@ -67,11 +71,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "before the end), or one JSON object per puzzle with --json.",
     )
     c.add_argument("input", metavar="PUZZLE|FILE")
-    c.add_argument("--limit", type=int, default=DEFAULT_COUNT_LIMIT, metavar="N",
-                   help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT})")
-    c.add_argument("--json", action="store_true",
-                   help="one JSON object per puzzle (source, line, puzzle, verdict, count, "
-                        "complete, solutions, seconds, stats)")
+    c.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_COUNT_LIMIT,
+        metavar="N",
+        help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT})",
+    )
+    c.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle (source, line, puzzle, verdict, count, "
+        "complete, solutions, seconds, stats)",
+    )
     add_backend_option(c)
     add_budget_options(c)
     add_input_options(c)
@@ -144,15 +156,22 @@ def run_count(args: argparse.Namespace) -> int:
             continue
         seconds = time.perf_counter() - start
         if args.json:
-            print(json_dumps({
-                "source": rec.source, "line": rec.line,
-                "puzzle": rec.puzzle.to_line(alphabet=alphabet),
-                "verdict": str(result.verdict), "count": result.count,
-                "complete": result.complete,
-                "solutions": [s.to_line(alphabet=alphabet) for s in result.solutions],
-                "seconds": round(seconds, 6), "stats": result.stats,
-                "backend": result.backend,
-            }))
+            print(
+                json_dumps(
+                    {
+                        "source": rec.source,
+                        "line": rec.line,
+                        "puzzle": rec.puzzle.to_line(alphabet=alphabet),
+                        "verdict": str(result.verdict),
+                        "count": result.count,
+                        "complete": result.complete,
+                        "solutions": [s.to_line(alphabet=alphabet) for s in result.solutions],
+                        "seconds": round(seconds, 6),
+                        "stats": result.stats,
+                        "backend": result.backend,
+                    }
+                )
+            )
         else:
             bound = "" if result.complete else "+"
             print(f"{result.count}{bound} {result.verdict}")

@@ -36,48 +36,94 @@ _BUFFER = 1 << 20
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "verify", help="verify that puzzles have exactly one solution (with evidence)",
+        "verify",
+        help="verify that puzzles have exactly one solution (with evidence)",
         description="For each puzzle, one record: verdict (malformed, contradictory, "
-                    "unsolvable, unique, multiple, unknown), the solution when unique, two "
-                    "differing solutions when not, the parse error when malformed. Records "
-                    "go to --output (JSONL or CSV) or stdout; the summary goes to stderr. "
-                    "Exit 0 when every puzzle is unique, 1 when some are not or backends "
-                    "disagree, 2 on usage errors or unreadable input.",
+        "unsolvable, unique, multiple, unknown), the solution when unique, two "
+        "differing solutions when not, the parse error when malformed. Records "
+        "go to --output (JSONL or CSV) or stdout; the summary goes to stderr. "
+        "Exit 0 when every puzzle is unique, 1 when some are not or backends "
+        "disagree, 2 on usage errors or unreadable input.",
         epilog="examples: sudoku verify bundled:top95 -o top95.jsonl | "
-               "sudoku verify big.txt -o out.csv --jobs 2 --resume | "
-               "sudoku verify bundled:hardest --cross-check native,pysat --minimal")
-    p.add_argument("inputs", nargs="+", metavar="PUZZLE|FILE",
-                   help="puzzle files (.gz read transparently), bundled:NAME, - for stdin, "
-                        "or a literal puzzle")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write records here (default: stdout); flushed after every chunk")
-    p.add_argument("--output-format", choices=["jsonl", "csv"],
-                   help="record format (default: csv for a .csv file, else jsonl)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted run: keep the records already in --output "
-                        "(a torn last line is dropped) and verify only what follows")
-    p.add_argument("--minimal", action="store_true",
-                   help="for unique puzzles, list the redundant clues (removable keeping "
-                        "the puzzle unique)")
-    p.add_argument("--cross-check", metavar="B1,B2[,...]",
-                   help="answer every puzzle with each of these backends (the first, or "
-                        "--backend, gives the verdict); any disagreement is reported on "
-                        "stderr, recorded and makes the exit code 1")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="local worker processes (default 1); the native batch alone "
-                        "runs in-process (its C calls outpace reading and writing)")
-    p.add_argument("--dask", metavar="ADDRESS",
-                   help="send chunks to a Dask scheduler (tcp://host:8786), or 'local' for a "
-                        "LocalCluster on loopback (needs the 'dask' extra)")
-    p.add_argument("--chunk-size", type=int, default=512, metavar="N",
-                   help="puzzles per chunk: the unit of work and of flushing (default 512)")
-    p.add_argument("--no-validate", dest="validate", action="store_false",
-                   help="do not re-check solutions and witnesses against the rules")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress line on stderr (default: when stderr is a terminal)")
+        "sudoku verify big.txt -o out.csv --jobs 2 --resume | "
+        "sudoku verify bundled:hardest --cross-check native,pysat --minimal",
+    )
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="PUZZLE|FILE",
+        help="puzzle files (.gz read transparently), bundled:NAME, - for stdin, "
+        "or a literal puzzle",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write records here (default: stdout); flushed after every chunk",
+    )
+    p.add_argument(
+        "--output-format",
+        choices=["jsonl", "csv"],
+        help="record format (default: csv for a .csv file, else jsonl)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run: keep the records already in --output "
+        "(a torn last line is dropped) and verify only what follows",
+    )
+    p.add_argument(
+        "--minimal",
+        action="store_true",
+        help="for unique puzzles, list the redundant clues (removable keeping the puzzle unique)",
+    )
+    p.add_argument(
+        "--cross-check",
+        metavar="B1,B2[,...]",
+        help="answer every puzzle with each of these backends (the first, or "
+        "--backend, gives the verdict); any disagreement is reported on "
+        "stderr, recorded and makes the exit code 1",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="local worker processes (default 1); the native batch alone "
+        "runs in-process (its C calls outpace reading and writing)",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="send chunks to a Dask scheduler (tcp://host:8786), or 'local' for a "
+        "LocalCluster on loopback (needs the 'dask' extra)",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        default=512,
+        metavar="N",
+        help="puzzles per chunk: the unit of work and of flushing (default 512)",
+    )
+    p.add_argument(
+        "--no-validate",
+        dest="validate",
+        action="store_false",
+        help="do not re-check solutions and witnesses against the rules",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress line on stderr (default: when stderr is a terminal)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table")
-    p.add_argument("--backend", metavar="NAME",
-                   help="solver backend (default: native, or the first --cross-check name)")
+    p.add_argument(
+        "--backend",
+        metavar="NAME",
+        help="solver backend (default: native, or the first --cross-check name)",
+    )
     add_budget_options(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -102,8 +148,9 @@ def _check_inputs(inputs: list[str]) -> None:
         if arg.startswith("bundled:"):
             name = arg.split(":", 1)[1].removesuffix(".txt.gz").removesuffix(".txt")
             if name not in BUNDLED:
-                raise CliError(f"no bundled collection {name!r}; bundled: "
-                               f"{', '.join(sorted(BUNDLED))}")
+                raise CliError(
+                    f"no bundled collection {name!r}; bundled: {', '.join(sorted(BUNDLED))}"
+                )
         elif os.path.isdir(arg):
             raise CliError(f"{arg}: is a directory, not a puzzle file")
         elif os.path.exists(arg):
@@ -137,8 +184,10 @@ def _backends(args: argparse.Namespace) -> tuple[str, list[str]]:
     main = args.backend or (names[0] if names else "native")
     others = [n for n in dict.fromkeys(names) if n != main]
     if not others:
-        raise CliError("--cross-check needs at least one backend besides the main one, "
-                       "e.g. --cross-check native,pysat")
+        raise CliError(
+            "--cross-check needs at least one backend besides the main one, "
+            "e.g. --cross-check native,pysat"
+        )
     return main, others
 
 
@@ -162,8 +211,10 @@ class _Progress:
         from ..solving import VerdictKind
 
         unique = summary.counts[VerdictKind.UNIQUE]
-        sys.stderr.write(f"\r  verified {done:,}  ({rate:,.0f}/s)  unique {unique:,}  "
-                         f"not unique {summary.total - unique:,}\033[K")
+        sys.stderr.write(
+            f"\r  verified {done:,}  ({rate:,.0f}/s)  unique {unique:,}  "
+            f"not unique {summary.total - unique:,}\033[K"
+        )
         sys.stderr.flush()
         self.shown = True
 
@@ -175,10 +226,12 @@ class _Progress:
 
 def _report_disagreement(r: Any) -> None:
     d = r.to_json()
-    lines = [f"sudoku verify: DISAGREEMENT at {r.source}:{r.line}: {r.disagreement}",
-             f"  puzzle      {d.get('puzzle')}",
-             f"  {r.backend:<11} {r.verdict.value} "
-             f"{d.get('solution') or ' '.join(d.get('witnesses', []))}"]
+    lines = [
+        f"sudoku verify: DISAGREEMENT at {r.source}:{r.line}: {r.disagreement}",
+        f"  puzzle      {d.get('puzzle')}",
+        f"  {r.backend:<11} {r.verdict.value} "
+        f"{d.get('solution') or ' '.join(d.get('witnesses', []))}",
+    ]
     for a in r.cross_check:
         sol = a.solution.to_line() if a.solution is not None else ""
         lines.append(f"  {a.backend:<11} {a.verdict.value} {sol}{a.error or ''}")
@@ -194,8 +247,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--chunk-size must be at least 1")
     if args.resume and not args.output:
         raise CliError("--resume needs --output FILE (the file to continue)")
-    fmt = args.output_format or ("csv" if args.output and
-                                 args.output.lower().endswith(".csv") else "jsonl")
+    fmt = args.output_format or (
+        "csv" if args.output and args.output.lower().endswith(".csv") else "jsonl"
+    )
     main_backend, others = _backends(args)
     budget = budget_from(args)
     _check_inputs(args.inputs)
@@ -210,16 +264,17 @@ def run(args: argparse.Namespace) -> int:
     summary = state.summary if state is not None else v.VerifySummary()
     if state is not None:
         summary.resumed = state.records
-    progress = _Progress(args.progress if args.progress is not None
-                         else (not args.quiet and is_terminal(sys.stderr)))
+    progress = _Progress(
+        args.progress if args.progress is not None else (not args.quiet and is_terminal(sys.stderr))
+    )
     computed = 0
 
     out: Any
     if args.output:
         append = state is not None and state.records > 0
         out = open(  # noqa: SIM115 - closed in the finally below, after the last flush
-            args.output, "a" if append else "w", encoding="utf-8", newline="",
-            buffering=_BUFFER)
+            args.output, "a" if append else "w", encoding="utf-8", newline="", buffering=_BUFFER
+        )
         header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
     else:
         out = sys.stdout
@@ -243,10 +298,18 @@ def run(args: argparse.Namespace) -> int:
     code: int | None = None
     try:
         records = _records(args, state.done if state is not None else None)
-        for _ in v.verify_records(records, backend=main_backend, cross_check=others,
-                                  minimal=args.minimal, budget=budget, jobs=args.jobs,
-                                  dask=args.dask, chunk_size=args.chunk_size,
-                                  validate=args.validate, on_chunk=on_chunk):
+        for _ in v.verify_records(
+            records,
+            backend=main_backend,
+            cross_check=others,
+            minimal=args.minimal,
+            budget=budget,
+            jobs=args.jobs,
+            dask=args.dask,
+            chunk_size=args.chunk_size,
+            validate=args.validate,
+            on_chunk=on_chunk,
+        ):
             pass
     except KeyboardInterrupt as exc:
         summary.interrupted = True
@@ -269,9 +332,11 @@ def run(args: argparse.Namespace) -> int:
             out.close()
         if not args.quiet:
             where = f" -> {args.output}" if args.output else ""
-            print(f"sudoku verify: {main_backend}"
-                  f"{' + ' + ', '.join(others) if others else ''}{where}",
-                  file=sys.stderr)
+            print(
+                f"sudoku verify: {main_backend}"
+                f"{' + ' + ', '.join(others) if others else ''}{where}",
+                file=sys.stderr,
+            )
             print(summary.table(computed=computed), file=sys.stderr, flush=True)
     if code is not None:
         return code

@@ -23,10 +23,29 @@ from .steps import Step
 from .tables import Tables, tables_for
 from .techniques import LEVELS, SINGLES, TECHNIQUES, TECHNIQUES_BY_KEY, Technique, select_techniques
 
-__all__ = ["CandidateGrid", "Grade", "grade", "SEARCH_SCORE", "SearchResult", "search",
-           "LogicResult", "LogicStatus", "apply_step", "iter_steps", "solve_logically",
-           "Step", "Tables", "tables_for", "LEVELS", "SINGLES", "TECHNIQUES",
-           "TECHNIQUES_BY_KEY", "Technique", "select_techniques", "next_step"]
+__all__ = [
+    "CandidateGrid",
+    "Grade",
+    "grade",
+    "SEARCH_SCORE",
+    "SearchResult",
+    "search",
+    "LogicResult",
+    "LogicStatus",
+    "apply_step",
+    "iter_steps",
+    "solve_logically",
+    "Step",
+    "Tables",
+    "tables_for",
+    "LEVELS",
+    "SINGLES",
+    "TECHNIQUES",
+    "TECHNIQUES_BY_KEY",
+    "Technique",
+    "select_techniques",
+    "next_step",
+]
 
 
 def next_step(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES) -> Step | None:

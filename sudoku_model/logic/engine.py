@@ -38,8 +38,17 @@ class CandidateGrid:
         memo: technique caches (locked candidates keeps its intersection masks here).
     """
 
-    __slots__ = ("tables", "values", "cands", "dirty", "queue", "broken", "empty", "touched",
-                 "memo")
+    __slots__ = (
+        "tables",
+        "values",
+        "cands",
+        "dirty",
+        "queue",
+        "broken",
+        "empty",
+        "touched",
+        "memo",
+    )
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
@@ -67,8 +76,10 @@ class CandidateGrid:
         for cell, digit in enumerate(values):
             if digit:
                 if not grid.cands[cell] >> (digit - 1) & 1:
-                    grid.broken = (f"given {digit} at {grid.tables.cell_names[cell]} "
-                                   "clashes with another given")
+                    grid.broken = (
+                        f"given {digit} at {grid.tables.cell_names[cell]} "
+                        "clashes with another given"
+                    )
                     continue
                 grid.place(cell, digit)
         grid.queue = [c for c in range(len(values)) if grid.values[c] == 0]
@@ -137,8 +148,10 @@ class CandidateGrid:
                     if m:
                         self.queue.append(p)
                     else:
-                        self.broken = (f"{self.tables.cell_names[p]} has no candidate left "
-                                       f"after {self.tables.cell_names[cell]} = {digit}")
+                        self.broken = (
+                            f"{self.tables.cell_names[p]} has no candidate left "
+                            f"after {self.tables.cell_names[cell]} = {digit}"
+                        )
 
     def eliminate(self, cell: int, mask: int) -> bool:
         """Remove the digits of ``mask`` from ``cell``; True when something changed."""
@@ -202,8 +215,10 @@ class CandidateGrid:
                     m = cands[c] & singles
                     if m:
                         if m & (m - 1):
-                            self.broken = (f"{t.cell_names[c]} is the only place for two "
-                                           f"digits in {t.unit_names[u]}")
+                            self.broken = (
+                                f"{t.cell_names[c]} is the only place for two "
+                                f"digits in {t.unit_names[u]}"
+                            )
                             return False
                         self.place(c, BIT_DIGIT[m])
         return False

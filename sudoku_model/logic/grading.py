@@ -59,10 +59,15 @@ class Grade:
 
     def to_json(self) -> dict[str, Any]:
         """The fields ``sudoku rate`` writes (without steps and solution)."""
-        return {"verdict": self.verdict.value, "level": self.level,
-                "score": round(self.score, 2), "hardest": self.hardest,
-                "techniques": dict(self.histogram), "guesses": self.guesses,
-                "seconds": round(self.seconds, 6)}
+        return {
+            "verdict": self.verdict.value,
+            "level": self.level,
+            "score": round(self.score, 2),
+            "hardest": self.hardest,
+            "techniques": dict(self.histogram),
+            "guesses": self.guesses,
+            "seconds": round(self.seconds, 6),
+        }
 
 
 def _hardest(histogram: dict[str, int]) -> Technique | None:
@@ -71,14 +76,21 @@ def _hardest(histogram: dict[str, int]) -> Technique | None:
         t = TECHNIQUES_BY_KEY.get(key)
         if t is None:
             continue
-        if best is None or (LEVELS.index(t.level), t.score) > (LEVELS.index(best.level),
-                                                              best.score):
+        if best is None or (LEVELS.index(t.level), t.score) > (
+            LEVELS.index(best.level),
+            best.score,
+        ):
             best = t
     return best
 
 
-def grade(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES,
-          budget: Budget | None = None, keep_steps: bool = True) -> Grade:
+def grade(
+    puzzle: Puzzle,
+    *,
+    techniques: Sequence[Technique] = TECHNIQUES,
+    budget: Budget | None = None,
+    keep_steps: bool = True,
+) -> Grade:
     """Solve with techniques (easiest first), then search if they stall, and grade.
 
     The level is the level of the hardest technique used (``easy`` for singles only),
@@ -95,9 +107,16 @@ def grade(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES,
     scores = {t.key: t.score for t in TECHNIQUES}
     scores.update({t.key: t.score for t in techniques})
     if puzzle.conflicts():
-        return Grade(VerdictKind.CONTRADICTORY, None, 0.0, None, {}, 0,
-                     time.perf_counter() - start,
-                     reason="; ".join(c.describe(puzzle.shape) for c in puzzle.conflicts()))
+        return Grade(
+            VerdictKind.CONTRADICTORY,
+            None,
+            0.0,
+            None,
+            {},
+            0,
+            time.perf_counter() - start,
+            reason="; ".join(c.describe(puzzle.shape) for c in puzzle.conflicts()),
+        )
     deadline = None if budget is None or budget.seconds is None else start + budget.seconds
     grid = CandidateGrid.from_puzzle(puzzle)
     result = solve_logically(grid, techniques=techniques, deadline=deadline)
@@ -107,13 +126,31 @@ def grade(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES,
     steps = tuple(result.steps) if keep_steps else ()
     logic_steps = len(result.steps)
 
-    def done(verdict: VerdictKind, level: str | None, *, guesses: int = 0, nodes: int = 0,
-             solution: Grid | None = None, hardest_key: str | None = None,
-             reason: str | None = None) -> Grade:
+    def done(
+        verdict: VerdictKind,
+        level: str | None,
+        *,
+        guesses: int = 0,
+        nodes: int = 0,
+        solution: Grid | None = None,
+        hardest_key: str | None = None,
+        reason: str | None = None,
+    ) -> Grade:
         key = hardest_key or (hardest.key if hardest else None)
-        return Grade(verdict, level, score + SEARCH_SCORE * guesses, key, dict(histogram),
-                     guesses, time.perf_counter() - start, solution=solution, nodes=nodes,
-                     reason=reason, steps=steps, logic_steps=logic_steps)
+        return Grade(
+            verdict,
+            level,
+            score + SEARCH_SCORE * guesses,
+            key,
+            dict(histogram),
+            guesses,
+            time.perf_counter() - start,
+            solution=solution,
+            nodes=nodes,
+            reason=reason,
+            steps=steps,
+            logic_steps=logic_steps,
+        )
 
     if result.status == LogicStatus.CONTRADICTION:
         return done(VerdictKind.UNSOLVABLE, None, reason=grid.broken)
@@ -125,17 +162,39 @@ def grade(puzzle: Puzzle, *, techniques: Sequence[Technique] = TECHNIQUES,
             raise AssertionError(f"logic produced a wrong solution for {puzzle}")
         level = hardest.level if hardest else LEVELS[0]
         return done(VerdictKind.UNIQUE, level, solution=solution)
-    found = search(grid, limit=2, deadline=deadline,
-                   node_limit=None if budget is None else budget.nodes)
+    found = search(
+        grid, limit=2, deadline=deadline, node_limit=None if budget is None else budget.nodes
+    )
     if len(found.solutions) >= 2:
-        return done(VerdictKind.MULTIPLE, None, guesses=found.guesses, nodes=found.nodes,
-                    hardest_key="search")
+        return done(
+            VerdictKind.MULTIPLE,
+            None,
+            guesses=found.guesses,
+            nodes=found.nodes,
+            hardest_key="search",
+        )
     if not found.complete:
-        return done(VerdictKind.UNKNOWN, None, guesses=found.guesses, nodes=found.nodes,
-                    reason="budget spent during search")
+        return done(
+            VerdictKind.UNKNOWN,
+            None,
+            guesses=found.guesses,
+            nodes=found.nodes,
+            reason="budget spent during search",
+        )
     if not found.solutions:
-        return done(VerdictKind.UNSOLVABLE, None, guesses=found.guesses, nodes=found.nodes,
-                    hardest_key="search")
+        return done(
+            VerdictKind.UNSOLVABLE,
+            None,
+            guesses=found.guesses,
+            nodes=found.nodes,
+            hardest_key="search",
+        )
     solution = Grid._trusted(puzzle.shape, found.solutions[0])
-    return done(VerdictKind.UNIQUE, "extreme", guesses=found.guesses, nodes=found.nodes,
-                solution=solution, hardest_key="search")
+    return done(
+        VerdictKind.UNIQUE,
+        "extreme",
+        guesses=found.guesses,
+        nodes=found.nodes,
+        solution=solution,
+        hardest_key="search",
+    )

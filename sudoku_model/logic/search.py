@@ -26,8 +26,9 @@ class SearchResult:
     guesses: int = 0
 
 
-def search(grid: CandidateGrid, *, limit: int, deadline: float | None = None,
-           node_limit: int | None = None) -> SearchResult:
+def search(
+    grid: CandidateGrid, *, limit: int, deadline: float | None = None, node_limit: int | None = None
+) -> SearchResult:
     """Find up to ``limit`` solutions of ``grid`` (left untouched).
 
     ``complete`` is True only when every branch was explored; a search stopped by the

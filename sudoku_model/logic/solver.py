@@ -18,9 +18,9 @@ class LogicStatus:
     """Why :func:`solve_logically` stopped."""
 
     SOLVED = "solved"
-    STALLED = "stalled"              # no technique applies
+    STALLED = "stalled"  # no technique applies
     CONTRADICTION = "contradiction"  # the position is impossible
-    TIMEOUT = "timeout"              # the deadline passed
+    TIMEOUT = "timeout"  # the deadline passed
 
 
 @dataclass
@@ -40,8 +40,12 @@ def apply_step(grid: CandidateGrid, step: Step) -> None:
         grid.eliminate(cell, 1 << (digit - 1))
 
 
-def iter_steps(grid: CandidateGrid, techniques: Sequence[Technique] = TECHNIQUES, *,
-               deadline: float | None = None) -> Iterator[Step]:
+def iter_steps(
+    grid: CandidateGrid,
+    techniques: Sequence[Technique] = TECHNIQUES,
+    *,
+    deadline: float | None = None,
+) -> Iterator[Step]:
     """Apply and yield steps until the grid is solved, broken or no technique applies.
 
     After each step the search restarts from the easiest technique, so a step is always
@@ -64,9 +68,12 @@ def iter_steps(grid: CandidateGrid, techniques: Sequence[Technique] = TECHNIQUES
             return
 
 
-def solve_logically(puzzle: Puzzle | CandidateGrid, *,
-                    techniques: Sequence[Technique] = TECHNIQUES,
-                    deadline: float | None = None) -> LogicResult:
+def solve_logically(
+    puzzle: Puzzle | CandidateGrid,
+    *,
+    techniques: Sequence[Technique] = TECHNIQUES,
+    deadline: float | None = None,
+) -> LogicResult:
     """Solve as far as the techniques go.
 
     ``deadline`` is a ``time.perf_counter()`` value. The status is ``solved``, ``stalled``,

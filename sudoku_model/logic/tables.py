@@ -59,12 +59,11 @@ class Tables:
         self.cell_units: tuple[tuple[int, ...], ...] = rules.units_of_cell
         self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(p)) for p in rules.peers)
         self.peer_sets: tuple[frozenset[int], ...] = rules.peers
-        self.unit_names: tuple[str, ...] = tuple(rules.unit_name(i)
-                                                 for i in range(self.unit_count))
-        self.cell_names: tuple[str, ...] = tuple(shape.cell_name(c)
-                                                 for c in range(self.cell_count))
+        self.unit_names: tuple[str, ...] = tuple(rules.unit_name(i) for i in range(self.unit_count))
+        self.cell_names: tuple[str, ...] = tuple(shape.cell_name(c) for c in range(self.cell_count))
         self.unit_is_line: tuple[bool, ...] = tuple(
-            name.startswith(("row ", "column ")) for name in self.unit_names)
+            name.startswith(("row ", "column ")) for name in self.unit_names
+        )
         # Fish need rows and columns; every rule set built by RuleSet.build has them as
         # its first two rules, a hand-made one may not.
         self.row_units: tuple[int, ...] | None = None
@@ -92,11 +91,13 @@ class Tables:
         claiming: list[tuple[int, int, int, tuple[int, ...], bool]] = []
         for i, inter in enumerate(self.intersections):
             for source, target, rest, source_is_a in (
-                    (inter.unit_a, inter.unit_b, inter.rest_b, True),
-                    (inter.unit_b, inter.unit_a, inter.rest_a, False)):
+                (inter.unit_a, inter.unit_b, inter.rest_b, True),
+                (inter.unit_b, inter.unit_a, inter.rest_a, False),
+            ):
                 if self.unit_full[source]:
                     (claiming if self.unit_is_line[source] else pointing).append(
-                        (i, source, target, rest, source_is_a))
+                        (i, source, target, rest, source_is_a)
+                    )
         self.locked_pointing = tuple(pointing)
         self.locked_claiming = tuple(claiming)
         #: For each cell, the intersections (indices) whose masks it contributes to.
@@ -110,10 +111,15 @@ class Tables:
                 shared = unit_sets[a] & unit_sets[b]
                 if len(shared) < 2:
                     continue
-                out.append(Intersection(
-                    a, b, tuple(sorted(shared)),
-                    tuple(c for c in self.units[a] if c not in shared),
-                    tuple(c for c in self.units[b] if c not in shared)))
+                out.append(
+                    Intersection(
+                        a,
+                        b,
+                        tuple(sorted(shared)),
+                        tuple(c for c in self.units[a] if c not in shared),
+                        tuple(c for c in self.units[b] if c not in shared),
+                    )
+                )
         return tuple(out)
 
     def cell_name(self, cell: int) -> str:

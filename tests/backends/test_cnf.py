@@ -47,10 +47,11 @@ def models(cnf: CNF, limit: int) -> list[Grid]:
 def test_empty_9x9_clause_counts() -> None:
     rules = RuleSet.classic(NINE)
     names = ("minimal", "efficient", "extended")
-    counts = {e: (encode_rules(rules, encoding=e).num_vars,
-                  len(encode_rules(rules, encoding=e).clauses)) for e in names}
-    assert counts == {"minimal": (729, 8829), "efficient": (729, 11745),
-                      "extended": (729, 11988)}
+    counts = {
+        e: (encode_rules(rules, encoding=e).num_vars, len(encode_rules(rules, encoding=e).clauses))
+        for e in names
+    }
+    assert counts == {"minimal": (729, 8829), "efficient": (729, 11745), "extended": (729, 11988)}
 
 
 def test_augmented_9x9_counts_follow_from_the_segments() -> None:
@@ -65,12 +66,15 @@ def test_augmented_9x9_counts_follow_from_the_segments() -> None:
     assert cnf.clauses[:11_988] == encode_rules(RuleSet.classic(NINE)).clauses
 
 
-@pytest.mark.parametrize(("shape", "variants", "sizes"), [
-    (Shape(3, 3), (), [{3}, {3}]),
-    (Shape(2, 3), (), [{3}, {2}]),             # 2x3 boxes: rows cut in 3s, columns in 2s
-    (Shape(3, 3), ("diagonal",), [{3}, {3}]),  # diagonals tile nothing: no segments
-    (Shape(3, 3), ("windoku",), [{3}, {3}]),
-])
+@pytest.mark.parametrize(
+    ("shape", "variants", "sizes"),
+    [
+        (Shape(3, 3), (), [{3}, {3}]),
+        (Shape(2, 3), (), [{3}, {2}]),  # 2x3 boxes: rows cut in 3s, columns in 2s
+        (Shape(3, 3), ("diagonal",), [{3}, {3}]),  # diagonals tile nothing: no segments
+        (Shape(3, 3), ("windoku",), [{3}, {3}]),
+    ],
+)
 def test_segment_layers(shape: Shape, variants: tuple[str, ...], sizes: list[set[int]]) -> None:
     rules = RuleSet.build(shape, variants)
     layers = segment_layers(rules)
@@ -84,18 +88,50 @@ def test_segment_layers(shape: Shape, variants: tuple[str, ...], sizes: list[set
         assert all(frozenset(c for k in g for c in segments[k]) in units for g in groups)
 
 
-JIGSAW_6X6 = (0, 0, 0, 1, 1, 1,
-              0, 0, 2, 1, 1, 1,
-              0, 2, 2, 2, 3, 3,
-              4, 4, 2, 2, 3, 3,
-              4, 4, 5, 5, 3, 3,
-              4, 4, 5, 5, 5, 5)
+JIGSAW_6X6 = (
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    0,
+    0,
+    2,
+    1,
+    1,
+    1,
+    0,
+    2,
+    2,
+    2,
+    3,
+    3,
+    4,
+    4,
+    2,
+    2,
+    3,
+    3,
+    4,
+    4,
+    5,
+    5,
+    3,
+    3,
+    4,
+    4,
+    5,
+    5,
+    5,
+    5,
+)
 
 
 def test_jigsaw_segments_have_mixed_sizes() -> None:
     rules = RuleSet.build(Shape(2, 3), ["jigsaw"], regions=JIGSAW_6X6)
     layers = segment_layers(rules)
-    assert len(layers) == 2   # rows x regions, columns x regions
+    assert len(layers) == 2  # rows x regions, columns x regions
     assert {1, 2, 3, 4} <= {len(seg) for segments, _ in layers for seg in segments}
 
 
@@ -117,15 +153,15 @@ def test_augmented_propagation_does_locked_candidates() -> None:
 
 @pytest.mark.parametrize("variants", [(), ("diagonal",), ("windoku",), ("anti-king",)])
 @pytest.mark.parametrize("simplify", [False, True])
-def test_augmented_has_the_solutions_of_extended(variants: tuple[str, ...],
-                                                 simplify: bool) -> None:
+def test_augmented_has_the_solutions_of_extended(variants: tuple[str, ...], simplify: bool) -> None:
     shape = Shape(2, 3)
     rules = RuleSet.build(shape, variants)
     full_grid = models(encode_rules(rules), limit=1)[0]
     puzzle = Puzzle(full_grid.without(range(0, 36, 2)), rules)
     extended = set(models(encode_puzzle(puzzle), limit=1000))
-    augmented = set(models(encode_puzzle(puzzle, encoding="augmented", simplify=simplify),
-                           limit=1000))
+    augmented = set(
+        models(encode_puzzle(puzzle, encoding="augmented", simplify=simplify), limit=1000)
+    )
     assert augmented == extended and full_grid in extended
     assert all(puzzle.check(g).ok for g in augmented)
 
@@ -187,8 +223,9 @@ def test_pairs_and_short_units_are_encoded() -> None:
     plain = encode_rules(RuleSet.classic(shape), encoding="extended")
     assert len(cnf.clauses) - len(plain.clauses) == len(rules.pairs) * shape.size
     # a unit shorter than n cells only forbids repeats: no at-least-one clause for it
-    short = RuleSet(shape, RuleSet.classic(shape).rules
-                    + (type(rules.rules[0])("short", ((0, 7, 14),)),))
+    short = RuleSet(
+        shape, RuleSet.classic(shape).rules + (type(rules.rules[0])("short", ((0, 7, 14),)),)
+    )
     extra = encode_rules(short, encoding="extended")
     assert len(extra.clauses) - len(plain.clauses) == 3 * shape.size  # 3 pairs per digit
 
@@ -248,9 +285,10 @@ def test_decode_refuses_an_incomplete_model() -> None:
         vm.decode([1, 2])
 
 
-@pytest.mark.parametrize("extra", [[], ["--simplify"], ["--encoding", "minimal",
-                                                          "--amo", "ladder"],
-                                   ["--encoding", "augmented"]])
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["--simplify"], ["--encoding", "minimal", "--amo", "ladder"], ["--encoding", "augmented"]],
+)
 def test_sudoku_cnf_command_writes_a_solvable_dimacs(tmp_path, extra: list[str]) -> None:
     from pysat.formula import CNF as PySATCNF
 

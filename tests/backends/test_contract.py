@@ -114,8 +114,10 @@ def test_17_clue_puzzles_are_unique_and_one_clue_fewer_is_not(backend: Backend) 
         assert_solves(puzzle, verdict.solution)
         cell = rng.choice(puzzle.givens.filled_cells())
         fewer = puzzle.with_givens(puzzle.givens.without([cell]))
-        for answer in (backend.check_unique(fewer),
-                       backend.check_unique(fewer, solution=verdict.solution)):
+        for answer in (
+            backend.check_unique(fewer),
+            backend.check_unique(fewer, solution=verdict.solution),
+        ):
             assert answer.kind is VerdictKind.MULTIPLE, fewer
             first, second = answer.witnesses
             assert first != second
@@ -137,8 +139,7 @@ def test_known_solution_skips_to_the_second_search(backend: Backend) -> None:
 
 
 def test_hard_puzzles_solve_to_valid_grids(backend: Backend) -> None:
-    for puzzle, _ in spread(bundled("forum-hardest-1106"), sample_size(backend, 40, 4),
-                            seed=3):
+    for puzzle, _ in spread(bundled("forum-hardest-1106"), sample_size(backend, 40, 4), seed=3):
         result = backend.solve(puzzle)
         assert result.status is SolveStatus.SOLVED
         assert_solves(puzzle, result.solution)
@@ -172,8 +173,7 @@ def test_a_spent_time_budget_answers_unknown(backend: Backend) -> None:
     if "seconds" not in backend.capabilities.budgets:
         pytest.skip(f"{backend.name} declares no time budget")
     start = time.perf_counter()
-    result = backend.count(Puzzle.empty(Shape(3, 3)), limit=10**6,
-                           budget=Budget(seconds=0.2))
+    result = backend.count(Puzzle.empty(Shape(3, 3)), limit=10**6, budget=Budget(seconds=0.2))
     elapsed = time.perf_counter() - start
     assert not result.complete and result.count < 10**6
     assert result.verdict in (VerdictKind.UNKNOWN, VerdictKind.MULTIPLE)
@@ -195,8 +195,12 @@ def test_unsupported_rule_kind_is_refused(backend: Backend) -> None:
     rules = RuleSet(shape, base.rules + (Cage("cage", ((0, 1),)),), variants=("cage",))
     puzzle = Puzzle(Grid.empty(shape), rules)
     assert backend.supports(puzzle) is not None
-    for call in (lambda: backend.solve(puzzle), lambda: backend.count(puzzle, limit=2),
-                 lambda: backend.check_unique(puzzle), lambda: backend.solutions(puzzle)):
+    for call in (
+        lambda: backend.solve(puzzle),
+        lambda: backend.count(puzzle, limit=2),
+        lambda: backend.check_unique(puzzle),
+        lambda: backend.solutions(puzzle),
+    ):
         with pytest.raises(UnsupportedPuzzleError):
             call()
 

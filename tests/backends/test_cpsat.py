@@ -32,15 +32,16 @@ def test_two_workers_give_the_same_answers() -> None:
 
 def test_conflict_and_zero_budgets_end_in_unknown() -> None:
     backend = create()
-    assert backend.check_unique(first("hardest"), budget=Budget(seconds=0)).kind is \
-        VerdictKind.UNKNOWN
-    result = backend.count(Puzzle.empty(Shape(3, 3)), limit=10**6,
-                           budget=Budget(conflicts=5))
+    assert (
+        backend.check_unique(first("hardest"), budget=Budget(seconds=0)).kind is VerdictKind.UNKNOWN
+    )
+    result = backend.count(Puzzle.empty(Shape(3, 3)), limit=10**6, budget=Budget(conflicts=5))
     assert not result.complete and result.budget_exhausted
 
 
-@pytest.mark.parametrize(("shape", "variants"), [(Shape(4, 4), ()), (Shape(3, 3), ("anti-knight",
-                                                                                    "diagonal"))])
+@pytest.mark.parametrize(
+    ("shape", "variants"), [(Shape(4, 4), ()), (Shape(3, 3), ("anti-knight", "diagonal"))]
+)
 def test_larger_and_variant_grids(shape: Shape, variants: tuple[str, ...]) -> None:
     backend = create()
     puzzle = Puzzle.empty(shape, RuleSet.build(shape, variants))

@@ -20,29 +20,144 @@ from sudoku_model.solving import Backend
 LIMIT = 4
 
 # Jigsaw layouts (one region label per cell), checked solvable by the random search below.
-JIGSAW_6X6 = (0, 0, 0, 1, 1, 1,
-              0, 0, 2, 1, 1, 1,
-              0, 2, 2, 2, 3, 3,
-              4, 4, 2, 2, 3, 3,
-              4, 4, 5, 5, 3, 3,
-              4, 4, 5, 5, 5, 5)
-JIGSAW_9X9 = (0, 0, 0, 0, 1, 1, 1, 1, 1,
-              0, 0, 0, 0, 2, 1, 1, 1, 1,
-              0, 3, 2, 2, 2, 2, 2, 2, 4,
-              3, 3, 3, 2, 2, 5, 4, 4, 4,
-              3, 3, 3, 5, 5, 5, 4, 4, 4,
-              3, 3, 6, 6, 5, 5, 4, 4, 7,
-              6, 6, 6, 6, 5, 5, 7, 7, 7,
-              8, 8, 6, 6, 6, 5, 7, 7, 7,
-              8, 8, 8, 8, 8, 8, 8, 7, 7)
+JIGSAW_6X6 = (
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    0,
+    0,
+    2,
+    1,
+    1,
+    1,
+    0,
+    2,
+    2,
+    2,
+    3,
+    3,
+    4,
+    4,
+    2,
+    2,
+    3,
+    3,
+    4,
+    4,
+    5,
+    5,
+    3,
+    3,
+    4,
+    4,
+    5,
+    5,
+    5,
+    5,
+)
+JIGSAW_9X9 = (
+    0,
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
+    0,
+    0,
+    0,
+    2,
+    1,
+    1,
+    1,
+    1,
+    0,
+    3,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    4,
+    3,
+    3,
+    3,
+    2,
+    2,
+    5,
+    4,
+    4,
+    4,
+    3,
+    3,
+    3,
+    5,
+    5,
+    5,
+    4,
+    4,
+    4,
+    3,
+    3,
+    6,
+    6,
+    5,
+    5,
+    4,
+    4,
+    7,
+    6,
+    6,
+    6,
+    6,
+    5,
+    5,
+    7,
+    7,
+    7,
+    8,
+    8,
+    6,
+    6,
+    6,
+    5,
+    7,
+    7,
+    7,
+    8,
+    8,
+    8,
+    8,
+    8,
+    8,
+    8,
+    7,
+    7,
+)
 
 CASES = [
-    (Shape(2, 2), ()), (Shape(2, 2), ("diagonal",)),
-    (Shape(2, 3), ()), (Shape(3, 2), ()), (Shape(2, 3), ("diagonal",)),
-    (Shape(2, 3), ("anti-king",)), (Shape(2, 3), ("jigsaw",)),
-    (Shape(3, 3), ()), (Shape(3, 3), ("diagonal",)), (Shape(3, 3), ("windoku",)),
-    (Shape(3, 3), ("anti-knight",)), (Shape(3, 3), ("anti-king",)), (Shape(3, 3), ("jigsaw",)),
-    (Shape(2, 4), ()), (Shape(2, 4), ("windoku",)),
+    (Shape(2, 2), ()),
+    (Shape(2, 2), ("diagonal",)),
+    (Shape(2, 3), ()),
+    (Shape(3, 2), ()),
+    (Shape(2, 3), ("diagonal",)),
+    (Shape(2, 3), ("anti-king",)),
+    (Shape(2, 3), ("jigsaw",)),
+    (Shape(3, 3), ()),
+    (Shape(3, 3), ("diagonal",)),
+    (Shape(3, 3), ("windoku",)),
+    (Shape(3, 3), ("anti-knight",)),
+    (Shape(3, 3), ("anti-king",)),
+    (Shape(3, 3), ("jigsaw",)),
+    (Shape(2, 4), ()),
+    (Shape(2, 4), ("windoku",)),
 ]
 
 
@@ -94,8 +209,9 @@ def _random_attempt(rules: RuleSet, rng: random.Random, max_nodes: int) -> list[
     return values
 
 
-def random_full_grid(rules: RuleSet, rng: random.Random, *, attempts: int = 200,
-                     nodes_per_attempt: int = 3000) -> Grid:
+def random_full_grid(
+    rules: RuleSet, rng: random.Random, *, attempts: int = 200, nodes_per_attempt: int = 3000
+) -> Grid:
     """A random solution of the rules, with random restarts (a bad early choice on a
     jigsaw can trap a plain search)."""
     for _ in range(attempts):
@@ -145,11 +261,14 @@ def answers(backend: Backend, puzzle: Puzzle) -> tuple[VerdictKind, int, bool, f
     return verdict.kind, result.count, result.complete, solutions
 
 
-@pytest.mark.parametrize(("shape", "variants"), CASES,
-                         ids=[f"{s.box_rows}x{s.box_cols}-{'+'.join(v) or 'classic'}"
-                              for s, v in CASES])
-def test_backends_agree_on_random_puzzles(shape: Shape, variants: tuple[str, ...],
-                                          loadable_backends: list[Backend]) -> None:
+@pytest.mark.parametrize(
+    ("shape", "variants"),
+    CASES,
+    ids=[f"{s.box_rows}x{s.box_cols}-{'+'.join(v) or 'classic'}" for s, v in CASES],
+)
+def test_backends_agree_on_random_puzzles(
+    shape: Shape, variants: tuple[str, ...], loadable_backends: list[Backend]
+) -> None:
     if len(loadable_backends) < 2:
         pytest.skip("a differential test needs two backends that load")
     rules = rules_for(shape, variants)

@@ -95,8 +95,9 @@ def test_variants_and_large_shapes(backend):
     for box in ((4, 4), (5, 5)):
         shape = Shape(*box)
         br, bc, n = shape.box_rows, shape.box_cols, shape.size
-        full = Grid(shape, [(bc * (r % br) + r // br + c) % n + 1
-                            for r in range(n) for c in range(n)])
+        full = Grid(
+            shape, [(bc * (r % br) + r // br + c) % n + 1 for r in range(n) for c in range(n)]
+        )
         cells = list(range(shape.cell_count))
         random.Random(n).shuffle(cells)
         puzzle = Puzzle(full.without(cells[: shape.cell_count * 2 // 5]))

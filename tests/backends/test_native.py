@@ -54,8 +54,9 @@ def test_counts_43_through_the_backend(fast: bool) -> None:
         assert (result.count, result.complete) == (expected, True)
         assert all(puzzle.is_solution(s) for s in result.solutions)
         verdict = backend.check_unique(puzzle)
-        want = {0: VerdictKind.UNSOLVABLE, 1: VerdictKind.UNIQUE}.get(expected,
-                                                                   VerdictKind.MULTIPLE)
+        want = {0: VerdictKind.UNSOLVABLE, 1: VerdictKind.UNIQUE}.get(
+            expected, VerdictKind.MULTIPLE
+        )
         assert verdict.kind is want
         if solution is not None:
             assert result.solutions == (solution,)
@@ -103,8 +104,10 @@ def test_solutions_stream_without_limit(backend: NativeBackend) -> None:
     assert len(list(it)) > 0 and it.complete is False
 
 
-@pytest.mark.parametrize("variants", [["diagonal"], ["windoku"], ["anti-knight"],
-                                      ["anti-king"], ["diagonal", "anti-knight"]])
+@pytest.mark.parametrize(
+    "variants",
+    [["diagonal"], ["windoku"], ["anti-knight"], ["anti-king"], ["diagonal", "anti-knight"]],
+)
 def test_variants_fast_and_generic_agree_with_pysat_free_facts(variants: list[str]) -> None:
     rules = RuleSet.build(Shape(3, 3), variants)
     backend = create()

@@ -89,20 +89,60 @@ def test_augmented_encoding_with_other_solvers(solver: str) -> None:
     backend.close()
 
 
-JIGSAW_6X6 = (0, 0, 0, 1, 1, 1,
-              0, 0, 2, 1, 1, 1,
-              0, 2, 2, 2, 3, 3,
-              4, 4, 2, 2, 3, 3,
-              4, 4, 5, 5, 3, 3,
-              4, 4, 5, 5, 5, 5)
+JIGSAW_6X6 = (
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    0,
+    0,
+    2,
+    1,
+    1,
+    1,
+    0,
+    2,
+    2,
+    2,
+    3,
+    3,
+    4,
+    4,
+    2,
+    2,
+    3,
+    3,
+    4,
+    4,
+    5,
+    5,
+    3,
+    3,
+    4,
+    4,
+    5,
+    5,
+    5,
+    5,
+)
 
 
-@pytest.mark.parametrize(("shape", "variants"), [
-    (Shape(2, 3), ()), (Shape(3, 2), ()), (Shape(2, 3), ("jigsaw",)),
-    (Shape(3, 3), ("diagonal",)), (Shape(3, 3), ("windoku",)), (Shape(3, 3), ("anti-knight",)),
-])
-def test_augmented_and_extended_agree_on_random_puzzles(shape: Shape,
-                                                        variants: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("shape", "variants"),
+    [
+        (Shape(2, 3), ()),
+        (Shape(3, 2), ()),
+        (Shape(2, 3), ("jigsaw",)),
+        (Shape(3, 3), ("diagonal",)),
+        (Shape(3, 3), ("windoku",)),
+        (Shape(3, 3), ("anti-knight",)),
+    ],
+)
+def test_augmented_and_extended_agree_on_random_puzzles(
+    shape: Shape, variants: tuple[str, ...]
+) -> None:
     regions = JIGSAW_6X6 if "jigsaw" in variants else None
     rules = RuleSet.build(shape, variants, regions)
     augmented = create("cadical195", encoding="augmented")
@@ -169,8 +209,7 @@ def test_a_conflict_budget_ends_in_unknown(solver: str) -> None:
 def test_a_time_budget_stops_a_long_enumeration(solver: str) -> None:
     # cadical has no interrupt (slices of conflicts); glucose is interrupted by the watchdog
     backend = create(solver)
-    result = backend.count(Puzzle.empty(Shape(4, 4)), limit=10**6,
-                           budget=Budget(seconds=0.3))
+    result = backend.count(Puzzle.empty(Shape(4, 4)), limit=10**6, budget=Budget(seconds=0.3))
     assert result.budget_exhausted and not result.complete and result.seconds < 3
     assert backend.count(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
     backend.close()
@@ -218,17 +257,20 @@ def test_digit_is_forced_matches_uniqueness() -> None:
         wrong = solution[empty_cell] % 9 + 1
         for prefer in (None, solution):  # phases set to a known solution: same answers
             assert backend.digit_is_forced(fewer, cell, solution[cell], prefer=prefer) is False
-            assert backend.digit_is_forced(puzzle, empty_cell, solution[empty_cell],
-                                           prefer=prefer) is True
+            assert (
+                backend.digit_is_forced(puzzle, empty_cell, solution[empty_cell], prefer=prefer)
+                is True
+            )
             assert backend.digit_is_forced(puzzle, empty_cell, wrong, prefer=prefer) is False
     with pytest.raises(IndexError):
         backend.digit_is_forced(Puzzle.empty(Shape(2, 2)), 16, 1)
     backend.close()
 
 
-@pytest.mark.parametrize(("shape", "variants"), [(Shape(3, 3), ()), (Shape(2, 3), ()),
-                                                  (Shape(3, 3), ("anti-knight",)),
-                                                  (Shape(4, 4), ())])
+@pytest.mark.parametrize(
+    ("shape", "variants"),
+    [(Shape(3, 3), ()), (Shape(2, 3), ()), (Shape(3, 3), ("anti-knight",)), (Shape(4, 4), ())],
+)
 def test_random_solution_is_valid_and_varied(shape: Shape, variants: tuple[str, ...]) -> None:
     backend = create()
     rng = random.Random(11)
@@ -238,8 +280,9 @@ def test_random_solution_is_valid_and_varied(shape: Shape, variants: tuple[str, 
     assert len(set(grids)) >= 15
     # same seeds on a fresh backend, same grids
     one, two = create(), create()
-    assert [one.random_solution(puzzle, rng=random.Random(s)) for s in range(3)] == \
-        [two.random_solution(puzzle, rng=random.Random(s)) for s in range(3)]
+    assert [one.random_solution(puzzle, rng=random.Random(s)) for s in range(3)] == [
+        two.random_solution(puzzle, rng=random.Random(s)) for s in range(3)
+    ]
     for b in (backend, one, two):
         b.close()
 
@@ -247,8 +290,7 @@ def test_random_solution_is_valid_and_varied(shape: Shape, variants: tuple[str, 
 def test_random_solution_respects_givens_and_reports_none() -> None:
     backend = create()
     puzzle, _ = records("counts-43", 1)[0]
-    assert backend.random_solution(puzzle, rng=random.Random(1)) == \
-        backend.solve(puzzle).solution
+    assert backend.random_solution(puzzle, rng=random.Random(1)) == backend.solve(puzzle).solution
     values = [0] * 16
     values[0], values[1], values[7], values[14] = 1, 2, 4, 3  # no candidate for r1c3
     assert backend.random_solution(Puzzle(Grid(Shape(2, 2), values))) is None
@@ -296,7 +338,7 @@ def _removal_walk(shape: Shape, seed: int) -> None:
     fresh = backend.removal_session(rules, solution)
     assert fresh.still_unique(values, (a, b)) is False
     clue = next(i for i, v in enumerate(values) if v)
-    for bad_removed in ((), (shape.cell_count,), (a, clue)):   # none, outside, a given
+    for bad_removed in ((), (shape.cell_count,), (a, clue)):  # none, outside, a given
         with pytest.raises(ValueError, match="removed cells"):
             fresh.still_unique(values, bad_removed)
     with pytest.raises(ValueError, match="values; the grid has"):
@@ -314,9 +356,9 @@ def test_a_removal_session_agrees_with_the_native_count(shape: Shape, seed: int)
 def test_a_removal_session_needs_a_full_grid_of_its_rules() -> None:
     backend = create("cadical195")
     rules = RuleSet.classic(Shape(2, 2))
-    for bad in ("1234341221434312", "123434122143432."):   # a repeat; an empty cell
+    for bad in ("1234341221434312", "123434122143432."):  # a repeat; an empty cell
         with pytest.raises(ValueError, match="full grid"):
             backend.removal_session(rules, Grid.parse(bad))
-    with pytest.raises(ValueError, match="full grid"):   # another shape
+    with pytest.raises(ValueError, match="full grid"):  # another shape
         backend.removal_session(RuleSet.classic(Shape(3, 3)), Grid.parse("1234341221434321"))
     backend.removal_session(rules, Grid.parse("1234341221434321")).close()

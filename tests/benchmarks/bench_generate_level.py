@@ -50,21 +50,24 @@ def rates(spec: GenerationSpec, backend: str, count: int, seed: int) -> None:
         levels[level] += 1
         make_times[level].append(made_at - start)
         grade_times[level].append(done - made_at)
-    print(f"rates: {count} minimal {spec.rules.shape.name} puzzles, {backend}, seed {seed}, "
-          f"symmetry {spec.symmetry}")
+    print(
+        f"rates: {count} minimal {spec.rules.shape.name} puzzles, {backend}, seed {seed}, "
+        f"symmetry {spec.symmetry}"
+    )
     print("level     puzzles  share  make ms  grade ms  (medians)")
     for level in (*LEVEL_NAMES, "unknown"):
         k = levels[level]
         if k:
-            print(f"{level:8s} {k:8d} {100 * k / count:5.1f}%  "
-                  f"{1000 * statistics.median(make_times[level]):7.2f}  "
-                  f"{1000 * statistics.median(grade_times[level]):8.2f}")
+            print(
+                f"{level:8s} {k:8d} {100 * k / count:5.1f}%  "
+                f"{1000 * statistics.median(make_times[level]):7.2f}  "
+                f"{1000 * statistics.median(grade_times[level]):8.2f}"
+            )
         elif level != "unknown":
             print(f"{level:8s} {0:8d}   0.0%")
 
 
-def per_level(spec: GenerationSpec, backend: str, count: int, seed: int,
-              repeats: int) -> None:
+def per_level(spec: GenerationSpec, backend: str, count: int, seed: int, repeats: int) -> None:
     print(f"\nper level: {count} puzzles x {repeats} passes, {backend}")
     print("level     s/puzzle  tries/puzzle  default tries")
     get_backend(backend)
@@ -73,15 +76,18 @@ def per_level(spec: GenerationSpec, backend: str, count: int, seed: int,
         try:
             for r in range(repeats):
                 start = time.perf_counter()
-                made = list(generate(spec, count=count, seed=seed + r, backend=backend,
-                                     level=level))
+                made = list(
+                    generate(spec, count=count, seed=seed + r, backend=backend, level=level)
+                )
                 seconds.append((time.perf_counter() - start) / count)
                 tries.append(sum(m.level_tries for m in made) / count)
         except Exception as exc:  # a level this shape does not reach: say so, go on
             print(f"{level:8s}  failed: {exc}")
             continue
-        print(f"{level:8s} {statistics.median(seconds):9.4f}  "
-              f"{statistics.median(tries):12.1f}  {DEFAULT_LEVEL_TRIES[level]:13d}")
+        print(
+            f"{level:8s} {statistics.median(seconds):9.4f}  "
+            f"{statistics.median(tries):12.1f}  {DEFAULT_LEVEL_TRIES[level]:13d}"
+        )
 
 
 def main() -> None:
@@ -89,10 +95,20 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--backend", default="native")
     parser.add_argument("--symmetry", default="none")
-    parser.add_argument("--rates", type=int, default=300, metavar="N",
-                        help="puzzles made and graded for the rates (default 300)")
-    parser.add_argument("--per-level", type=int, default=5, metavar="N",
-                        help="puzzles per level per pass (default 5; 0 skips part 2)")
+    parser.add_argument(
+        "--rates",
+        type=int,
+        default=300,
+        metavar="N",
+        help="puzzles made and graded for the rates (default 300)",
+    )
+    parser.add_argument(
+        "--per-level",
+        type=int,
+        default=5,
+        metavar="N",
+        help="puzzles per level per pass (default 5; 0 skips part 2)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -45,10 +45,15 @@ def run_once(puzzles: list[Puzzle], techniques) -> dict:
     total = time.perf_counter() - start
     easy_count = sum(levels[k] for k in EASY_TO_HARD)
     easy_seconds = sum(seconds_by_level[k] for k in EASY_TO_HARD)
-    return {"total": total, "rate": len(puzzles) / total,
-            "easy_rate": easy_count / easy_seconds if easy_seconds else float("nan"),
-            "easy_count": easy_count, "levels": levels, "hardest": hardest,
-            "seconds_by_level": seconds_by_level}
+    return {
+        "total": total,
+        "rate": len(puzzles) / total,
+        "easy_rate": easy_count / easy_seconds if easy_seconds else float("nan"),
+        "easy_count": easy_count,
+        "levels": levels,
+        "hardest": hardest,
+        "seconds_by_level": seconds_by_level,
+    }
 
 
 def main() -> None:
@@ -64,21 +69,38 @@ def main() -> None:
     for i in range(args.repeat):
         r = run_once(puzzles, techniques)
         runs.append(r)
-        print(f"run {i + 1}: {len(puzzles)} puzzles in {r['total']:.2f} s = "
-              f"{r['rate']:.1f}/s overall; easy-hard {r['easy_count']} at "
-              f"{r['easy_rate']:.1f}/s")
+        print(
+            f"run {i + 1}: {len(puzzles)} puzzles in {r['total']:.2f} s = "
+            f"{r['rate']:.1f}/s overall; easy-hard {r['easy_count']} at "
+            f"{r['easy_rate']:.1f}/s"
+        )
     last = runs[-1]
-    order = ["easy", "medium", "hard", "expert", "extreme", "multiple", "unsolvable",
-             "contradictory", "unknown"]
-    print("levels: " + ", ".join(f"{k} {last['levels'][k]} "
-                                 f"({last['levels'][k] / last['seconds_by_level'][k]:.0f}/s)"
-                                 for k in order if last["levels"][k]))
-    print("hardest technique: " + ", ".join(f"{k} {v}" for k, v in
-                                            last["hardest"].most_common()))
+    order = [
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+        "extreme",
+        "multiple",
+        "unsolvable",
+        "contradictory",
+        "unknown",
+    ]
+    print(
+        "levels: "
+        + ", ".join(
+            f"{k} {last['levels'][k]} ({last['levels'][k] / last['seconds_by_level'][k]:.0f}/s)"
+            for k in order
+            if last["levels"][k]
+        )
+    )
+    print("hardest technique: " + ", ".join(f"{k} {v}" for k, v in last["hardest"].most_common()))
     if args.repeat > 1:
-        print(f"median of {args.repeat}: overall "
-              f"{statistics.median(r['rate'] for r in runs):.1f}/s, easy-hard "
-              f"{statistics.median(r['easy_rate'] for r in runs):.1f}/s")
+        print(
+            f"median of {args.repeat}: overall "
+            f"{statistics.median(r['rate'] for r in runs):.1f}/s, easy-hard "
+            f"{statistics.median(r['easy_rate'] for r in runs):.1f}/s"
+        )
 
 
 if __name__ == "__main__":

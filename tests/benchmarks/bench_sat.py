@@ -60,17 +60,27 @@ def measure(backend: Any, puzzles: Sequence[Puzzle], *, clock: str = "cpu") -> d
         conflicts.append(verdict.stats.get("conflicts", 0))
         wrong += verdict.kind is not VerdictKind.UNIQUE
     ms = sorted(t * 1e3 for t in times)
-    return {"puzzles": len(puzzles), "median_ms": statistics.median(ms),
-            "mean_ms": statistics.fmean(ms), "p90_ms": ms[int(0.9 * (len(ms) - 1))],
-            "max_ms": ms[-1], "median_conflicts": statistics.median(conflicts),
-            "not_unique": wrong}
+    return {
+        "puzzles": len(puzzles),
+        "median_ms": statistics.median(ms),
+        "mean_ms": statistics.fmean(ms),
+        "p90_ms": ms[int(0.9 * (len(ms) - 1))],
+        "max_ms": ms[-1],
+        "median_conflicts": statistics.median(conflicts),
+        "not_unique": wrong,
+    }
 
 
-def rows(backends: Iterable[str] = ("pysat:cadical195", "cpsat"),
-         collections: Iterable[str] = DEFAULT_COLLECTIONS, *,
-         encodings: Iterable[tuple[str, str]] = (("default", "pairwise"),),
-         limit: int | None = None, repeat: int = 1, clock: str = "cpu",
-         solver_options: dict[str, int] | None = None) -> list[dict[str, Any]]:
+def rows(
+    backends: Iterable[str] = ("pysat:cadical195", "cpsat"),
+    collections: Iterable[str] = DEFAULT_COLLECTIONS,
+    *,
+    encodings: Iterable[tuple[str, str]] = (("default", "pairwise"),),
+    limit: int | None = None,
+    repeat: int = 1,
+    clock: str = "cpu",
+    solver_options: dict[str, int] | None = None,
+) -> list[dict[str, Any]]:
     """One row per (backend, encoding, collection): the table of the comparison notebook.
 
     ``encodings`` pairs (encoding, at-most-one) apply to PySAT backends only; encoding
@@ -87,8 +97,11 @@ def rows(backends: Iterable[str] = ("pysat:cadical195", "cpsat"),
                 options["amo"] = amo
                 if encoding != "default":
                     options["encoding"] = encoding
-            if solver_options is not None and name.startswith("pysat:cadical") \
-                    and name != "pysat:cadical103":
+            if (
+                solver_options is not None
+                and name.startswith("pysat:cadical")
+                and name != "pysat:cadical103"
+            ):
                 options["solver_options"] = solver_options
             for collection, puzzles in suites.items():
                 # Each repeat is a whole pass on a fresh backend (a second pass on the same
@@ -103,8 +116,13 @@ def rows(backends: Iterable[str] = ("pysat:cadical195", "cpsat"),
                 passes.sort(key=lambda figures: figures["median_ms"])
                 if encoding == "default":
                     encoding = getattr(backend, "encoding", encoding)
-                row = {"backend": name, "encoding": encoding, "amo": amo,
-                       "collection": collection, "clock": clock}
+                row = {
+                    "backend": name,
+                    "encoding": encoding,
+                    "amo": amo,
+                    "collection": collection,
+                    "clock": clock,
+                }
                 row.update(passes[len(passes) // 2])
                 table.append(row)
     return table
@@ -120,19 +138,38 @@ def whole_17_clue(backend_name: str = "pysat:cadical195", **options: Any) -> dic
     start = time.perf_counter()
     unique = sum(backend.check_unique(p).kind is VerdictKind.UNIQUE for p in puzzles)
     check = time.perf_counter() - start
-    return {"backend": backend_name, "puzzles": len(puzzles), "unique": unique,
-            "read_s": read, "check_s": check, "total_s": read + check,
-            "per_puzzle_ms": check / len(puzzles) * 1e3}
+    return {
+        "backend": backend_name,
+        "puzzles": len(puzzles),
+        "unique": unique,
+        "read_s": read,
+        "check_s": check,
+        "total_s": read + check,
+        "per_puzzle_ms": check / len(puzzles) * 1e3,
+    }
 
 
 def print_table(table: list[dict[str, Any]]) -> None:
-    head = ("backend", "encoding", "amo", "collection", "clock", "puzzles", "median_ms", "mean_ms",
-            "p90_ms", "max_ms", "median_conflicts", "not_unique")
+    head = (
+        "backend",
+        "encoding",
+        "amo",
+        "collection",
+        "clock",
+        "puzzles",
+        "median_ms",
+        "mean_ms",
+        "p90_ms",
+        "max_ms",
+        "median_conflicts",
+        "not_unique",
+    )
     print(" | ".join(head))
     print(" | ".join("---" for _ in head))
     for row in table:
-        print(" | ".join(f"{row[k]:.3f}" if isinstance(row[k], float) else str(row[k])
-                         for k in head))
+        print(
+            " | ".join(f"{row[k]:.3f}" if isinstance(row[k], float) else str(row[k]) for k in head)
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -140,37 +177,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     from backends.sat import SOLVERS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--solvers", default="cadical195",
-                        help="PySAT solvers: comma list, all, or empty for none "
-                             "(default cadical195)")
-    parser.add_argument("--encodings", default="default",
-                        help="encodings for PySAT: comma list or 'all' (default: the "
-                             "backend's default)")
-    parser.add_argument("--amo", default="pairwise",
-                        help="at-most-one encodings: comma list or 'all' (default pairwise)")
+    parser.add_argument(
+        "--solvers",
+        default="cadical195",
+        help="PySAT solvers: comma list, all, or empty for none (default cadical195)",
+    )
+    parser.add_argument(
+        "--encodings",
+        default="default",
+        help="encodings for PySAT: comma list or 'all' (default: the backend's default)",
+    )
+    parser.add_argument(
+        "--amo",
+        default="pairwise",
+        help="at-most-one encodings: comma list or 'all' (default pairwise)",
+    )
     parser.add_argument("--no-cpsat", action="store_true", help="leave CP-SAT out")
     parser.add_argument("--collections", default=",".join(DEFAULT_COLLECTIONS))
     parser.add_argument("--limit", type=int, help="first N puzzles of each collection")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="N passes on fresh backends; the median pass is reported")
-    parser.add_argument("--17-clue", dest="seventeen", action="store_true",
-                        help="also check the whole 17-clue list in this process "
-                             "(cadical195, first encoding given)")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
-                        help="time per puzzle as process CPU time (default) or wall time")
-    parser.add_argument("--solver-options", type=json.loads, metavar="JSON",
-                        help="CaDiCaL options for the CaDiCaL solvers, e.g. '{}' for "
-                             "CaDiCaL's own defaults (default: the backend's tuning)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="N passes on fresh backends; the median pass is reported",
+    )
+    parser.add_argument(
+        "--17-clue",
+        dest="seventeen",
+        action="store_true",
+        help="also check the whole 17-clue list in this process (cadical195, first encoding given)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time per puzzle as process CPU time (default) or wall time",
+    )
+    parser.add_argument(
+        "--solver-options",
+        type=json.loads,
+        metavar="JSON",
+        help="CaDiCaL options for the CaDiCaL solvers, e.g. '{}' for "
+        "CaDiCaL's own defaults (default: the backend's tuning)",
+    )
     args = parser.parse_args(argv)
-    solvers = list(SOLVERS) if args.solvers == "all" else \
-        [s for s in args.solvers.split(",") if s]
+    solvers = list(SOLVERS) if args.solvers == "all" else [s for s in args.solvers.split(",") if s]
     encodings = list(ENCODINGS) if args.encodings == "all" else args.encodings.split(",")
     amos = list(AMO_ENCODINGS) if args.amo == "all" else args.amo.split(",")
     names = [f"pysat:{s}" for s in solvers] + ([] if args.no_cpsat else ["cpsat"])
-    table = rows(names, args.collections.split(","),
-                 encodings=[(e, a) for e in encodings for a in amos],
-                 limit=args.limit, repeat=args.repeat, clock=args.clock,
-                 solver_options=args.solver_options)
+    table = rows(
+        names,
+        args.collections.split(","),
+        encodings=[(e, a) for e in encodings for a in amos],
+        limit=args.limit,
+        repeat=args.repeat,
+        clock=args.clock,
+        solver_options=args.solver_options,
+    )
     print_table(table)
     if args.seventeen:
         options: dict[str, Any] = {}
@@ -179,9 +242,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.solver_options is not None:
             options["solver_options"] = args.solver_options
         result = whole_17_clue(**options)
-        print(f"\n17-clue list: {result['puzzles']} puzzles, {result['unique']} unique; "
-              f"read {result['read_s']:.1f} s + check {result['check_s']:.1f} s = "
-              f"{result['total_s']:.1f} s ({result['per_puzzle_ms']:.3f} ms per puzzle)")
+        print(
+            f"\n17-clue list: {result['puzzles']} puzzles, {result['unique']} unique; "
+            f"read {result['read_s']:.1f} s + check {result['check_s']:.1f} s = "
+            f"{result['total_s']:.1f} s ({result['per_puzzle_ms']:.3f} ms per puzzle)"
+        )
     return 0
 
 

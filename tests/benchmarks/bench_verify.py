@@ -29,8 +29,9 @@ CLI = [sys.executable, "-m", "sudoku_model.cli"]
 def run(args: list[str]) -> tuple[float, int, float]:
     """(wall seconds, exit code, max RSS in MB of the children so far)."""
     start = time.perf_counter()
-    proc = subprocess.run([*CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True)
+    proc = subprocess.run(
+        [*CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         sys.exit(f"failed ({proc.returncode}): {' '.join(args)}\n{proc.stderr}")
@@ -41,8 +42,10 @@ def run(args: list[str]) -> tuple[float, int, float]:
 def timed(label: str, args: list[str], repeat: int) -> float:
     walls = [run(args)[0] for _ in range(repeat)]
     med = statistics.median(walls)
-    print(f"{label:<52} median {med:6.2f} s  (runs: {', '.join(f'{w:.2f}' for w in walls)})",
-          flush=True)
+    print(
+        f"{label:<52} median {med:6.2f} s  (runs: {', '.join(f'{w:.2f}' for w in walls)})",
+        flush=True,
+    )
     return med
 
 
@@ -59,12 +62,17 @@ def main() -> None:
     base = ["verify", "bundled:17-clue", "-o", out, "-q"]
     timed("17-clue 49,158, native, JSONL, --jobs 2", [*base, "--jobs", "2"], opts.repeat)
     timed("17-clue 49,158, native, JSONL, --jobs 1", base, opts.repeat)
-    timed("17-clue 49,158, native, CSV, --jobs 2",
-          ["verify", "bundled:17-clue", "-o", os.path.join(tmp, "out.csv"), "-q",
-           "--jobs", "2"], opts.repeat)
+    timed(
+        "17-clue 49,158, native, CSV, --jobs 2",
+        ["verify", "bundled:17-clue", "-o", os.path.join(tmp, "out.csv"), "-q", "--jobs", "2"],
+        opts.repeat,
+    )
     if not opts.skip_cross:
-        timed("17-clue 49,158, --cross-check native,pysat --jobs 2",
-              [*base, "--cross-check", "native,pysat", "--jobs", "2"], 1)
+        timed(
+            "17-clue 49,158, --cross-check native,pysat --jobs 2",
+            [*base, "--cross-check", "native,pysat", "--jobs", "2"],
+            1,
+        )
     if not opts.skip_memory:
         big = os.path.join(tmp, "big.txt")
         with gzip.open(bundled_path("17-clue"), "rt") as f:
@@ -74,19 +82,23 @@ def main() -> None:
                 f.write(lines[i % len(lines)] + "\n")
         del lines
         # a fresh interpreter per measurement, so ru_maxrss is this run's alone
-        code = ("import resource, subprocess, sys, time;"
-                "t = time.perf_counter();"
-                f"p = subprocess.run({CLI!r} + ['verify', {big!r}, '-o', {out!r}, '-q',"
-                " '--jobs', '2']);"
-                "w = time.perf_counter() - t;"
-                "r = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024;"
-                "print(f'{w:.2f} {r:.1f} {p.returncode}')")
+        code = (
+            "import resource, subprocess, sys, time;"
+            "t = time.perf_counter();"
+            f"p = subprocess.run({CLI!r} + ['verify', {big!r}, '-o', {out!r}, '-q',"
+            " '--jobs', '2']);"
+            "w = time.perf_counter() - t;"
+            "r = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024;"
+            "print(f'{w:.2f} {r:.1f} {p.returncode}')"
+        )
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         wall, rss, rc = res.stdout.split()
         with open(out) as f:
             n = sum(1 for _ in f)
-        print(f"{opts.lines:,}-line input, native, --jobs 2: {float(wall):.2f} s, "
-              f"max RSS {float(rss):.1f} MB, {n:,} records, exit {rc}")
+        print(
+            f"{opts.lines:,}-line input, native, --jobs 2: {float(wall):.2f} s, "
+            f"max RSS {float(rss):.1f} MB, {n:,} records, exit {rc}"
+        )
         os.remove(big)
 
 

@@ -40,8 +40,9 @@ pytestmark = pytest.mark.skipif(not LOADABLE, reason="no backend installed")
 def small_file(tmp_path: Path) -> tuple[Path, list]:
     """Four puzzles of counts-43 (unique, unique, none, several) and two of top95."""
     recs = list(iter_records(bundled_path("counts-43")))
-    chosen = [recs[0], recs[1], recs[20], recs[-3]] + \
-        list(islice(iter_records(bundled_path("top95")), 2))
+    chosen = [recs[0], recs[1], recs[20], recs[-3]] + list(
+        islice(iter_records(bundled_path("top95")), 2)
+    )
     path = tmp_path / "small.txt"
     path.write_text("".join(r.puzzle.to_line() + "\n" for r in chosen))
     return path, chosen
@@ -50,8 +51,20 @@ def small_file(tmp_path: Path) -> tuple[Path, list]:
 def test_compare_every_installed_backend(small_file, tmp_path: Path, capsys) -> None:
     path, chosen = small_file
     out_json = tmp_path / "result.json"
-    code = main(["compare", str(path), "--backends", ",".join(LOADABLE + BROKEN),
-                 "--task", "unique", "--repeat", "2", "--output", str(out_json)])
+    code = main(
+        [
+            "compare",
+            str(path),
+            "--backends",
+            ",".join(LOADABLE + BROKEN),
+            "--task",
+            "unique",
+            "--repeat",
+            "2",
+            "--output",
+            str(out_json),
+        ]
+    )
     stdout, stderr = capsys.readouterr()
     assert code == 0, stdout + stderr
     assert "agree on every puzzle" in stdout or len(LOADABLE) == 1
@@ -63,8 +76,12 @@ def test_compare_every_installed_backend(small_file, tmp_path: Path, capsys) -> 
     assert data["agreed"] is True and set(data["failed_to_load"]) == set(BROKEN)
     assert len(data["rows"]) == len(chosen) * len(LOADABLE)
     verdicts = {r["puzzle"]: r["answer"] for r in data["rows"]}
-    assert [verdicts[r.puzzle.to_line()] for r in chosen[:4]] == \
-        ["unique", "unique", "unsolvable", "multiple"]
+    assert [verdicts[r.puzzle.to_line()] for r in chosen[:4]] == [
+        "unique",
+        "unique",
+        "unsolvable",
+        "multiple",
+    ]
     for s in data["summary"]:
         assert s["puzzles"] == len(chosen) and s["unknown"] == 0 and s["errors"] == 0
         assert 0 < s["median_seconds"] <= s["p90_seconds"] <= s["max_seconds"]
@@ -74,14 +91,28 @@ def test_compare_csv_and_plot(small_file, tmp_path: Path, capsys) -> None:
     pytest.importorskip("matplotlib")
     path, chosen = small_file
     out_csv, plot = tmp_path / "rows.csv", tmp_path / "times.svg"
-    code = main(["compare", str(path), "--backends", ONE, "--task", "count",
-                 "--limit", "50", "--output", str(out_csv), "--plot", str(plot)])
+    code = main(
+        [
+            "compare",
+            str(path),
+            "--backends",
+            ONE,
+            "--task",
+            "count",
+            "--limit",
+            "50",
+            "--output",
+            str(out_csv),
+            "--plot",
+            str(plot),
+        ]
+    )
     assert code == 0
     with open(out_csv, newline="") as f:
         rows = list(csv.DictReader(f))
-    assert [r["answer"] for r in rows][:4] == \
-        [r.comment.split(":")[0] if int(r.comment.split(":")[0]) < 50 else ">=50"
-         for r in chosen[:4]]
+    assert [r["answer"] for r in rows][:4] == [
+        r.comment.split(":")[0] if int(r.comment.split(":")[0]) < 50 else ">=50" for r in chosen[:4]
+    ]
     ET.parse(plot)  # a well-formed SVG picture
     assert "one backend only" in capsys.readouterr().out
 
@@ -100,15 +131,27 @@ def test_render_svg_pages_with_solutions(small_file, tmp_path: Path, capsys) -> 
     # the first two puzzles have one solution each (counts-43 says "1:")
     assert all(r.comment.startswith("1:") for r in chosen[:2])
     target = tmp_path / "book.svg"
-    code = main(["render", str(path), "--first", "2", "--per-page", "1", "--to", str(target),
-                 "--solutions", "--backend", ONE])
+    code = main(
+        [
+            "render",
+            str(path),
+            "--first",
+            "2",
+            "--per-page",
+            "1",
+            "--to",
+            str(target),
+            "--solutions",
+            "--backend",
+            ONE,
+        ]
+    )
     assert code == 0, capsys.readouterr()
     pages = sorted(tmp_path.glob("book-*.svg"))
     assert [p.name for p in pages] == [f"book-{k}.svg" for k in (1, 2, 3, 4)]
     for k, page in enumerate(pages):
         root = ET.parse(page).getroot()
-        digits = [t for t in root.iter(f"{SVG_NS}text")
-                  if "digit" in (t.get("class") or "")]
+        digits = [t for t in root.iter(f"{SVG_NS}text") if "digit" in (t.get("class") or "")]
         # puzzle pages: one text per given; solution pages: one per cell
         assert len(digits) == (chosen[k].puzzle.clues if k < 2 else 81)
 

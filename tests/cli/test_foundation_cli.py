@@ -14,8 +14,13 @@ TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2..
 
 
 def sudoku(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sudoku_model.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "sudoku_model.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_help_is_fast_and_lists_commands():
@@ -28,10 +33,17 @@ def test_help_is_fast_and_lists_commands():
     # generous bound for a loaded CI machine; the point is: no solver import at start-up
     assert elapsed < 2.0
     probe = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, sudoku_model.cli as c; c.build_parser();"
-         "print(sorted(m for m in ('pysat', 'ortools', 'numpy', 'pandas', 'matplotlib') "
-         "if m in sys.modules))"], capture_output=True, text=True, timeout=60)
+        [
+            sys.executable,
+            "-c",
+            "import sys, sudoku_model.cli as c; c.build_parser();"
+            "print(sorted(m for m in ('pysat', 'ortools', 'numpy', 'pandas', 'matplotlib') "
+            "if m in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert probe.stdout.strip() == "[]", probe.stdout + probe.stderr
 
 
@@ -45,8 +57,9 @@ def test_show_literal_file_and_stdin(tmp_path):
     assert out.returncode == 0 and "4 . . | . . . | 8 . 5" in out.stdout
     path = tmp_path / "p.txt"
     path.write_text(TOP95_1 + "\n")
-    separator_lines = [ln for ln in sudoku("show", str(path)).stdout.splitlines()
-                       if ln.startswith("------+")]
+    separator_lines = [
+        ln for ln in sudoku("show", str(path)).stdout.splitlines() if ln.startswith("------+")
+    ]
     assert len(separator_lines) == 2
     assert sudoku("show", "-", stdin=TOP95_1 + "\n").returncode == 0
     assert sudoku("show", "bundled:hardest").stdout.count("# bundled:hardest:") == 11
@@ -81,16 +94,19 @@ def test_backends_lists_registered_names():
     assert {"native", "pysat", "cpsat"} <= names
 
 
-@pytest.mark.parametrize("content,where,message", [
-    ("1" * 80 + "\n", ":1:81:", "80 cells"),
-    ("12x" + "." * 78 + "\n", ":1:3:", "bad symbol 'x'"),
-    ("A" + "." * 80 + "\n", ":1:1:", "value 10"),
-    ("", ":1:1:", "empty input"),
-    ("12..\n..12\n21.\n..21\n", ":3:4:", "ragged block"),
-    ("# just a comment\n", ":1:1:", "empty input"),
-    ("puzzle,solution\n12x" + "." * 78 + ",\n", ":2:3:", "bad symbol"),
-    ('{"puzzle": 5}\n', ":1:1:", "puzzle"),
-])
+@pytest.mark.parametrize(
+    "content,where,message",
+    [
+        ("1" * 80 + "\n", ":1:81:", "80 cells"),
+        ("12x" + "." * 78 + "\n", ":1:3:", "bad symbol 'x'"),
+        ("A" + "." * 80 + "\n", ":1:1:", "value 10"),
+        ("", ":1:1:", "empty input"),
+        ("12..\n..12\n21.\n..21\n", ":3:4:", "ragged block"),
+        ("# just a comment\n", ":1:1:", "empty input"),
+        ("puzzle,solution\n12x" + "." * 78 + ",\n", ":2:3:", "bad symbol"),
+        ('{"puzzle": 5}\n', ":1:1:", "puzzle"),
+    ],
+)
 def test_bad_input_gives_file_line_col_and_exit_2(tmp_path, content, where, message):
     name = "bad.csv" if content.startswith("puzzle,") else "bad.txt"
     path = tmp_path / name

@@ -61,8 +61,9 @@ def test_lines_are_annotated_unique_and_minimal(capsys, pysat):
 
 
 def test_pysat_output_checked_by_native(capsys, native):
-    code, out, _ = run(capsys, "--seed", "2", "-n", "2", "--backend", "pysat", "--size", "6",
-                       "--plain", "-q")
+    code, out, _ = run(
+        capsys, "--seed", "2", "-n", "2", "--backend", "pysat", "--size", "6", "--plain", "-q"
+    )
     assert code == 0
     recs = records(out, fmt="line")
     assert [r.comment for r in recs] == ["", ""]
@@ -97,17 +98,22 @@ def test_batch_summary_has_a_histogram_and_the_bias_note(capsys):
     assert code == 0
     assert "generated 20 puzzles with native (seed 3)" in err
     assert "clues  puzzles" in err and "24.4" in err and "26.6" in err
-    hist = {int(line.split()[0]): int(line.split()[1]) for line in err.splitlines()
-            if line.strip() and line.split()[0].isdigit()}
+    hist = {
+        int(line.split()[0]): int(line.split()[1])
+        for line in err.splitlines()
+        if line.strip() and line.split()[0].isdigit()
+    }
     assert sum(hist.values()) == 20
-    assert hist == {k: sum(1 for r in records(out, fmt="line") if r.puzzle.clues == k)
-                    for k in hist}
+    assert hist == {
+        k: sum(1 for r in records(out, fmt="line") if r.puzzle.clues == k) for k in hist
+    }
 
 
 @pytest.mark.parametrize("fmt", ["line", "block", "csv", "json", "jsonl"])
 def test_every_format_reads_back_with_solutions(capsys, fmt, pysat):
-    code, out, _ = run(capsys, "--seed", "5", "-n", "2", "--size", "6", "--to", fmt,
-                       "--solutions", "-q")
+    code, out, _ = run(
+        capsys, "--seed", "5", "-n", "2", "--size", "6", "--to", fmt, "--solutions", "-q"
+    )
     assert code == 0
     recs = records(out, fmt=fmt)
     if fmt == "block":  # the solution follows its puzzle as a block of its own
@@ -130,8 +136,9 @@ def test_every_format_reads_back_with_solutions(capsys, fmt, pysat):
 
 def test_output_file_and_symmetry(capsys, tmp_path, pysat):
     target = tmp_path / "out.txt"
-    code, out, _ = run(capsys, "--seed", "4", "-n", "3", "--symmetry", "mirror",
-                       "-o", str(target), "-q")
+    code, out, _ = run(
+        capsys, "--seed", "4", "-n", "3", "--symmetry", "mirror", "-o", str(target), "-q"
+    )
     assert code == 0 and out == ""
     recs = records(target.read_text(), fmt="line")
     for rec in recs:
@@ -140,8 +147,17 @@ def test_output_file_and_symmetry(capsys, tmp_path, pysat):
 
 
 def test_pattern_file(capsys, tmp_path, pysat):
-    rows = [".x.x.x.x.", "x.......x", "..x.x.x..", "x..x.x..x", "..x...x..",
-            "x..x.x..x", "..x.x.x..", "x.......x", ".x.x.x.x."]
+    rows = [
+        ".x.x.x.x.",
+        "x.......x",
+        "..x.x.x..",
+        "x..x.x..x",
+        "..x...x..",
+        "x..x.x..x",
+        "..x.x.x..",
+        "x.......x",
+        ".x.x.x.x.",
+    ]
     mask = tmp_path / "mask.txt"
     mask.write_text("\n".join(rows) + "\n")
     code, out, _ = run(capsys, "--seed", "1", "-n", "2", "--pattern", str(mask), "-q")
@@ -183,8 +199,10 @@ def test_variant_and_jigsaw_regions(capsys, tmp_path, pysat):
     assert_unique_and_minimal(rec.puzzle, pysat)
     # 6x6 jigsaw whose regions are 3 rows x 2 columns
     regions = tmp_path / "regions.txt"
-    regions.write_text("\n".join("".join("abcdef"[(r // 3) * 3 + c // 2] for c in range(6))
-                                 for r in range(6)) + "\n")
+    regions.write_text(
+        "\n".join("".join("abcdef"[(r // 3) * 3 + c // 2] for c in range(6)) for r in range(6))
+        + "\n"
+    )
     code, out, _ = run(capsys, "--seed", "2", "--regions", str(regions), "--to", "jsonl")
     assert code == 0
     rec = records(out, fmt="jsonl")[0]
@@ -208,9 +226,23 @@ def test_unknown_backend_is_a_usage_error(capsys):
 
 def test_progress_bar_only_on_a_terminal():
     # Through a pipe: no bar, no carriage returns on stderr.
-    out = subprocess.run([sys.executable, "-m", "sudoku_model.cli", "generate", "-n", "30",
-                          "--size", "4", "--seed", "1"], capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sudoku_model.cli",
+            "generate",
+            "-n",
+            "30",
+            "--size",
+            "4",
+            "--seed",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0 and "\r" not in out.stderr
     assert len(out.stdout.splitlines()) == 30
 
@@ -252,8 +284,21 @@ def test_lines_carry_the_level_and_score(capsys, pysat):
 
 
 def test_repeated_and_comma_levels(capsys, native):
-    code, out, _ = run(capsys, "--seed", "2", "-n", "6", "--level", "medium",
-                       "--level", "expert,extreme", "--backend", "pysat", "--plain", "-q")
+    code, out, _ = run(
+        capsys,
+        "--seed",
+        "2",
+        "-n",
+        "6",
+        "--level",
+        "medium",
+        "--level",
+        "expert,extreme",
+        "--backend",
+        "pysat",
+        "--plain",
+        "-q",
+    )
     assert code == 0
     recs = records(out, fmt="line")
     assert len(recs) == 6 and all(r.comment == "" for r in recs)
@@ -283,19 +328,30 @@ def test_level_seed_gives_the_same_output_whatever_jobs(capsys):
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "jsonl", "block"])
 def test_formats_carry_the_grade(capsys, fmt, pysat):
-    code, out, _ = run(capsys, "--seed", "5", "-n", "2", "--level", "medium", "--to", fmt,
-                       "-q")
+    code, out, _ = run(capsys, "--seed", "5", "-n", "2", "--level", "medium", "--to", fmt, "-q")
     assert code == 0
     puzzles = [r.puzzle for r in records(out, fmt=fmt)]
     assert len(puzzles) == 2
     if fmt == "csv":
         rows = list(csv.DictReader(io.StringIO(out)))
-        assert list(rows[0]) == ["puzzle", "solution", "clues", "minimal", "seed", "level",
-                                 "score", "hardest", "level_tries"]
+        assert list(rows[0]) == [
+            "puzzle",
+            "solution",
+            "clues",
+            "minimal",
+            "seed",
+            "level",
+            "score",
+            "hardest",
+            "level_tries",
+        ]
         fields = [(r["level"], float(r["score"]), r["hardest"]) for r in rows]
     elif fmt == "block":
-        fields = [(m.group(2), float(m.group(3)), m.group(4)) for m in
-                  (COMMENT.search(line) for line in out.splitlines()) if m]
+        fields = [
+            (m.group(2), float(m.group(3)), m.group(4))
+            for m in (COMMENT.search(line) for line in out.splitlines())
+            if m
+        ]
     else:
         items = json.loads(out) if fmt == "json" else [json.loads(x) for x in out.splitlines()]
         assert all(item["minimal"] is True and item["level_tries"] >= 1 for item in items)
@@ -309,8 +365,9 @@ def test_formats_carry_the_grade(capsys, fmt, pysat):
 
 
 def test_summary_has_a_level_histogram(capsys):
-    code, out, err = run(capsys, "--seed", "3", "-n", "5", "--level", "easy,extreme",
-                         "--to", "jsonl")
+    code, out, err = run(
+        capsys, "--seed", "3", "-n", "5", "--level", "easy,extreme", "--to", "jsonl"
+    )
     assert code == 0
     items = [json.loads(x) for x in out.splitlines()]
     graded = sum(i["level_tries"] for i in items)
@@ -321,8 +378,7 @@ def test_summary_has_a_level_histogram(capsys):
         if len(parts) == 4 and parts[0] in ("easy", "medium", "hard", "expert", "extreme"):
             table[parts[0]] = (int(parts[1]), int(parts[2]))
     kept = {name: sum(i["level"] == name for i in items) for name in ("easy", "extreme")}
-    assert {name: k for name, (k, _) in table.items() if k} == {n: k for n, k in kept.items()
-                                                                 if k}
+    assert {name: k for name, (k, _) in table.items() if k} == {n: k for n, k in kept.items() if k}
     assert sum(tried for _, tried in table.values()) == graded
 
 
@@ -331,19 +387,22 @@ def test_impossible_request_exits_1_naming_the_levels_reached(capsys):
     _, plain, _ = run(capsys, "--size", "4", "--seed", "1", "-q")
     reached = grade(records(plain, fmt="line")[0].puzzle, keep_steps=False).level
     wanted = "extreme" if reached != "extreme" else "easy"
-    code, out, err = run(capsys, "--size", "4", "--seed", "1", "--level", wanted,
-                         "--max-tries", "1")
+    code, out, err = run(
+        capsys, "--size", "4", "--seed", "1", "--level", wanted, "--max-tries", "1"
+    )
     assert code == 1 and out == ""
-    assert (f"sudoku: puzzle 1: no puzzle of level {wanted} in 1 try (levels reached: "
-            f"{reached} 1)") in err
+    assert (
+        f"sudoku: puzzle 1: no puzzle of level {wanted} in 1 try (levels reached: {reached} 1)"
+    ) in err
     assert "levels: 0 puzzles kept out of 1 graded" in err
 
 
 def test_a_later_puzzle_failing_keeps_the_earlier_ones(capsys):
     # Two tries for a level about 16% of 9x9 puzzles reach: with this seed the first three
     # puzzles are found and the fourth is not. What was made is kept, and the exit is 1.
-    code, out, err = run(capsys, "--seed", "8", "-n", "40", "--level", "extreme",
-                         "--max-tries", "2", "--to", "jsonl")
+    code, out, err = run(
+        capsys, "--seed", "8", "-n", "40", "--level", "extreme", "--max-tries", "2", "--to", "jsonl"
+    )
     made = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and len(made) == 3
     for item in made:
@@ -354,18 +413,26 @@ def test_a_later_puzzle_failing_keeps_the_earlier_ones(capsys):
     assert f"levels: 3 puzzles kept out of {graded} graded" in err
 
 
-@pytest.mark.parametrize(("option", "content", "where", "message"), [
-    ("--pattern", "x..x\n....\n...\nx..x\n", ":3:4:", "ragged grid"),
-    ("--pattern", "x" * 80 + "\n", ":1:81:", "80 cells is not a grid"),
-    ("--regions", "1122\n1122\n3344\n334\n", ":4:4:", "ragged grid"),
-    ("--regions", "1122\n1122\n3344\n", ":3:1:", "needs 4 rows"),
-])
-def test_bad_pattern_or_regions_file_names_line_and_column(tmp_path, option, content, where,
-                                                           message):
+@pytest.mark.parametrize(
+    ("option", "content", "where", "message"),
+    [
+        ("--pattern", "x..x\n....\n...\nx..x\n", ":3:4:", "ragged grid"),
+        ("--pattern", "x" * 80 + "\n", ":1:81:", "80 cells is not a grid"),
+        ("--regions", "1122\n1122\n3344\n334\n", ":4:4:", "ragged grid"),
+        ("--regions", "1122\n1122\n3344\n", ":3:1:", "needs 4 rows"),
+    ],
+)
+def test_bad_pattern_or_regions_file_names_line_and_column(
+    tmp_path, option, content, where, message
+):
     path = tmp_path / "grid.txt"
     path.write_text(content)
-    out = subprocess.run([sys.executable, "-m", "sudoku_model.cli", "generate", option,
-                          str(path), "-q"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "sudoku_model.cli", "generate", option, str(path), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr
     first = out.stderr.splitlines()[0]
     assert first.startswith(f"{path}{where}") and message in first, first

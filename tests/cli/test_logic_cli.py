@@ -14,8 +14,13 @@ EASY = "003020600900305001001806400008102900700000008006708200002609500800203009
 
 
 def sudoku(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sudoku_model.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "sudoku_model.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_explain_prints_numbered_steps_and_a_verdict():

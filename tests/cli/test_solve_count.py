@@ -27,8 +27,9 @@ def test_solve_block_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(out.strip().splitlines()) > 9  # rows plus separators
 
 
-def test_solve_file_line_per_puzzle_and_errors(tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_solve_file_line_per_puzzle_and_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     f = tmp_path / "p.txt"
     f.write_text("1.3..4.2.1.4..2.\n12x4\n11..............\n1...............\n")
     assert main(["solve", str(f)]) == 2
@@ -76,8 +77,7 @@ def test_count_budget_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[0].endswith("+") and out[1] == "multiple"
 
 
-def test_count_malformed_keeps_going(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                     ) -> None:
+def test_count_malformed_keeps_going(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "p.txt"
     f.write_text("................\nabc\n1...............\n")
     assert main(["count", str(f), "--limit", "1000"]) == 2

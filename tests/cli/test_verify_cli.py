@@ -21,8 +21,7 @@ CLI = [sys.executable, "-m", "sudoku_model.cli"]
 
 
 def sudoku(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True, timeout=300)
 
 
 def jsonl(text: str) -> list[dict]:
@@ -32,8 +31,9 @@ def jsonl(text: str) -> list[dict]:
 def comparable(rec: dict) -> dict:
     rec = {k: v for k, v in rec.items() if k not in TIMING_FIELDS}
     if "cross_check" in rec:
-        rec["cross_check"] = [{k: v for k, v in a.items() if k != "seconds"}
-                              for a in rec["cross_check"]]
+        rec["cross_check"] = [
+            {k: v for k, v in a.items() if k != "seconds"} for a in rec["cross_check"]
+        ]
     return rec
 
 
@@ -57,13 +57,18 @@ def test_mixed_file_one_record_per_line_exit_1(tmp_path):
     unsolvable = next(p for p, c, *_ in c43 if c == "0")
     clash = "11" + unique[2:] if unique[0] == "." else unique[0] * 2 + unique[2:]
     path = tmp_path / "mixed.txt"
-    path.write_text("\n".join([unique, "garbage", clash, unsolvable, unique + "5", unique])
-                    + "\n")
+    path.write_text("\n".join([unique, "garbage", clash, unsolvable, unique + "5", unique]) + "\n")
     out = sudoku("verify", str(path), "-o", str(tmp_path / "out.jsonl"))
     assert out.returncode == 1, out.stderr
     recs = jsonl((tmp_path / "out.jsonl").read_text())
-    assert [r["verdict"] for r in recs] == ["unique", "malformed", "contradictory",
-                                           "unsolvable", "malformed", "unique"]
+    assert [r["verdict"] for r in recs] == [
+        "unique",
+        "malformed",
+        "contradictory",
+        "unsolvable",
+        "malformed",
+        "unique",
+    ]
     assert recs[1]["error"]["line"] == 2 and recs[1]["puzzle"] is None
     assert recs[4]["error"]["column"] == 82
     assert "malformed" in out.stderr and "Traceback" not in out.stderr
@@ -90,16 +95,27 @@ def test_several_inputs_literal_and_stdin(tmp_path):
     multiple = next(p for p, c, *_ in c43 if int(c) > 1)
     out = sudoku("verify", unique, "-", "bundled:hardest", multiple, stdin=unique + "\n")
     recs = jsonl(out.stdout)
-    assert [r["source"] for r in recs] == (["<argument 1>", "<stdin>"]
-                                           + ["bundled:hardest"] * 11 + ["<argument 2>"])
+    assert [r["source"] for r in recs] == (
+        ["<argument 1>", "<stdin>"] + ["bundled:hardest"] * 11 + ["<argument 2>"]
+    )
     assert recs[-1]["verdict"] == "multiple" and out.returncode == 1
 
 
 def test_cross_check_disagreement_is_loud_and_exit_1(tmp_path):
     # a zero conflict budget stops pysat (it counts conflicts) but not native
     target = tmp_path / "x.jsonl"
-    out = sudoku("verify", "bundled:hardest", "--backend", "pysat", "--cross-check",
-                 "native", "--budget-conflicts", "0", "-o", str(target))
+    out = sudoku(
+        "verify",
+        "bundled:hardest",
+        "--backend",
+        "pysat",
+        "--cross-check",
+        "native",
+        "--budget-conflicts",
+        "0",
+        "-o",
+        str(target),
+    )
     assert out.returncode == 1
     assert out.stderr.count("DISAGREEMENT at") == 11
     rec = jsonl(target.read_text())[0]
@@ -112,29 +128,31 @@ def test_cross_check_agreement_exit_0():
     out = sudoku("verify", "bundled:hardest", "--cross-check", "native,pysat", "--minimal")
     assert out.returncode == 0, out.stderr
     recs = jsonl(out.stdout)
-    assert all("disagreement" not in r and r["cross_check"][0]["verdict"] == "unique"
-               for r in recs)
+    assert all("disagreement" not in r and r["cross_check"][0]["verdict"] == "unique" for r in recs)
     assert all(isinstance(r["redundant_clues"], list) for r in recs)
 
 
 def test_usage_errors_exit_2(tmp_path):
-    for args in (["verify", str(tmp_path / "missing.txt")],
-                 ["verify", "bundled:nope"],
-                 ["verify", "bundled:top95", "--resume"],
-                 ["verify", "bundled:top95", "--jobs", "0"],
-                 ["verify", "bundled:top95", "--cross-check", "native"],
-                 ["verify", "bundled:top95", "--backend", "nosuchbackend"]):
+    for args in (
+        ["verify", str(tmp_path / "missing.txt")],
+        ["verify", "bundled:nope"],
+        ["verify", "bundled:top95", "--resume"],
+        ["verify", "bundled:top95", "--jobs", "0"],
+        ["verify", "bundled:top95", "--cross-check", "native"],
+        ["verify", "bundled:top95", "--backend", "nosuchbackend"],
+    ):
         out = sudoku(*args)
         assert out.returncode == 2, (args, out.stderr)
         assert "Traceback" not in out.stderr and out.stderr.strip()
 
 
 def test_dask_missing_names_the_extra():
-    code = ("import sys; sys.modules['dask'] = None; sys.modules['dask.distributed'] = None;"
-            "from sudoku_model.cli import main;"
-            "sys.exit(main(['verify', 'bundled:hardest', '--dask', 'local']))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+    code = (
+        "import sys; sys.modules['dask'] = None; sys.modules['dask.distributed'] = None;"
+        "from sudoku_model.cli import main;"
+        "sys.exit(main(['verify', 'bundled:hardest', '--dask', 'local']))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "'dask' extra" in out.stderr, out.stderr
 
 
@@ -149,8 +167,9 @@ def big_input(tmp_path: Path) -> Path:
 
 def interrupt_midway(args: list[str], target: Path, sig: int) -> int:
     """Start a run, wait until some records are written, send ``sig``; the exit code."""
-    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if target.exists() and target.read_text().count("\n") >= 64:
@@ -164,8 +183,7 @@ def interrupt_midway(args: list[str], target: Path, sig: int) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig, extra", [(signal.SIGTERM, []),
-                                        (signal.SIGINT, ["--jobs", "2"])])
+@pytest.mark.parametrize("sig, extra", [(signal.SIGTERM, []), (signal.SIGINT, ["--jobs", "2"])])
 def test_interrupt_then_resume_equals_uninterrupted_run(tmp_path, sig, extra):
     source = big_input(tmp_path)
     common = ["verify", str(source), "--backend", "pysat", "--chunk-size", "16", *extra]

@@ -72,8 +72,7 @@ def test_classic9_model_is_detected(m9: nb.Model) -> None:
     assert reordered.classic9
 
 
-def test_every_17_clue_puzzle_is_unique_in_one_batch(m9: nb.Model, seventeen: list[bytes]
-                                                     ) -> None:
+def test_every_17_clue_puzzle_is_unique_in_one_batch(m9: nb.Model, seventeen: list[bytes]) -> None:
     data = b"".join(seventeen)
     start = time.perf_counter()
     counts, statuses, sols, nodes, guesses = m9.batch(data, limit=2, keep=1)
@@ -82,19 +81,20 @@ def test_every_17_clue_puzzle_is_unique_in_one_batch(m9: nb.Model, seventeen: li
     assert set(counts) == {1}
     assert set(statuses) == {nb.EXHAUSTED}
     for i in range(0, len(seventeen), 997):
-        assert is_valid_solution(CLASSIC9, seventeen[i], sols[81 * i: 81 * i + 81])
+        assert is_valid_solution(CLASSIC9, seventeen[i], sols[81 * i : 81 * i + 81])
     assert seconds < 30  # ~0.4 s unloaded; generous for a busy CI machine
 
 
-def test_deleting_any_clue_of_a_17_makes_it_non_unique(m9: nb.Model,
-                                                       seventeen: list[bytes]) -> None:
+def test_deleting_any_clue_of_a_17_makes_it_non_unique(
+    m9: nb.Model, seventeen: list[bytes]
+) -> None:
     rng = random.Random(17)
     sample = rng.sample(seventeen, 3000)
     reduced = []
     for g in sample:
         cells = [c for c in range(81) if g[c]]
         cell = rng.choice(cells)
-        reduced.append(g[:cell] + b"\0" + g[cell + 1:])
+        reduced.append(g[:cell] + b"\0" + g[cell + 1 :])
     counts, statuses, _, _, _ = m9.batch(b"".join(reduced), limit=2)
     assert set(counts) == {2}
     assert set(statuses) == {nb.LIMIT}
@@ -130,21 +130,21 @@ def test_fast_path_and_generic_path_agree(m9: nb.Model, name: str) -> None:
     for g in puzzles[:100]:
         cells = [c for c in range(81) if g[c]]
         c = rng.choice(cells)
-        more.append(g[:c] + b"\0" + g[c + 1:])
+        more.append(g[:c] + b"\0" + g[c + 1 :])
         empty = [c for c in range(81) if not g[c]]
         c = rng.choice(empty)
-        more.append(g[:c] + bytes([rng.randint(1, 9)]) + g[c + 1:])
+        more.append(g[:c] + bytes([rng.randint(1, 9)]) + g[c + 1 :])
     data = b"".join(puzzles + more)
     fast = m9.batch(data, limit=3, keep=3)
     slow = m9.batch(data, limit=3, keep=3, fast=False)
     assert fast[0] == slow[0] and fast[1] == slow[1]
     for i, count in enumerate(fast[0]):
-        a = {fast[2][243 * i + 81 * k: 243 * i + 81 * k + 81] for k in range(min(count, 3))}
-        b = {slow[2][243 * i + 81 * k: 243 * i + 81 * k + 81] for k in range(min(count, 3))}
+        a = {fast[2][243 * i + 81 * k : 243 * i + 81 * k + 81] for k in range(min(count, 3))}
+        b = {slow[2][243 * i + 81 * k : 243 * i + 81 * k + 81] for k in range(min(count, 3))}
         if fast[1][i] == nb.EXHAUSTED:
             assert a == b  # every solution found: the same set
         for s in a:
-            assert is_valid_solution(CLASSIC9, data[81 * i: 81 * i + 81], s)
+            assert is_valid_solution(CLASSIC9, data[81 * i : 81 * i + 81], s)
 
 
 # -- variants against a brute force ---------------------------------------------------------
@@ -174,24 +174,59 @@ def brute_count(rules: RuleSet, givens: bytes, cap: int = 100_000) -> list[bytes
     return out
 
 
-JIGSAW_4 = [0, 0, 0, 1,
-            2, 0, 1, 1,
-            2, 2, 3, 1,
-            2, 3, 3, 3]
-JIGSAW_6 = [0, 0, 0, 1, 1, 1,
-            0, 0, 2, 2, 1, 1,
-            0, 3, 2, 2, 2, 1,
-            3, 3, 3, 2, 4, 4,
-            3, 5, 5, 5, 4, 4,
-            3, 5, 5, 5, 4, 4]
+JIGSAW_4 = [0, 0, 0, 1, 2, 0, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3]
+JIGSAW_6 = [
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    0,
+    0,
+    2,
+    2,
+    1,
+    1,
+    0,
+    3,
+    2,
+    2,
+    2,
+    1,
+    3,
+    3,
+    3,
+    2,
+    4,
+    4,
+    3,
+    5,
+    5,
+    5,
+    4,
+    4,
+    3,
+    5,
+    5,
+    5,
+    4,
+    4,
+]
 
 
-@pytest.mark.parametrize("variants,regions", [
-    (["diagonal"], None), (["windoku"], None), (["anti-knight"], None),
-    (["anti-king"], None), (["diagonal", "anti-king"], None), (["jigsaw"], JIGSAW_4),
-])
-def test_4x4_variants_match_brute_force(variants: list[str], regions: list[int] | None
-                                        ) -> None:
+@pytest.mark.parametrize(
+    "variants,regions",
+    [
+        (["diagonal"], None),
+        (["windoku"], None),
+        (["anti-knight"], None),
+        (["anti-king"], None),
+        (["diagonal", "anti-king"], None),
+        (["jigsaw"], JIGSAW_4),
+    ],
+)
+def test_4x4_variants_match_brute_force(variants: list[str], regions: list[int] | None) -> None:
     rules = RuleSet.build(Shape(2, 2), variants, regions=regions)
     m = model_of(rules)
     expected = brute_count(rules, bytes(16))
@@ -200,12 +235,20 @@ def test_4x4_variants_match_brute_force(variants: list[str], regions: list[int] 
     assert sorted(sols) == sorted(expected)
 
 
-@pytest.mark.parametrize("variants,regions", [
-    (["diagonal"], None), (["windoku"], None), (["anti-knight"], None),
-    (["anti-king"], None), (["jigsaw"], JIGSAW_6), ([], None),
-])
-def test_6x6_variants_with_givens_match_brute_force(variants: list[str],
-                                                     regions: list[int] | None) -> None:
+@pytest.mark.parametrize(
+    "variants,regions",
+    [
+        (["diagonal"], None),
+        (["windoku"], None),
+        (["anti-knight"], None),
+        (["anti-king"], None),
+        (["jigsaw"], JIGSAW_6),
+        ([], None),
+    ],
+)
+def test_6x6_variants_with_givens_match_brute_force(
+    variants: list[str], regions: list[int] | None
+) -> None:
     rules = RuleSet.build(Shape(2, 3), variants, regions=regions)
     m = model_of(rules)
     rng = random.Random(str(variants))
@@ -337,8 +380,9 @@ def test_forbidden_and_avoid(m9: nb.Model, fast: bool) -> None:
     sol = givens_of(solution)
     empty_cell = givens.index(0)
     # the unique solution, forbidden at one cell: nothing left
-    count, status, *_ = m9.solve(givens, limit=2, fast=fast,
-                                 forbidden=[(empty_cell, sol[empty_cell])])
+    count, status, *_ = m9.solve(
+        givens, limit=2, fast=fast, forbidden=[(empty_cell, sol[empty_cell])]
+    )
     assert (count, status) == (0, nb.EXHAUSTED)
     count, status, *_ = m9.solve(givens, limit=2, fast=fast, avoid=sol)
     assert (count, status) == (0, nb.EXHAUSTED)
@@ -346,9 +390,10 @@ def test_forbidden_and_avoid(m9: nb.Model, fast: bool) -> None:
     g17 = givens_of(read_lines("17-clue")[0])
     sol17 = m9.solve(g17)[2][0]
     clue = next(c for c in range(81) if g17[c])
-    reduced = g17[:clue] + b"\0" + g17[clue + 1:]
-    count, status, sols, _, _ = m9.solve(reduced, limit=1, fast=fast,
-                                         forbidden=[(clue, sol17[clue])])
+    reduced = g17[:clue] + b"\0" + g17[clue + 1 :]
+    count, status, sols, _, _ = m9.solve(
+        reduced, limit=1, fast=fast, forbidden=[(clue, sol17[clue])]
+    )
     assert count == 1 and sols[0][clue] != sol17[clue]
     count, status, sols, _, _ = m9.solve(reduced, limit=1, fast=fast, avoid=sol17)
     assert count == 1 and sols[0] != sol17

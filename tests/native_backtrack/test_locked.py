@@ -17,12 +17,15 @@ LIMIT = 300
 
 def models(rules: RuleSet) -> tuple[nb.Model, nb.Model]:
     n = rules.shape.size
-    return (nb.Model(n, rules.units, rules.pairs),
-            nb.Model(n, rules.units, rules.pairs, locked=False))
+    return (
+        nb.Model(n, rules.units, rules.pairs),
+        nb.Model(n, rules.units, rules.pairs, locked=False),
+    )
 
 
-def multi_solution_puzzles(m: nb.Model, n: int, seed: int, count: int,
-                           keep_fraction: float) -> list[bytes]:
+def multi_solution_puzzles(
+    m: nb.Model, n: int, seed: int, count: int, keep_fraction: float
+) -> list[bytes]:
     """Random puzzles cut from random full grids, each with at least two solutions."""
     rng = random.Random(seed)
     cells = n * n
@@ -38,22 +41,27 @@ def multi_solution_puzzles(m: nb.Model, n: int, seed: int, count: int,
     return found
 
 
-@pytest.mark.parametrize("shape,variants,keep_fraction", [
-    (Shape(2, 3), [], 0.3),
-    (Shape(2, 4), [], 0.35),
-    (Shape(3, 3), [], 0.36),
-    (Shape(3, 3), ["diagonal"], 0.28),
-    (Shape(3, 3), ["windoku"], 0.28),
-    (Shape(4, 4), [], 0.5),
-])
-def test_locked_candidates_keep_counts_and_solutions(shape: Shape, variants: list[str],
-                                                     keep_fraction: float) -> None:
+@pytest.mark.parametrize(
+    "shape,variants,keep_fraction",
+    [
+        (Shape(2, 3), [], 0.3),
+        (Shape(2, 4), [], 0.35),
+        (Shape(3, 3), [], 0.36),
+        (Shape(3, 3), ["diagonal"], 0.28),
+        (Shape(3, 3), ["windoku"], 0.28),
+        (Shape(4, 4), [], 0.5),
+    ],
+)
+def test_locked_candidates_keep_counts_and_solutions(
+    shape: Shape, variants: list[str], keep_fraction: float
+) -> None:
     rules = RuleSet.build(shape, variants)
     n = shape.size
     with_locked, singles_only = models(rules)
     assert with_locked.locked_pairs > 0 and singles_only.locked_pairs == 0
-    puzzles = multi_solution_puzzles(with_locked, n, seed=n * 31 + len(variants), count=12,
-                                     keep_fraction=keep_fraction)
+    puzzles = multi_solution_puzzles(
+        with_locked, n, seed=n * 31 + len(variants), count=12, keep_fraction=keep_fraction
+    )
     assert len(puzzles) == 12
     several = 0
     for givens in puzzles:
@@ -100,8 +108,10 @@ def test_preferred_digits_order_the_solutions_not_the_count(shape: Shape) -> Non
         if plain[1] == nb.EXHAUSTED:
             assert sorted(ordered[2]) == sorted(plain[2])
         # the forbidden-pair question: another solution differing at a cell of S
-        cell = next(c for c in range(n * n) if not givens[c] and
-                    any(s[c] != target[c] for s in plain[2]))
-        other = m.solve(givens, limit=1, fast=False, prefer=target,
-                        forbidden=((cell, target[cell]),))
+        cell = next(
+            c for c in range(n * n) if not givens[c] and any(s[c] != target[c] for s in plain[2])
+        )
+        other = m.solve(
+            givens, limit=1, fast=False, prefer=target, forbidden=((cell, target[cell]),)
+        )
         assert other[0] == 1 and other[2][0][cell] != target[cell]

@@ -47,8 +47,7 @@ def _counts_entries() -> list[_Entry]:
     entries = load_puzzles("bundled:counts-43")
     records = list(iter_records(bundled_path("counts-43")))
     assert len(entries) == len(records) == 43
-    return [_Entry(entry, int(rec.comment.split(":")[0]))
-            for entry, rec in zip(entries, records)]
+    return [_Entry(entry, int(rec.comment.split(":")[0])) for entry, rec in zip(entries, records)]
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +56,9 @@ def counts43() -> list[_Entry]:
 
 
 def test_unique_task_matches_the_file_and_all_agree(counts43) -> None:
-    result = compare([e.entry for e in counts43], backends=BACKENDS, task="unique",
-                     budget=Budget(seconds=30))
+    result = compare(
+        [e.entry for e in counts43], backends=BACKENDS, task="unique", budget=Budget(seconds=30)
+    )
     assert result.failures == {}
     assert result.backends == [get_backend(n).name for n in BACKENDS]
     for e in counts43:
@@ -76,8 +76,13 @@ def test_unique_task_matches_the_file_and_all_agree(counts43) -> None:
 def test_count_task_reports_exact_counts_and_lower_bounds(counts43) -> None:
     limit = 20
     entries = counts43[:30]
-    result = compare([e.entry for e in entries], backends=BACKENDS, task="count",
-                     limit=limit, budget=Budget(seconds=30))
+    result = compare(
+        [e.entry for e in entries],
+        backends=BACKENDS,
+        task="count",
+        limit=limit,
+        budget=Budget(seconds=30),
+    )
     for e in entries:
         expected = str(e.comment_count) if e.comment_count < limit else f">={limit}"
         for backend in result.backends:
@@ -86,15 +91,19 @@ def test_count_task_reports_exact_counts_and_lower_bounds(counts43) -> None:
 
 
 def test_solve_task_and_repeats(counts43) -> None:
-    entries = [e.entry for e in counts43[:6]] + [e.entry for e in counts43
-                                                  if e.comment_count == 0][:2]
+    entries = [e.entry for e in counts43[:6]] + [e.entry for e in counts43 if e.comment_count == 0][
+        :2
+    ]
     pair = [ONE] + [b for b in BACKENDS if b != ONE][:1]
     result = compare(entries, backends=pair, task="solve", repeat=3)
     assert len(result.runs) == len(entries) * len(result.backends) * 3
     for entry in result.puzzles:
         for backend in result.backends:
-            times = [r.seconds for r in result.runs
-                     if r.puzzle_index == entry.index and r.backend == backend]
+            times = [
+                r.seconds
+                for r in result.runs
+                if r.puzzle_index == entry.index and r.backend == backend
+            ]
             assert result.seconds(entry.index, backend) == statistics.median(times)
     summary = result.summary()[0]
     assert summary.answers == {"solved": 6, "unsolvable": 2}

@@ -40,8 +40,7 @@ def _elements(svg: str, tag: str, css: str | None = None) -> list[ET.Element]:
 def _pattern_grid(shape: Shape) -> Grid:
     """The textbook valid full grid of a shape: row r is the first row shifted."""
     n, br, bc = shape.size, shape.box_rows, shape.box_cols
-    return Grid(shape, [((r % br) * bc + r // br + c) % n + 1
-                        for r in range(n) for c in range(n)])
+    return Grid(shape, [((r % br) * bc + r // br + c) % n + 1 for r in range(n) for c in range(n)])
 
 
 def _top95(count: int) -> list[Puzzle]:
@@ -120,10 +119,7 @@ def test_variant_regions_are_drawn() -> None:
 
 
 def test_jigsaw_region_lines_separate_different_regions() -> None:
-    regions = [0, 0, 1, 1,
-               0, 0, 1, 1,
-               2, 3, 3, 3,
-               2, 2, 2, 3]
+    regions = [0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]
     puzzle = Puzzle.parse("1...............", regions=regions)
     svg = draw(puzzle, cell_size=10.0, margin=0.0)
     lines = _elements(svg, "line", "region-line")
@@ -141,10 +137,11 @@ def test_jigsaw_region_lines_separate_different_regions() -> None:
             for col in range(int(min(x1, x2) / 10), int(max(x1, x2) / 10)):
                 assert regions[(row - 1) * 4 + col] != regions[row * 4 + col]
                 edges += 1
-    expected = sum(1 for r in range(4) for c in range(1, 4)
-                   if regions[r * 4 + c - 1] != regions[r * 4 + c]) + \
-        sum(1 for r in range(1, 4) for c in range(4)
-            if regions[(r - 1) * 4 + c] != regions[r * 4 + c])
+    expected = sum(
+        1 for r in range(4) for c in range(1, 4) if regions[r * 4 + c - 1] != regions[r * 4 + c]
+    ) + sum(
+        1 for r in range(1, 4) for c in range(4) if regions[(r - 1) * 4 + c] != regions[r * 4 + c]
+    )
     assert edges == expected
 
 
@@ -155,8 +152,7 @@ def test_multiple_verdict_shows_both_witnesses_with_differences_highlighted() ->
     same = [c for c in range(16) if first[c] == second[c]]
     puzzle = Puzzle(first.restricted_to(same))
     assert puzzle.is_solution(first) and puzzle.is_solution(second)
-    verdict = Verdict(VerdictKind.MULTIPLE, puzzle, "hand-made", 0.0,
-                      witnesses=(first, second))
+    verdict = Verdict(VerdictKind.MULTIPLE, puzzle, "hand-made", 0.0, witnesses=(first, second))
     svg = verdict._repr_svg_()
     assert svg == verdict_svg(verdict)
     assert len(_elements(svg, "text", "digit")) == 32

@@ -13,15 +13,24 @@ from hypothesis import strategies as st
 from sudoku_model import ZERO_BASED_ALPHABET, Grid, ParseError, Puzzle, RuleSet, Shape, formats
 from sudoku_model.data import BUNDLED, bundled_path
 
-SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3), Shape(3, 4),
-          Shape(4, 4), Shape(5, 5)]
+SHAPES = [
+    Shape(2, 2),
+    Shape(2, 3),
+    Shape(3, 2),
+    Shape(2, 4),
+    Shape(3, 3),
+    Shape(3, 4),
+    Shape(4, 4),
+    Shape(5, 5),
+]
 
 
 @st.composite
 def grids(draw, shapes=SHAPES):
     shape = draw(st.sampled_from(shapes))
-    values = draw(st.lists(st.integers(0, shape.size), min_size=shape.cell_count,
-                           max_size=shape.cell_count))
+    values = draw(
+        st.lists(st.integers(0, shape.size), min_size=shape.cell_count, max_size=shape.cell_count)
+    )
     return Grid(shape, values)
 
 
@@ -46,16 +55,23 @@ def test_block_roundtrip(grid):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(grids([Shape(2, 3)]), min_size=1, max_size=4),
-       st.sampled_from(formats.WRITABLE_FORMATS))
+@given(
+    st.lists(grids([Shape(2, 3)]), min_size=1, max_size=4),
+    st.sampled_from(formats.WRITABLE_FORMATS),
+)
 def test_every_writable_format_roundtrips(grid_list, fmt):
     puzzles = [Puzzle(g) for g in grid_list]
     out = io.StringIO()
     formats.write_records(((p, None) for p in puzzles), fmt, out)
     suffix = {"csv": "x.csv", "json": "x.json", "jsonl": "x.jsonl"}.get(fmt, "x.txt")
-    back = list(formats.iter_records(io.StringIO(out.getvalue()), source=suffix,
-                                     shape=Shape(2, 3),
-                                     fmt=fmt if fmt != "line" else "auto"))
+    back = list(
+        formats.iter_records(
+            io.StringIO(out.getvalue()),
+            source=suffix,
+            shape=Shape(2, 3),
+            fmt=fmt if fmt != "line" else "auto",
+        )
+    )
     assert [r.error for r in back] == [None] * len(puzzles)
     assert [r.puzzle for r in back] == puzzles
 
@@ -76,8 +92,13 @@ def test_variant_json_roundtrip_keeps_rules():
     assert obj["variants"] == ["diagonal"] and obj["regions"] == labels
     back, solution = formats.puzzle_from_json(json.loads(json.dumps(obj)))
     assert back == puzzle and solution is None
-    text = json.dumps({"box": [2, 3], "variants": ["anti-king"],
-                       "puzzle": ["1.....", "......", "......", "......", "......", "......"]})
+    text = json.dumps(
+        {
+            "box": [2, 3],
+            "variants": ["anti-king"],
+            "puzzle": ["1.....", "......", "......", "......", "......", "......"],
+        }
+    )
     (rec,) = _read(text, fmt="json")
     assert rec.puzzle.shape == Shape(2, 3) and rec.puzzle.rules.variants == ("anti-king",)
 
@@ -107,14 +128,17 @@ def test_csv_with_kaggle_header_and_solution():
     assert recs[0].puzzle.givens == Grid.parse(p) and recs[0].solution == Grid.parse(s)
 
 
-@pytest.mark.parametrize("text,line,column,message", [
-    ("1" * 80, 1, 81, "80 cells is not a grid"),
-    ("1" * 82, 1, 82, "82 cells is not a grid"),
-    ("12x" + "." * 78, 1, 3, "bad symbol 'x'"),
-    ("." * 40 + "A" + "." * 40, 1, 41, "value 10 ('A') is above 9"),
-    ("# only a comment\n\n", 2, 1, "empty input"),
-    ("  " + "." * 5 + "?" + "." * 75, 1, 8, "bad symbol '?'"),
-])
+@pytest.mark.parametrize(
+    "text,line,column,message",
+    [
+        ("1" * 80, 1, 81, "80 cells is not a grid"),
+        ("1" * 82, 1, 82, "82 cells is not a grid"),
+        ("12x" + "." * 78, 1, 3, "bad symbol 'x'"),
+        ("." * 40 + "A" + "." * 40, 1, 41, "value 10 ('A') is above 9"),
+        ("# only a comment\n\n", 2, 1, "empty input"),
+        ("  " + "." * 5 + "?" + "." * 75, 1, 8, "bad symbol '?'"),
+    ],
+)
 def test_line_errors_have_exact_positions(text, line, column, message):
     try:
         recs = _read(text)
@@ -130,8 +154,9 @@ def test_line_errors_have_exact_positions(text, line, column, message):
 
 
 def test_block_errors():
-    ragged = "5 3 . | . 7 .\n6 . . | 1 9 5\n. 9 8 | . . .\n8 . . | . 6 .\n4 . | 8 . 3\n" \
-             "7 . . | . 2 .\n"
+    ragged = (
+        "5 3 . | . 7 .\n6 . . | 1 9 5\n. 9 8 | . . .\n8 . . | . 6 .\n4 . | 8 . 3\n7 . . | . 2 .\n"
+    )
     (rec,) = _read(ragged, shape=Shape(2, 3), fmt="block")
     assert (rec.error.line, rec.error.column) == (5, 12)  # just after the last cell
     assert "ragged block: row has 5 cells, expected 6" in rec.error.message

@@ -73,12 +73,26 @@ def _images(shape: Shape, symmetry: str, cell: int) -> list[int]:
     n = shape.size
     r, c = divmod(cell, n)
     m = n - 1
-    maps = {"rot90": (c, m - r), "rot180": (m - r, m - c), "mirror": (r, m - c),
-            "flip": (m - r, c), "diagonal": (c, r), "antidiagonal": (m - c, m - r)}
-    gens = {"none": [], "rot180": ["rot180"], "rot90": ["rot90"], "mirror": ["mirror"],
-            "flip": ["flip"], "diagonal": ["diagonal"], "antidiagonal": ["antidiagonal"],
-            "biaxial": ["mirror", "flip"], "bidiagonal": ["diagonal", "antidiagonal"],
-            "dihedral": ["rot90", "mirror"]}[symmetry]
+    maps = {
+        "rot90": (c, m - r),
+        "rot180": (m - r, m - c),
+        "mirror": (r, m - c),
+        "flip": (m - r, c),
+        "diagonal": (c, r),
+        "antidiagonal": (m - c, m - r),
+    }
+    gens = {
+        "none": [],
+        "rot180": ["rot180"],
+        "rot90": ["rot90"],
+        "mirror": ["mirror"],
+        "flip": ["flip"],
+        "diagonal": ["diagonal"],
+        "antidiagonal": ["antidiagonal"],
+        "biaxial": ["mirror", "flip"],
+        "bidiagonal": ["diagonal", "antidiagonal"],
+        "dihedral": ["rot90", "mirror"],
+    }[symmetry]
     return [maps[g][0] * n + maps[g][1] for g in gens]
 
 
@@ -120,8 +134,11 @@ def test_minimum_clues():
 
 
 def test_sixteen_clues_for_9x9_is_refused_with_the_reason():
-    with pytest.raises(ImpossibleRequestError, match=r"no 16-clue 9x9 puzzle is unique "
-                                                     r"\(McGuire et al\. 2012\)"):
+    with pytest.raises(
+        ImpossibleRequestError,
+        match=r"no 16-clue 9x9 puzzle is unique "
+        r"\(McGuire et al\. 2012\)",
+    ):
         GenerationSpec(RuleSet.classic(Shape(3, 3)), clues=16)
     GenerationSpec(RuleSet.classic(Shape(3, 3)), clues=17)  # possible in principle
 
@@ -155,12 +172,20 @@ def test_parse_pattern_reads_blocks_and_lines():
     assert (info.value.line, info.value.column) == (3, 4)
 
 
-@pytest.mark.parametrize("rules", [
-    RuleSet.classic(Shape(2, 2)), RuleSet.classic(Shape(2, 3)), RuleSet.classic(Shape(3, 3)),
-    RuleSet.classic(Shape(3, 4)), RuleSet.classic(Shape(4, 4)),
-    RuleSet.build(Shape(3, 3), ["windoku"]), RuleSet.build(Shape(3, 3), ["anti-knight"]),
-    RuleSet.build(Shape(3, 3), ["diagonal", "anti-king"]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet.classic(Shape(2, 2)),
+        RuleSet.classic(Shape(2, 3)),
+        RuleSet.classic(Shape(3, 3)),
+        RuleSet.classic(Shape(3, 4)),
+        RuleSet.classic(Shape(4, 4)),
+        RuleSet.build(Shape(3, 3), ["windoku"]),
+        RuleSet.build(Shape(3, 3), ["anti-knight"]),
+        RuleSet.build(Shape(3, 3), ["diagonal", "anti-king"]),
+    ],
+    ids=repr,
+)
 def test_python_random_fill_gives_valid_grids(rules):
     rng = random.Random(5)
     grids = [g for g in (_random_fill(rules, rng) for _ in range(3)) if g is not None]
@@ -180,15 +205,13 @@ def test_random_full_grids_vary_and_reproduce(backends):
         assert len(set(grids)) == 20
         assert grids[3] == random_full_grid(rules, seed=3, backend=backends[name])
     # digits are exchangeable: over many grids, each digit appears in the corner
-    corner = {random_full_grid(rules, seed=s, backend=backends["native"])[0]
-              for s in range(200)}
+    corner = {random_full_grid(rules, seed=s, backend=backends["native"])[0] for s in range(200)}
     assert corner == set(range(1, 10))
 
 
 # -- generation cross-checked by the other backend ------------------------------------------
 @pytest.mark.parametrize("maker,checker", MAKER_CHECKER)
-@pytest.mark.parametrize("shape,count", [(Shape(2, 2), 12), (Shape(2, 3), 8),
-                                         (Shape(3, 3), 6)])
+@pytest.mark.parametrize("shape,count", [(Shape(2, 2), 12), (Shape(2, 3), 8), (Shape(3, 3), 6)])
 def test_minimal_puzzles_are_unique_and_minimal(backends, maker, checker, shape, count):
     spec = GenerationSpec(RuleSet.classic(shape))
     made = list(generate(spec, count=count, seed=11, backend=backends[maker]))
@@ -201,8 +224,15 @@ def test_minimal_puzzles_are_unique_and_minimal(backends, maker, checker, shape,
         assert removable_clues(m.puzzle, backends[checker]) == []
 
 
-@pytest.mark.parametrize("variant,maker", [("diagonal", "native"), ("windoku", "pysat"),
-                                           ("anti-knight", "native"), ("anti-king", "pysat")])
+@pytest.mark.parametrize(
+    "variant,maker",
+    [
+        ("diagonal", "native"),
+        ("windoku", "pysat"),
+        ("anti-knight", "native"),
+        ("anti-king", "pysat"),
+    ],
+)
 def test_variants_generate(backends, variant, maker):
     rules = RuleSet.build(Shape(3, 3), [variant])
     made = generate_one(GenerationSpec(rules), engine_for(backends[maker]), seed=3)
@@ -235,8 +265,9 @@ def test_16x16_generates(backends):
 
 
 # -- options ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("symmetry", ["rot180", "rot90", "mirror", "diagonal",
-                                      "antidiagonal", "dihedral"])
+@pytest.mark.parametrize(
+    "symmetry", ["rot180", "rot90", "mirror", "diagonal", "antidiagonal", "dihedral"]
+)
 def test_symmetry_holds_cell_by_cell(backends, symmetry):
     rules = RuleSet.classic(Shape(3, 3))
     spec = GenerationSpec(rules, symmetry=symmetry)
@@ -259,8 +290,9 @@ def test_symmetry_holds_cell_by_cell(backends, symmetry):
 
 def test_clue_target_stops_at_k(backends):
     rules = RuleSet.classic(Shape(3, 3))
-    made = list(generate(GenerationSpec(rules, clues=30), count=4, seed=2,
-                         backend=backends["pysat"]))
+    made = list(
+        generate(GenerationSpec(rules, clues=30), count=4, seed=2, backend=backends["pysat"])
+    )
     for m in made:
         assert m.clues == 30
         assert_unique(m.puzzle, m.solution, backends["native"])
@@ -288,8 +320,7 @@ def test_pattern_is_respected(backends):
 
 def test_impossible_pattern_gives_up(backends):
     # Givens only in the first two rows can never fix the rest of the grid.
-    spec = GenerationSpec(RuleSet.classic(Shape(3, 3)), pattern=frozenset(range(18)),
-                          max_tries=3)
+    spec = GenerationSpec(RuleSet.classic(Shape(3, 3)), pattern=frozenset(range(18)), max_tries=3)
     with pytest.raises(GenerationError, match="no grid out of 3 made the pattern"):
         generate_one(spec, engine_for(backends["native"]), seed=1)
 
@@ -307,8 +338,9 @@ def test_from_keeps_the_users_clues(backends, maker, checker):
     assert set(added) <= set(start.filled_cells())  # every added clue is necessary
     assert made.minimal is (added == [])
     # symmetric completion keeps whole orbits around the user's clues
-    sym = generate_one(GenerationSpec(rules, start=start, symmetry="rot180"),
-                       engine_for(backends[maker]), seed=4)
+    sym = generate_one(
+        GenerationSpec(rules, start=start, symmetry="rot180"), engine_for(backends[maker]), seed=4
+    )
     assert is_symmetric(sym.puzzle.givens, "rot180")
     assert_unique(sym.puzzle, sym.solution, backends[checker])
 
@@ -316,7 +348,7 @@ def test_from_keeps_the_users_clues(backends, maker, checker):
 def test_from_an_unsolvable_start_is_refused(backends):
     # Row 1 needs a 1 somewhere, but every free cell of it sees a 1.
     start = Grid.parse(".23456789" + "........1" + "." * 63)
-    start = start.with_value(9 * 3 + 0, 1)     # column 1 has a 1 too: r1c1 cannot be 1
+    start = start.with_value(9 * 3 + 0, 1)  # column 1 has a 1 too: r1c1 cannot be 1
     spec = GenerationSpec(RuleSet.classic(Shape(3, 3)), start=start)
     assert backends["native"].solve(Puzzle(start)).status.value == "unsolvable"
     with pytest.raises(ImpossibleRequestError, match="no solution"):
@@ -327,12 +359,18 @@ def test_from_an_unsolvable_start_is_refused(backends):
 @pytest.mark.parametrize("backend", ["native", "pysat"])
 def test_seeds_reproduce_across_jobs(backend):
     spec = GenerationSpec(RuleSet.classic(Shape(3, 3)), symmetry="rot180")
-    one = [(m.puzzle, m.solution, m.minimal) for m in
-           generate(spec, count=6, seed=99, backend=backend, jobs=1)]
-    again = [(m.puzzle, m.solution, m.minimal) for m in
-             generate(spec, count=6, seed=99, backend=backend, jobs=1)]
-    two = [(m.puzzle, m.solution, m.minimal) for m in
-           generate(spec, count=6, seed=99, backend=backend, jobs=2)]
+    one = [
+        (m.puzzle, m.solution, m.minimal)
+        for m in generate(spec, count=6, seed=99, backend=backend, jobs=1)
+    ]
+    again = [
+        (m.puzzle, m.solution, m.minimal)
+        for m in generate(spec, count=6, seed=99, backend=backend, jobs=1)
+    ]
+    two = [
+        (m.puzzle, m.solution, m.minimal)
+        for m in generate(spec, count=6, seed=99, backend=backend, jobs=2)
+    ]
     assert one == again == two
     other = [m.puzzle for m in generate(spec, count=6, seed=100, backend=backend)]
     assert not set(other) & {p for p, _, _ in one}
@@ -388,8 +426,7 @@ def test_level_names_match_the_grader():
 
 def test_parse_levels():
     assert parse_levels("hard") == ("hard",)
-    assert parse_levels(["extreme", " Easy ,extreme", "medium"]) == ("easy", "medium",
-                                                                      "extreme")
+    assert parse_levels(["extreme", " Easy ,extreme", "medium"]) == ("easy", "medium", "extreme")
     with pytest.raises(ValueError, match="unknown level 'tough'; known: easy, medium"):
         parse_levels("easy,tough")
     with pytest.raises(ValueError, match="no level given"):
@@ -417,8 +454,7 @@ def test_default_tries_take_the_most_permissive_level():
 
 # -- generation at a level, cross-checked ------------------------------------------------------
 @pytest.mark.parametrize("maker", ["native", "pysat"])
-@pytest.mark.parametrize("level,count", [("easy", 3), ("medium", 3), ("expert", 3),
-                                         ("extreme", 2)])
+@pytest.mark.parametrize("level,count", [("easy", 3), ("medium", 3), ("expert", 3), ("extreme", 2)])
 def test_kept_puzzles_grade_at_the_level(backends, maker, level, count):
     spec = GenerationSpec(CLASSIC9, level=level)
     made = list(generate(spec, count=count, seed=21, backend=backends[maker]))
@@ -429,14 +465,14 @@ def test_kept_puzzles_grade_at_the_level(backends, maker, level, count):
         assert_graded_as_made(m, (level,), backends[_other(maker)])
         # the recorded seed is that of the kept try, and remakes the puzzle without grading
         assert m.seed == level_seed(puzzle_seed(21, m.index), m.level_tries - 1)
-        assert generate_one(plain, engine_for(backends[maker]), seed=m.seed).puzzle == \
-            m.puzzle
+        assert generate_one(plain, engine_for(backends[maker]), seed=m.seed).puzzle == m.puzzle
 
 
 def test_hard_puzzles_are_found(backends):
     # About 11% of minimal 9x9 puzzles grade hard: one puzzle, a handful of tries.
-    made = next(generate(GenerationSpec(CLASSIC9), level="hard", seed=1,
-                         backend=backends["native"]))
+    made = next(
+        generate(GenerationSpec(CLASSIC9), level="hard", seed=1, backend=backends["native"])
+    )
     assert_graded_as_made(made, ("hard",), backends["pysat"])
     assert made.level_tries <= DEFAULT_LEVEL_TRIES["hard"]
 
@@ -446,9 +482,11 @@ def test_several_levels_are_accepted(backends):
     made = list(generate(spec, count=6, seed=4, backend=backends["native"]))
     for m in made:
         assert_graded_as_made(m, ("medium", "expert"), backends["pysat"])
-    assert level_histogram(made) == {name: sum(m.level == name for m in made)
-                                     for name in ("medium", "expert")
-                                     if any(m.level == name for m in made)}
+    assert level_histogram(made) == {
+        name: sum(m.level == name for m in made)
+        for name in ("medium", "expert")
+        if any(m.level == name for m in made)
+    }
     every = level_histogram(made, every_try=True)
     assert sum(every.values()) == sum(m.level_tries for m in made)
 
@@ -456,8 +494,9 @@ def test_several_levels_are_accepted(backends):
 def test_first_try_is_the_puzzle_made_without_a_level(backends):
     # Try 0 uses the puzzle's own seed: a puzzle kept at its first try is the plain one.
     plain = list(generate(GenerationSpec(CLASSIC9), count=8, seed=5, backend="native"))
-    graded = list(generate(GenerationSpec(CLASSIC9, level="easy"), count=8, seed=5,
-                           backend="native"))
+    graded = list(
+        generate(GenerationSpec(CLASSIC9, level="easy"), count=8, seed=5, backend="native")
+    )
     for p, g in zip(plain, graded):
         first = grade(p.puzzle, keep_steps=False).level
         assert (g.level_tries == 1) == (first == "easy")
@@ -467,14 +506,20 @@ def test_first_try_is_the_puzzle_made_without_a_level(backends):
 
 
 def test_level_combines_with_symmetry_and_other_shapes(backends):
-    made = generate_one(GenerationSpec(CLASSIC9, symmetry="rot180", level="medium"),
-                        engine_for(backends["pysat"]), seed=2)
+    made = generate_one(
+        GenerationSpec(CLASSIC9, symmetry="rot180", level="medium"),
+        engine_for(backends["pysat"]),
+        seed=2,
+    )
     assert is_symmetric(made.puzzle.givens, "rot180")
     assert_graded_as_made(made, ("medium",), backends["native"])
-    for rules, level in [(RuleSet.classic(Shape(2, 3)), "easy"),
-                         (RuleSet.build(Shape(3, 3), ["diagonal"]), "extreme")]:
-        made = generate_one(GenerationSpec(rules, level=level),
-                            engine_for(backends["native"]), seed=3)
+    for rules, level in [
+        (RuleSet.classic(Shape(2, 3)), "easy"),
+        (RuleSet.build(Shape(3, 3), ["diagonal"]), "extreme"),
+    ]:
+        made = generate_one(
+            GenerationSpec(rules, level=level), engine_for(backends["native"]), seed=3
+        )
         assert made.puzzle.rules == rules
         assert_graded_as_made(made, (level,), backends["pysat"])
 
@@ -482,10 +527,14 @@ def test_level_combines_with_symmetry_and_other_shapes(backends):
 @pytest.mark.parametrize("backend", ["native", "pysat"])
 def test_level_seeds_reproduce_across_jobs(backend):
     spec = GenerationSpec(CLASSIC9, level="expert")
-    one = [(m.puzzle, m.seed, m.levels_seen, m.score) for m in
-           generate(spec, count=4, seed=13, backend=backend, jobs=1)]
-    two = [(m.puzzle, m.seed, m.levels_seen, m.score) for m in
-           generate(spec, count=4, seed=13, backend=backend, jobs=2)]
+    one = [
+        (m.puzzle, m.seed, m.levels_seen, m.score)
+        for m in generate(spec, count=4, seed=13, backend=backend, jobs=1)
+    ]
+    two = [
+        (m.puzzle, m.seed, m.levels_seen, m.score)
+        for m in generate(spec, count=4, seed=13, backend=backend, jobs=2)
+    ]
     assert one == two
     assert any(len(seen) > 1 for _, _, seen, _ in one)  # retries happened and reproduced
 
@@ -498,8 +547,9 @@ def test_an_impossible_request_fails_with_the_levels_reached(backends):
     spec = GenerationSpec(rules, level=wanted, level_tries=1)
     with pytest.raises(GenerationError) as info:
         generate_one(spec, engine_for(backends["native"]), seed=9)
-    assert str(info.value).startswith(f"no puzzle of level {wanted} in 1 try (levels "
-                                      f"reached: {reached} 1)")
+    assert str(info.value).startswith(
+        f"no puzzle of level {wanted} in 1 try (levels reached: {reached} 1)"
+    )
     assert "calibrated on 9x9" in str(info.value)
     assert info.value.levels_seen == {reached: 1}
 
@@ -517,12 +567,12 @@ def test_several_tries_are_counted_in_the_failure(backends):
 
 
 def test_json_carries_the_grade(backends):
-    made = generate_one(GenerationSpec(CLASSIC9, level="expert"),
-                        engine_for(backends["native"]), seed=6)
+    made = generate_one(
+        GenerationSpec(CLASSIC9, level="expert"), engine_for(backends["native"]), seed=6
+    )
     item = made.to_json()
     assert item["level"] == "expert" and item["hardest"] == made.hardest
     assert item["score"] == round(made.score, 2) and item["level_tries"] == made.level_tries
-    assert made.describe().endswith(f"expert (score {made.score:.1f}, "
-                                    f"hardest {made.hardest})")
+    assert made.describe().endswith(f"expert (score {made.score:.1f}, hardest {made.hardest})")
     plain = generate_one(GenerationSpec(CLASSIC9), engine_for(backends["native"]), seed=6)
     assert "level" not in plain.to_json() and plain.level_tries == 0

@@ -9,8 +9,22 @@ import pytest
 from sudoku_model import Shape, ShapeError, shape_for_size
 from sudoku_model.geometry import parse_box, shape_for_cell_count
 
-BOXES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (2, 5), (3, 4), (4, 3), (4, 4),
-         (3, 5), (4, 5), (4, 6), (5, 5)]
+BOXES = [
+    (2, 2),
+    (2, 3),
+    (3, 2),
+    (2, 4),
+    (4, 2),
+    (3, 3),
+    (2, 5),
+    (3, 4),
+    (4, 3),
+    (4, 4),
+    (3, 5),
+    (4, 5),
+    (4, 6),
+    (5, 5),
+]
 
 
 @pytest.mark.parametrize("box", BOXES)

@@ -9,25 +9,31 @@ import pytest
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, ShapeError
 from sudoku_model.rules import AllDifferent, Different
 
-SOLVED_9 = ("534678912672195348198342567859761423426853791713924856961537284287419635"
-            "345286179")
+SOLVED_9 = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 
 
-@pytest.mark.parametrize("variant,extra_units,extra_pairs", [
-    ("diagonal", 2, 0),
-    ("windoku", 4, 0),
-    ("anti-knight", 0, None),
-    ("anti-king", 0, None),
-])
+@pytest.mark.parametrize(
+    "variant,extra_units,extra_pairs",
+    [
+        ("diagonal", 2, 0),
+        ("windoku", 4, 0),
+        ("anti-knight", 0, None),
+        ("anti-king", 0, None),
+    ],
+)
 def test_variant_unit_and_pair_counts(variant, extra_units, extra_pairs):
     shape = Shape(3, 3)
     rules = RuleSet.build(shape, [variant])
     assert len(rules.units) == 27 + extra_units
     if variant == "anti-knight":
         # 8*7*2*2 = 224 knight pairs... counted directly: each cell's knight moves / 2
-        knight = sum(1 for r in range(9) for c in range(9)
-                     for dr, dc in [(1, 2), (2, 1), (1, -2), (2, -1)]
-                     if 0 <= r + dr < 9 and 0 <= c + dc < 9)
+        knight = sum(
+            1
+            for r in range(9)
+            for c in range(9)
+            for dr, dc in [(1, 2), (2, 1), (1, -2), (2, -1)]
+            if 0 <= r + dr < 9 and 0 <= c + dc < 9
+        )
         assert knight == 224
         # knight moves never share a row or column; the 8 inside each 3x3 box are dropped
         assert len(rules.pairs) == 224 - 9 * 8
@@ -61,10 +67,7 @@ def test_rulesets_are_shared_hashable_and_picklable():
 
 def test_jigsaw_regions_replace_boxes():
     shape = Shape(2, 2)
-    labels = [0, 0, 1, 1,
-              0, 0, 1, 1,
-              2, 3, 3, 3,
-              2, 2, 2, 3]
+    labels = [0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]
     rules = RuleSet.build(shape, ["jigsaw"], regions=labels)
     assert [r.name for r in rules.rules] == ["rows", "columns", "regions"]
     assert rules.regions == tuple(labels)
@@ -89,7 +92,7 @@ def test_conflicts_name_the_clash():
     (conflict,) = p.conflicts()
     assert conflict.digit == 1 and conflict.cells == (0, 3) and conflict.unit == "row 1"
     # the same digit twice in a column and a box at once: two conflicts
-    p = Puzzle.parse("1........" "1........" + "." * 63)
+    p = Puzzle.parse("1........1........" + "." * 63)
     assert {c.unit for c in p.conflicts()} == {"column 1", "box 1"}
     assert Puzzle.parse(SOLVED_9).conflicts() == []
     diag = Puzzle.parse("1" + "." * 9 + "1" + "." * 70, variants=["diagonal"])

@@ -37,8 +37,9 @@ def seventeen() -> list[formats.Record]:
 def without_timing(d: dict) -> dict:
     d = {k: v for k, v in d.items() if k not in TIMING_FIELDS}
     if "cross_check" in d:
-        d["cross_check"] = [{k: v for k, v in a.items() if k != "seconds"}
-                            for a in d["cross_check"]]
+        d["cross_check"] = [
+            {k: v for k, v in a.items() if k != "seconds"} for a in d["cross_check"]
+        ]
     return d
 
 
@@ -71,7 +72,8 @@ def test_an_added_clue_is_redundant(seventeen):
         base = verify_puzzle(rec.puzzle)
         cell = rng.choice(rec.puzzle.givens.empty_cells())
         bigger = rec.puzzle.with_givens(
-            rec.puzzle.givens.with_value(cell, base.solution.values[cell]))
+            rec.puzzle.givens.with_value(cell, base.solution.values[cell])
+        )
         for backend in ("native", "pysat"):
             red, unknown = redundant_clues(bigger, base.solution, backend=backend)
             assert cell in red and not unknown
@@ -85,8 +87,9 @@ def test_17_clue_minus_one_clue_is_multiple_with_valid_witnesses(seventeen):
     smaller = []
     for rec in rng.sample(seventeen, 60):
         cell = rng.choice(rec.puzzle.givens.filled_cells())
-        smaller.append(rec._replace(puzzle=rec.puzzle.with_givens(
-            rec.puzzle.givens.without([cell]))))
+        smaller.append(
+            rec._replace(puzzle=rec.puzzle.with_givens(rec.puzzle.givens.without([cell])))
+        )
     for backend in ("native", "pysat"):
         for r in verify_records(smaller, backend=backend):
             assert r.verdict is K.MULTIPLE, backend
@@ -96,8 +99,7 @@ def test_17_clue_minus_one_clue_is_multiple_with_valid_witnesses(seventeen):
             assert r.differing_cells == a.differences(b) and len(r.differing_cells) >= 4
             d = r.to_json()
             assert d["witnesses"] == [a.to_line(), b.to_line()]
-            assert d["differing_cells"] == [r.puzzle.shape.cell_name(c)
-                                            for c in r.differing_cells]
+            assert d["differing_cells"] == [r.puzzle.shape.cell_name(c) for c in r.differing_cells]
 
 
 # -- counts-43 ---------------------------------------------------------------------------------
@@ -116,11 +118,9 @@ def test_counts_43_verdicts(backend):
 
 
 def test_cross_check_agrees_on_counts_43():
-    results = list(verify_records(records("counts-43"), backend="native",
-                                  cross_check=["pysat"]))
+    results = list(verify_records(records("counts-43"), backend="native", cross_check=["pysat"]))
     assert all(r.disagreement is None for r in results)
-    assert all(len(r.cross_check) == 1 and r.cross_check[0].verdict is r.verdict
-               for r in results)
+    assert all(len(r.cross_check) == 1 and r.cross_check[0].verdict is r.verdict for r in results)
 
 
 def test_cross_check_reports_different_answers():
@@ -129,8 +129,9 @@ def test_cross_check_reports_different_answers():
     from sudoku_model import Budget
 
     hard = records("hardest")[:3]
-    results = list(verify_records(hard, backend="pysat", cross_check=["native"],
-                                  budget=Budget(conflicts=0)))
+    results = list(
+        verify_records(hard, backend="pysat", cross_check=["native"], budget=Budget(conflicts=0))
+    )
     r = results[0]
     assert r.verdict is K.UNKNOWN and r.cross_check[0].verdict is K.UNIQUE
     assert "says unknown, native says unique" in r.disagreement
@@ -148,10 +149,24 @@ def mixed_lines() -> tuple[list[str], list[VerdictKind]]:
     unsolvable = next(p for p, c, *_ in c43 if c == "0")
     multiple = next(p for p, c, *_ in c43 if int(c) > 1)
     clash = "11" + unique[2:] if unique[0] == "." else unique[0] * 2 + unique[2:]
-    lines = [unique, "this is not a puzzle", clash, unsolvable, unique[:-1],
-             multiple, unique[:40] + "x" + unique[41:]]
-    kinds = [K.UNIQUE, K.MALFORMED, K.CONTRADICTORY, K.UNSOLVABLE, K.MALFORMED, K.MULTIPLE,
-             K.MALFORMED]
+    lines = [
+        unique,
+        "this is not a puzzle",
+        clash,
+        unsolvable,
+        unique[:-1],
+        multiple,
+        unique[:40] + "x" + unique[41:],
+    ]
+    kinds = [
+        K.UNIQUE,
+        K.MALFORMED,
+        K.CONTRADICTORY,
+        K.UNSOLVABLE,
+        K.MALFORMED,
+        K.MULTIPLE,
+        K.MALFORMED,
+    ]
     return lines, kinds
 
 
@@ -180,12 +195,17 @@ def test_jobs_2_same_records_as_serial(seventeen):
     lines, _ = mixed_lines()
     recs = list(formats.iter_records(lines, source="mixed")) + seventeen[:700]
     serial = [without_timing(r.to_json()) for r in verify_records(recs, chunk_size=64)]
-    threads = [without_timing(r.to_json())  # native batch: threads
-               for r in verify_records(recs, jobs=2, chunk_size=64, threads=True)]
-    processes = [without_timing(r.to_json())  # minimality: processes
-                 for r in verify_records(recs[:80], jobs=2, chunk_size=8, minimal=True)]
-    serial_min = [without_timing(r.to_json())
-                  for r in verify_records(recs[:80], chunk_size=8, minimal=True)]
+    threads = [
+        without_timing(r.to_json())  # native batch: threads
+        for r in verify_records(recs, jobs=2, chunk_size=64, threads=True)
+    ]
+    processes = [
+        without_timing(r.to_json())  # minimality: processes
+        for r in verify_records(recs[:80], jobs=2, chunk_size=8, minimal=True)
+    ]
+    serial_min = [
+        without_timing(r.to_json()) for r in verify_records(recs[:80], chunk_size=8, minimal=True)
+    ]
     assert threads == serial
     assert processes == serial_min
 
@@ -196,15 +216,17 @@ def test_dask_local_same_records_as_serial(seventeen):
     lines, _ = mixed_lines()
     recs = list(formats.iter_records(lines, source="mixed")) + seventeen[:300]
     serial = [without_timing(r.to_json()) for r in verify_records(recs, chunk_size=50)]
-    distributed = [without_timing(r.to_json())
-                   for r in verify_records(recs, dask="local", chunk_size=50)]
+    distributed = [
+        without_timing(r.to_json()) for r in verify_records(recs, dask="local", chunk_size=50)
+    ]
     assert distributed == serial
 
 
 # -- writing and resuming ----------------------------------------------------------------------
 def test_resume_state_drops_torn_line_and_knows_what_is_done(tmp_path):
-    recs = records("top95")[:10] + list(formats.iter_records(
-        records("top95")[10].text.splitlines(), source="other"))
+    recs = records("top95")[:10] + list(
+        formats.iter_records(records("top95")[10].text.splitlines(), source="other")
+    )
     out = tmp_path / "out.jsonl"
     with open(out, "w") as f:
         w = JsonlWriter(f)

@@ -32,8 +32,7 @@ from .singles import hidden_single, naked_single
 from .subsets import hidden_pair, hidden_quad, hidden_triple, naked_pair, naked_quad, naked_triple
 from .wings import xy_wing, xyz_wing
 
-__all__ = ["Technique", "TECHNIQUES", "TECHNIQUES_BY_KEY", "LEVELS", "SINGLES",
-           "select_techniques"]
+__all__ = ["Technique", "TECHNIQUES", "TECHNIQUES_BY_KEY", "LEVELS", "SINGLES", "select_techniques"]
 
 #: Difficulty levels, easiest first; ``extreme`` means the techniques were not enough.
 #: The bands follow the usual grader families: easy = singles; medium = intersections,
@@ -61,10 +60,8 @@ class Technique:
 TECHNIQUES: tuple[Technique, ...] = (
     Technique("naked_single", "naked single", naked_single, "easy", 1.0),
     Technique("hidden_single", "hidden single", hidden_single, "easy", 1.2),
-    Technique("locked_pointing", "locked candidates (pointing)", locked_pointing,
-              "medium", 2.6),
-    Technique("locked_claiming", "locked candidates (claiming)", locked_claiming,
-              "medium", 2.8),
+    Technique("locked_pointing", "locked candidates (pointing)", locked_pointing, "medium", 2.6),
+    Technique("locked_claiming", "locked candidates (claiming)", locked_claiming, "medium", 2.8),
     Technique("naked_pair", "naked pair", naked_pair, "medium", 3.0),
     Technique("hidden_pair", "hidden pair", hidden_pair, "medium", 3.4),
     Technique("naked_triple", "naked triple", naked_triple, "medium", 3.6),
@@ -87,8 +84,9 @@ TECHNIQUES_BY_KEY: dict[str, Technique] = {t.key: t for t in TECHNIQUES}
 SINGLES: tuple[Technique, ...] = TECHNIQUES[:2]
 
 
-def select_techniques(keys: Sequence[str] | None = None, *,
-                      allow_uniqueness: bool = False) -> tuple[Technique, ...]:
+def select_techniques(
+    keys: Sequence[str] | None = None, *, allow_uniqueness: bool = False
+) -> tuple[Technique, ...]:
     """Techniques by key, in difficulty order (all default ones when ``keys`` is None).
 
     Raises:
@@ -101,8 +99,7 @@ def select_techniques(keys: Sequence[str] | None = None, *,
     for key in keys:
         k = key.strip().lower().replace("-", "_").replace(" ", "_")
         if k not in TECHNIQUES_BY_KEY:
-            raise ValueError(f"unknown technique {key!r}; known: "
-                             f"{', '.join(TECHNIQUES_BY_KEY)}")
+            raise ValueError(f"unknown technique {key!r}; known: {', '.join(TECHNIQUES_BY_KEY)}")
         if TECHNIQUES_BY_KEY[k].assumes_uniqueness and not allow_uniqueness:
             raise ValueError(f"technique {k} assumes a unique solution; allow it explicitly")
         wanted.add(k)

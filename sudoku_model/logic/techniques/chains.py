@@ -76,20 +76,29 @@ def simple_colouring(grid: CandidateGrid) -> Step | None:
             groups = ([c for c in colour if colour[c] == 0], [c for c in colour if colour[c] == 1])
             groups[0].sort()
             groups[1].sort()
-            described = (f"{{{t.cells_text(groups[0])}}} against "
-                         f"{{{t.cells_text(groups[1])}}}")
+            described = f"{{{t.cells_text(groups[0])}}} against {{{t.cells_text(groups[1])}}}"
             for k in (0, 1):
                 group = groups[k]
-                clash = next(((a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                              if b in peer_sets[a]), None)
+                clash = next(
+                    (
+                        (a, b)
+                        for i, a in enumerate(group)
+                        for b in group[i + 1 :]
+                        if b in peer_sets[a]
+                    ),
+                    None,
+                )
                 if clash:
                     elims = [(c, d) for c in group]
-                    text = (f"simple colouring on {d}: colours {described}; "
-                            f"{names[clash[0]]} and {names[clash[1]]} share a colour and see "
-                            f"each other, so that colour is not {d}: "
-                            f"{elimination_text(t, elims)}")
-                    return Step("simple_colouring", (), tuple(elims), tuple(sorted(colour)),
-                                (), (d,), text)
+                    text = (
+                        f"simple colouring on {d}: colours {described}; "
+                        f"{names[clash[0]]} and {names[clash[1]]} share a colour and see "
+                        f"each other, so that colour is not {d}: "
+                        f"{elimination_text(t, elims)}"
+                    )
+                    return Step(
+                        "simple_colouring", (), tuple(elims), tuple(sorted(colour)), (), (d,), text
+                    )
             elims = []
             for c in range(t.cell_count):
                 if cands[c] & bit and c not in colour:
@@ -97,10 +106,13 @@ def simple_colouring(grid: CandidateGrid) -> Step | None:
                     if any(a in ps for a in groups[0]) and any(b in ps for b in groups[1]):
                         elims.append((c, d))
             if elims:
-                text = (f"simple colouring on {d}: colours {described}; one colour is {d}, "
-                        f"and these cells see both: {elimination_text(t, elims)}")
-                return Step("simple_colouring", (), tuple(elims), tuple(sorted(colour)),
-                            (), (d,), text)
+                text = (
+                    f"simple colouring on {d}: colours {described}; one colour is {d}, "
+                    f"and these cells see both: {elimination_text(t, elims)}"
+                )
+                return Step(
+                    "simple_colouring", (), tuple(elims), tuple(sorted(colour)), (), (d,), text
+                )
     return None
 
 
@@ -137,8 +149,7 @@ def x_chain(grid: CandidateGrid) -> Step | None:
                     if child[1] and depth[child] >= 3:
                         end = child[0]
                         both = peer_sets[start] & peer_sets[end]
-                        elims = [(c, d) for c in holders
-                                 if c in both and c != start and c != end]
+                        elims = [(c, d) for c in holders if c in both and c != start and c != end]
                         if elims:
                             chain = []
                             walk: tuple[int, bool] | None = child
@@ -146,11 +157,12 @@ def x_chain(grid: CandidateGrid) -> Step | None:
                                 chain.append(walk[0])
                                 walk = parent[walk]
                             chain.reverse()
-                            text = (f"X-chain on {d}: {_chain_text(names, chain)}; "
-                                    f"{names[start]} or {names[end]} is {d}: "
-                                    f"{elimination_text(t, elims)}")
-                            return Step("x_chain", (), tuple(elims), tuple(chain), (), (d,),
-                                        text)
+                            text = (
+                                f"X-chain on {d}: {_chain_text(names, chain)}; "
+                                f"{names[start]} or {names[end]} is {d}: "
+                                f"{elimination_text(t, elims)}"
+                            )
+                            return Step("x_chain", (), tuple(elims), tuple(chain), (), (d,), text)
                     todo.append(child)
     return None
 
@@ -207,11 +219,13 @@ def xy_chain(grid: CandidateGrid) -> Step | None:
                                 walk = parent[walk]
                             chain.reverse()
                             cells_text = " - ".join(
-                                f"{names[c]} {{{_digits_text(cands[c])}}}" for c in chain)
-                            text = (f"XY-chain: {cells_text}; {names[start]} or {names[p]} "
-                                    f"is {z}: {elimination_text(t, elims)}")
-                            return Step("xy_chain", (), tuple(elims), tuple(chain), (), (z,),
-                                        text)
+                                f"{names[c]} {{{_digits_text(cands[c])}}}" for c in chain
+                            )
+                            text = (
+                                f"XY-chain: {cells_text}; {names[start]} or {names[p]} "
+                                f"is {z}: {elimination_text(t, elims)}"
+                            )
+                            return Step("xy_chain", (), tuple(elims), tuple(chain), (), (z,), text)
                     todo.append(child)
     return None
 

@@ -19,8 +19,6 @@ _NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
 _TITLES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
-
-
 def fish(grid: CandidateGrid, k: int) -> Step | None:
     """The first fish of size ``k`` that removes a candidate, or None (also None when the
     rule set has no row and column units)."""
@@ -62,19 +60,30 @@ def fish(grid: CandidateGrid, k: int) -> Step | None:
                     continue
                 cover_lines = [i for i in range(n) if cover >> i & 1]
                 if base_is_row:
-                    units = tuple(t.row_units[r] for r in base_lines) + \
-                        tuple(t.column_units[c] for c in cover_lines)
-                    cells = tuple(r * n + c for r in base_lines for c in cover_lines
-                                  if cands[r * n + c] & bit)
+                    units = tuple(t.row_units[r] for r in base_lines) + tuple(
+                        t.column_units[c] for c in cover_lines
+                    )
+                    cells = tuple(
+                        r * n + c for r in base_lines for c in cover_lines if cands[r * n + c] & bit
+                    )
                 else:
-                    units = tuple(t.column_units[c] for c in base_lines) + \
-                        tuple(t.row_units[r] for r in cover_lines)
-                    cells = tuple(sorted(r * n + c for c in base_lines for r in cover_lines
-                                         if cands[r * n + c] & bit))
+                    units = tuple(t.column_units[c] for c in base_lines) + tuple(
+                        t.row_units[r] for r in cover_lines
+                    )
+                    cells = tuple(
+                        sorted(
+                            r * n + c
+                            for c in base_lines
+                            for r in cover_lines
+                            if cands[r * n + c] & bit
+                        )
+                    )
                 base_names = ", ".join(t.unit_names[u] for u in units[:k])
                 cover_names = ", ".join(t.unit_names[u] for u in units[k:])
-                text = (f"{_TITLES[k]} on {d}: in {base_names} it fits only in "
-                        f"{cover_names}: {elimination_text(t, elims)}")
+                text = (
+                    f"{_TITLES[k]} on {d}: in {base_names} it fits only in "
+                    f"{cover_names}: {elimination_text(t, elims)}"
+                )
                 return Step(_NAMES[k], (), tuple(elims), cells, units, (d,), text)
     return None
 

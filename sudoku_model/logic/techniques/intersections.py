@@ -25,7 +25,8 @@ def _locked(grid: CandidateGrid, *, claiming: bool) -> Step | None:
     cands = grid.cands
     masks = _masks(grid)
     for index, source, target, target_cells, source_is_a in (
-            t.locked_claiming if claiming else t.locked_pointing):
+        t.locked_claiming if claiming else t.locked_pointing
+    ):
         shared, rest_a, rest_b = masks[index]
         if source_is_a:
             confined = shared & ~rest_a & rest_b
@@ -38,9 +39,11 @@ def _locked(grid: CandidateGrid, *, claiming: bool) -> Step | None:
         elims = [(c, d) for c in target_cells if cands[c] & bit]
         pattern = tuple(c for c in t.intersections[index].shared if cands[c] & bit)
         key = "locked_claiming" if claiming else "locked_pointing"
-        text = (f"in {t.unit_names[source]}, {d} can only go in {t.cells_text(pattern)}, "
-                f"which are also in {t.unit_names[target]}: "
-                f"{elimination_text(t, elims)}")
+        text = (
+            f"in {t.unit_names[source]}, {d} can only go in {t.cells_text(pattern)}, "
+            f"which are also in {t.unit_names[target]}: "
+            f"{elimination_text(t, elims)}"
+        )
         return Step(key, (), tuple(elims), pattern, (source, target), (d,), text)
     return None
 
@@ -66,9 +69,11 @@ def _masks(grid: CandidateGrid) -> list[tuple[int, int, int]]:
     for index in stale:
         inter = intersections[index]
         # map/reduce keep the OR loops in C.
-        masks[index] = (reduce(or_, map(get, inter.shared), 0),
-                        reduce(or_, map(get, inter.rest_a), 0),
-                        reduce(or_, map(get, inter.rest_b), 0))
+        masks[index] = (
+            reduce(or_, map(get, inter.shared), 0),
+            reduce(or_, map(get, inter.rest_a), 0),
+            reduce(or_, map(get, inter.rest_b), 0),
+        )
     return masks
 
 

@@ -24,8 +24,15 @@ def naked_single(grid: CandidateGrid) -> Step | None:
             queue.pop()  # stale: placed since, or emptied (the grid is then broken)
             continue
         d = BIT_DIGIT[m]
-        return Step("naked_single", ((c, d),), (), (c,), (), (d,),
-                    f"{grid.tables.cell_names[c]} = {d}: the only candidate left in the cell")
+        return Step(
+            "naked_single",
+            ((c, d),),
+            (),
+            (c,),
+            (),
+            (d,),
+            f"{grid.tables.cell_names[c]} = {d}: the only candidate left in the cell",
+        )
     return None
 
 
@@ -46,8 +53,9 @@ def hidden_single(grid: CandidateGrid) -> Step | None:
             placed, once, twice = grid.unit_counts(u)
             if (once | placed) != all_mask:
                 missing = all_mask & ~(once | placed)
-                grid.broken = (f"{BIT_DIGIT[missing & -missing]} has no place left in "
-                               f"{t.unit_names[u]}")
+                grid.broken = (
+                    f"{BIT_DIGIT[missing & -missing]} has no place left in {t.unit_names[u]}"
+                )
                 return None
             singles = once & ~twice
             if singles:
@@ -55,8 +63,14 @@ def hidden_single(grid: CandidateGrid) -> Step | None:
                 d = BIT_DIGIT[bit]
                 for c in t.units[u]:
                     if cands[c] & bit:
-                        return Step("hidden_single", ((c, d),), (), (c,), (u,), (d,),
-                                    f"{t.cell_names[c]} = {d}: the only place for {d} in "
-                                    f"{t.unit_names[u]}")
+                        return Step(
+                            "hidden_single",
+                            ((c, d),),
+                            (),
+                            (c,),
+                            (u,),
+                            (d,),
+                            f"{t.cell_names[c]} = {d}: the only place for {d} in {t.unit_names[u]}",
+                        )
         dirty.discard(u)
     return None

@@ -15,8 +15,16 @@ from ..engine import CandidateGrid
 from ..steps import Step, elimination_text
 from ..tables import digits_of
 
-__all__ = ["naked_subset", "hidden_subset", "naked_pair", "naked_triple", "naked_quad",
-           "hidden_pair", "hidden_triple", "hidden_quad"]
+__all__ = [
+    "naked_subset",
+    "hidden_subset",
+    "naked_pair",
+    "naked_triple",
+    "naked_quad",
+    "hidden_pair",
+    "hidden_triple",
+    "hidden_quad",
+]
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -70,16 +78,23 @@ def naked_subset(grid: CandidateGrid, k: int) -> Step | None:
         if len(small) < k:
             continue
         for cells, union in subset_combinations(small, k):
-            elims = [(c, d) for c in open_cells if c not in cells and cands[c] & union
-                     for d in digits_of(cands[c] & union)]
+            elims = [
+                (c, d)
+                for c in open_cells
+                if c not in cells and cands[c] & union
+                for d in digits_of(cands[c] & union)
+            ]
             if elims:
                 digits = digits_of(union)
                 name = _NAMES[k]
-                text = (f"naked {name} {'/'.join(map(str, digits))} in "
-                        f"{t.cells_text(cells)} ({t.unit_names[u]}): "
-                        f"{elimination_text(t, elims)}")
-                return Step(f"naked_{name}", (), tuple(elims), tuple(cells), (u,),
-                            tuple(digits), text)
+                text = (
+                    f"naked {name} {'/'.join(map(str, digits))} in "
+                    f"{t.cells_text(cells)} ({t.unit_names[u]}): "
+                    f"{elimination_text(t, elims)}"
+                )
+                return Step(
+                    f"naked_{name}", (), tuple(elims), tuple(cells), (u,), tuple(digits), text
+                )
     return None
 
 
@@ -112,21 +127,24 @@ def hidden_subset(grid: CandidateGrid, k: int) -> Step | None:
             for d in digit_indices:
                 keep |= 1 << d
             cells = [open_cells[i] for i in range(len(open_cells)) if where >> i & 1]
-            elims = [(c, d) for c in cells if cands[c] & ~keep
-                     for d in digits_of(cands[c] & ~keep)]
+            elims = [(c, d) for c in cells if cands[c] & ~keep for d in digits_of(cands[c] & ~keep)]
             if elims:
                 digits = [d + 1 for d in digit_indices]
                 name = _NAMES[k]
-                text = (f"hidden {name} {'/'.join(map(str, digits))}: in "
-                        f"{t.unit_names[u]} they fit only in {t.cells_text(cells)}: "
-                        f"{elimination_text(t, elims)}")
-                return Step(f"hidden_{name}", (), tuple(elims), tuple(cells), (u,),
-                            tuple(digits), text)
+                text = (
+                    f"hidden {name} {'/'.join(map(str, digits))}: in "
+                    f"{t.unit_names[u]} they fit only in {t.cells_text(cells)}: "
+                    f"{elimination_text(t, elims)}"
+                )
+                return Step(
+                    f"hidden_{name}", (), tuple(elims), tuple(cells), (u,), tuple(digits), text
+                )
     return None
 
 
-def _fixed(func: Callable[[CandidateGrid, int], Step | None], k: int,
-           doc: str) -> Callable[[CandidateGrid], Step | None]:
+def _fixed(
+    func: Callable[[CandidateGrid, int], Step | None], k: int, doc: str
+) -> Callable[[CandidateGrid], Step | None]:
     def technique(grid: CandidateGrid) -> Step | None:
         return func(grid, k)
 

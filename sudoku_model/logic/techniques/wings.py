@@ -28,14 +28,17 @@ def _wing(grid: CandidateGrid, *, pivot_size: int) -> Step | None:
         if pm.bit_count() != pivot_size:
             continue
         shared_with_pivot = 1 if pivot_size == 2 else 2
-        pincers = [p for p in peers[pivot] if cands[p].bit_count() == 2
-                   and (cands[p] & pm).bit_count() == shared_with_pivot]
+        pincers = [
+            p
+            for p in peers[pivot]
+            if cands[p].bit_count() == 2 and (cands[p] & pm).bit_count() == shared_with_pivot
+        ]
         if pivot_size == 3:
             # XYZ pincers are subsets of the pivot.
             pincers = [p for p in pincers if cands[p] & ~pm == 0]
         for i, a in enumerate(pincers):
             am = cands[a]
-            for b in pincers[i + 1:]:
+            for b in pincers[i + 1 :]:
                 bm = cands[b]
                 if am == bm:
                     continue
@@ -57,11 +60,12 @@ def _wing(grid: CandidateGrid, *, pivot_size: int) -> Step | None:
                 key = "xy_wing" if pivot_size == 2 else "xyz_wing"
                 title = "XY-Wing" if pivot_size == 2 else "XYZ-Wing"
                 names = t.cell_names
-                text = (f"{title}: pivot {names[pivot]} {{{_digits(pm)}}} with pincers "
-                        f"{names[a]} {{{_digits(am)}}} and {names[b]} {{{_digits(bm)}}}: "
-                        f"one of them is {d}: {elimination_text(t, elims)}")
-                return Step(key, (), tuple(elims), (pivot, a, b), (), _tuple_digits(pm | z),
-                            text)
+                text = (
+                    f"{title}: pivot {names[pivot]} {{{_digits(pm)}}} with pincers "
+                    f"{names[a]} {{{_digits(am)}}} and {names[b]} {{{_digits(bm)}}}: "
+                    f"one of them is {d}: {elimination_text(t, elims)}"
+                )
+                return Step(key, (), tuple(elims), (pivot, a, b), (), _tuple_digits(pm | z), text)
     return None
 
 

@@ -71,8 +71,11 @@ def _naive_singles(puzzle: Puzzle) -> list[int]:
     n = puzzle.size
     vals = list(puzzle.givens.values)
     while True:
-        cand = {c: set(range(1, n + 1)) - {vals[p] for p in rules.peers[c]}
-                for c in range(len(vals)) if not vals[c]}
+        cand = {
+            c: set(range(1, n + 1)) - {vals[p] for p in rules.peers[c]}
+            for c in range(len(vals))
+            if not vals[c]
+        }
         single = next(((c, s) for c, s in cand.items() if len(s) == 1), None)
         if single:
             vals[single[0]] = single[1].pop()
@@ -136,7 +139,8 @@ def test_search_solves_larger_shapes(box):
     cells = list(range(shape.cell_count))
     rng.shuffle(cells)
     puzzle = Puzzle(Grid(shape, solution)).with_givens(
-        Grid(shape, solution).without(cells[: shape.cell_count // 2]))
+        Grid(shape, solution).without(cells[: shape.cell_count // 2])
+    )
     found = search(CandidateGrid.from_puzzle(puzzle), limit=1)
     assert found.solutions and puzzle.is_solution(Grid(shape, found.solutions[0]))
 

@@ -46,6 +46,7 @@ def test_singles_only_grade_needs_search_on_hard_puzzles():
 
 def test_a_puzzle_with_two_solutions_is_never_reported_solved():
     import gzip
+
     with gzip.open(bundled_path("17-clue"), "rt") as f:
         seventeen = next(ln.strip() for ln in f if ln.strip() and not ln.startswith("#"))
     puzzle = Puzzle.parse(seventeen)
@@ -67,8 +68,10 @@ def test_unsolvable_and_contradictory():
         text, count, *_ = record.split(":")
         puzzle = Puzzle.parse(text)
         g = grade(puzzle)
-        expected = {0: {VerdictKind.UNSOLVABLE, VerdictKind.CONTRADICTORY},
-                    1: {VerdictKind.UNIQUE}}.get(int(count), {VerdictKind.MULTIPLE})
+        expected = {
+            0: {VerdictKind.UNSOLVABLE, VerdictKind.CONTRADICTORY},
+            1: {VerdictKind.UNIQUE},
+        }.get(int(count), {VerdictKind.MULTIPLE})
         assert g.verdict in expected, (record, g.verdict)
 
 
@@ -85,5 +88,4 @@ def test_empty_grids_are_multiple():
 
 def test_to_json_has_the_rate_fields():
     d = grade(Puzzle.parse(_lines("top95")[3])).to_json()
-    assert set(d) == {"verdict", "level", "score", "hardest", "techniques", "guesses",
-                      "seconds"}
+    assert set(d) == {"verdict", "level", "score", "hardest", "techniques", "guesses", "seconds"}

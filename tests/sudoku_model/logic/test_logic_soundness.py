@@ -57,8 +57,7 @@ def _unique_solution(puzzle: Puzzle) -> tuple[int, ...]:
     return found.solutions[0]
 
 
-SAMPLES = {"top95": (None, 1), "magictour-top1465": (None, 12),
-           "forum-hardest-1106": (None, 4)}
+SAMPLES = {"top95": (None, 1), "magictour-top1465": (None, 12), "forum-hardest-1106": (None, 4)}
 
 
 @pytest.mark.slow
@@ -70,9 +69,22 @@ def test_every_step_is_true_of_the_solution(name):
         puzzle = Puzzle.parse(line)
         used |= _check_steps(puzzle, _unique_solution(puzzle))
     # The sample must exercise more than the basics, or this test proves little.
-    assert {"naked_single", "hidden_single", "locked_pointing", "naked_pair", "hidden_pair",
-            "naked_triple", "hidden_triple", "x_wing", "swordfish", "xy_wing", "xyz_wing",
-            "simple_colouring", "x_chain", "xy_chain"} <= used
+    assert {
+        "naked_single",
+        "hidden_single",
+        "locked_pointing",
+        "naked_pair",
+        "hidden_pair",
+        "naked_triple",
+        "hidden_triple",
+        "x_wing",
+        "swordfish",
+        "xy_wing",
+        "xyz_wing",
+        "simple_colouring",
+        "x_chain",
+        "xy_chain",
+    } <= used
 
 
 def _variant_cases() -> list[tuple[str, RuleSet]]:

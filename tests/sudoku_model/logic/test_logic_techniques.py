@@ -32,7 +32,6 @@ from sudoku_model.rules import RuleSet
 CLASSIC = RuleSet.classic(Shape(3, 3))
 
 
-
 def cell(name: str, n: int = 9) -> int:
     """``"r3c7"`` -> cell index."""
     r, c = name[1:].split("c")
@@ -46,8 +45,12 @@ def mask(digits: str | list[int]) -> int:
     return out
 
 
-def position(marks: dict[str, str] | None = None, *, without: dict[str, list[str]] | None = None,
-             rules: RuleSet = CLASSIC) -> CandidateGrid:
+def position(
+    marks: dict[str, str] | None = None,
+    *,
+    without: dict[str, list[str]] | None = None,
+    rules: RuleSet = CLASSIC,
+) -> CandidateGrid:
     """A grid with every cell empty and every candidate possible, except ``marks``
     (cell name -> its candidates) and ``without`` (digit -> cells that lose it).
 
@@ -83,7 +86,7 @@ def test_naked_single_fires_on_a_cell_with_one_candidate():
     grid = CandidateGrid.from_puzzle(Puzzle.parse("1.3..4.2.1.3..2."))
     step = naked_single(grid)
     assert step is not None and step.technique == "naked_single"
-    (c, d), = step.placements
+    ((c, d),) = step.placements
     assert grid.cands[c] == 1 << (d - 1)
     assert "1234341221434321"[c] == str(d)
 
@@ -117,9 +120,17 @@ def test_hidden_single_reports_a_digit_with_no_place():
 def test_hidden_single_ignores_units_shorter_than_n():
     # A 3-cell unit needs no digit: a digit absent from it is no contradiction.
     from sudoku_model.rules import AllDifferent, boxes_rule, columns_rule, rows_rule
+
     shape = Shape(3, 3)
-    rules = RuleSet(shape, (rows_rule(shape), columns_rule(shape), boxes_rule(shape),
-                            AllDifferent("short", ((0, 10, 20),))))
+    rules = RuleSet(
+        shape,
+        (
+            rows_rule(shape),
+            columns_rule(shape),
+            boxes_rule(shape),
+            AllDifferent("short", ((0, 10, 20),)),
+        ),
+    )
     grid = position(without={"5": ["r1c1", "r2c2", "r3c3"]}, rules=rules)
     grid.dirty.add(27)
     assert hidden_single(grid) is None and grid.broken is None
@@ -170,8 +181,9 @@ def test_naked_pair():
     apply_step(grid, step)
     step = naked_pair(grid)
     assert step is not None and step.units == (18,)
-    assert names(step.eliminations) == {(f"r{r}c{c}", d) for r in (2, 3) for c in (1, 2, 3)
-                                        for d in (1, 2)}
+    assert names(step.eliminations) == {
+        (f"r{r}c{c}", d) for r in (2, 3) for c in (1, 2, 3) for d in (1, 2)
+    }
     assert naked_pair(position({"r1c1": "12", "r1c2": "13"})) is None
 
 
@@ -180,8 +192,9 @@ def test_naked_triple_and_quad():
     assert naked_pair(grid) is None
     step = naked_triple(grid)
     assert step is not None and step.digits == (1, 2, 3)
-    assert names(step.eliminations) == {(f"r1c{c}", d) for c in (2, 3, 4, 6, 7, 8)
-                                        for d in (1, 2, 3)}
+    assert names(step.eliminations) == {
+        (f"r1c{c}", d) for c in (2, 3, 4, 6, 7, 8) for d in (1, 2, 3)
+    }
     grid = position({"r1c1": "12", "r1c5": "23", "r1c9": "34", "r1c2": "14"})
     assert naked_triple(grid) is None
     step = naked_quad(grid)
@@ -194,8 +207,9 @@ def test_hidden_pair():
     step = hidden_pair(grid)
     assert step is not None and step.digits == (1, 2)
     assert names(step.eliminations) == {(f"r1c{c}", d) for c in (1, 2) for d in range(3, 10)}
-    grid = position(without={"1": row_cells(1, range(3, 10)),
-                             "2": row_cells(1, [2] + list(range(4, 10)))})
+    grid = position(
+        without={"1": row_cells(1, range(3, 10)), "2": row_cells(1, [2] + list(range(4, 10)))}
+    )
     assert hidden_pair(grid) is None
 
 
@@ -229,8 +243,9 @@ def test_x_wing_on_rows():
     grid = position(without=_only("4", {1: [2, 7], 5: [2, 7]}))
     step = x_wing(grid)
     assert step is not None and step.technique == "x_wing"
-    assert names(step.eliminations) == {(f"r{r}c{c}", 4) for c in (2, 7)
-                                        for r in (2, 3, 4, 6, 7, 8, 9)}
+    assert names(step.eliminations) == {
+        (f"r{r}c{c}", 4) for c in (2, 7) for r in (2, 3, 4, 6, 7, 8, 9)
+    }
     assert x_wing(position(without=_only("4", {1: [2, 7], 5: [2, 8]}))) is None
 
 
@@ -238,8 +253,9 @@ def test_x_wing_on_columns():
     grid = position(without=_only("4", {3: [1, 6], 8: [1, 6]}, by="column"))
     step = x_wing(grid)
     assert step is not None
-    assert names(step.eliminations) == {(f"r{r}c{c}", 4) for r in (1, 6)
-                                        for c in (1, 2, 4, 5, 6, 7, 9)}
+    assert names(step.eliminations) == {
+        (f"r{r}c{c}", 4) for r in (1, 6) for c in (1, 2, 4, 5, 6, 7, 9)
+    }
     assert "column 3" in step.explanation and "row 6" in step.explanation
 
 
@@ -248,8 +264,9 @@ def test_swordfish():
     assert x_wing(grid) is None
     step = swordfish(grid)
     assert step is not None
-    assert names(step.eliminations) == {(f"r{r}c{c}", 4) for c in (2, 7, 9)
-                                        for r in (2, 3, 4, 6, 7, 8)}
+    assert names(step.eliminations) == {
+        (f"r{r}c{c}", 4) for c in (2, 7, 9) for r in (2, 3, 4, 6, 7, 8)
+    }
     assert swordfish(position(without=_only("4", {1: [2, 7], 5: [7, 9], 9: [2, 8]}))) is None
 
 
@@ -258,10 +275,13 @@ def test_jellyfish():
     assert x_wing(grid) is None and swordfish(grid) is None
     step = jellyfish(grid)
     assert step is not None
-    assert names(step.eliminations) == {(f"r{r}c{c}", 4) for c in (1, 2, 3, 5)
-                                        for r in (2, 3, 5, 7, 9)}
-    assert jellyfish(position(without=_only("4", {1: [1, 2], 4: [2, 3], 6: [3, 5],
-                                                   8: [1, 6]}))) is None
+    assert names(step.eliminations) == {
+        (f"r{r}c{c}", 4) for c in (1, 2, 3, 5) for r in (2, 3, 5, 7, 9)
+    }
+    assert (
+        jellyfish(position(without=_only("4", {1: [1, 2], 4: [2, 3], 6: [3, 5], 8: [1, 6]})))
+        is None
+    )
 
 
 # -- wings ---------------------------------------------------------------------------------
@@ -283,8 +303,9 @@ def test_xyz_wing():
 
 # -- chains --------------------------------------------------------------------------------
 def _digit_only_at(digit: str, keep: list[str]) -> dict[str, list[str]]:
-    return {digit: [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)
-                    if f"r{r}c{c}" not in keep]}
+    return {
+        digit: [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if f"r{r}c{c}" not in keep]
+    }
 
 
 # Digit 1 only at these cells. Strong links: box 1 (r1c2-r3c3), column 2 (r1c2-r5c2),
@@ -302,8 +323,7 @@ def test_simple_colouring_trap():
 def test_simple_colouring_wrap():
     # Strong links row 1, column 7, row 5, column 3 colour r1c1, r5c7, r2c3 alike; box 1
     # holds r1c1 and r2c3 (and r3c2, so it is no strong link): that colour is false.
-    grid = position(without=_digit_only_at("1", ["r1c1", "r1c7", "r5c7", "r5c3", "r2c3",
-                                                  "r3c2"]))
+    grid = position(without=_digit_only_at("1", ["r1c1", "r1c7", "r5c7", "r5c3", "r2c3", "r3c2"]))
     step = simple_colouring(grid)
     assert step is not None
     assert names(step.eliminations) == {("r1c1", 1), ("r5c7", 1), ("r2c3", 1)}
@@ -317,8 +337,7 @@ def test_x_chain():
 
 
 def test_chains_do_not_fire_when_the_chain_is_broken():
-    grid = position(without=_digit_only_at("1", ["r1c2", "r3c3", "r5c8", "r3c8", "r3c5",
-                                                  "r8c8"]))
+    grid = position(without=_digit_only_at("1", ["r1c2", "r3c3", "r5c8", "r3c8", "r3c5", "r8c8"]))
     assert simple_colouring(grid) is None and x_chain(grid) is None
 
 
@@ -346,6 +365,7 @@ def test_wings_and_chains_use_anti_knight_peers():
 
 def test_technique_table_is_ordered_and_sound_by_default():
     from sudoku_model.logic.techniques import LEVELS
+
     ranks = [LEVELS.index(t.level) for t in TECHNIQUES]
     assert ranks == sorted(ranks)
     assert not any(t.assumes_uniqueness for t in TECHNIQUES)

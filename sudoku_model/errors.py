@@ -11,6 +11,7 @@ __all__ = [
     "BackendNotFoundError",
     "BackendUnavailableError",
     "ParseError",
+    "SearchInterrupted",
     "ShapeError",
     "SudokuError",
     "UnsupportedPuzzleError",
@@ -101,3 +102,12 @@ class BackendNotFoundError(SudokuError, LookupError):
 
 class BackendUnavailableError(SudokuError, ImportError):
     """A backend is registered but its solver package is missing; the message names the extra."""
+
+
+class SearchInterrupted(SudokuError):
+    """A search was stopped by :meth:`sudoku_model.solving.Backend.interrupt` (a signal,
+    a cancelled request) before it answered.
+
+    This is not a verdict: a workflow that catches it records nothing for the puzzle in
+    flight (unlike ``unknown``, which means the puzzle's own budget was spent).
+    """

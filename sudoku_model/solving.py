@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from .errors import BackendNotFoundError, UnsupportedPuzzleError
+from .errors import BackendNotFoundError, SearchInterrupted, UnsupportedPuzzleError
 from .grid import Grid
 from .puzzle import Puzzle
 
@@ -291,6 +291,27 @@ class Backend(abc.ABC):
     #: Registered name, with the sub-solver after a colon (``pysat:cadical195``).
     name: str = "abstract"
     capabilities: ClassVar[Capabilities] = Capabilities(frozenset({"all_different"}))
+    #: Set by :meth:`interrupt`, cleared by :meth:`clear_interrupt`.
+    _interrupted: bool = False
+
+    # -- interruption ------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Ask every search of this backend in flight (any thread) to stop now.
+
+        Safe to call from a signal handler: it only sets flags. The interrupted call raises
+        :class:`~sudoku_model.errors.SearchInterrupted` (never a verdict), and so does every
+        later call until :meth:`clear_interrupt`. Backends whose solver can be stopped from
+        outside override this to stop it too (and call ``super().interrupt()``).
+        """
+        self._interrupted = True
+
+    def clear_interrupt(self) -> None:
+        """Let searches run again after :meth:`interrupt`."""
+        self._interrupted = False
+
+    def _check_interrupt(self) -> None:
+        if self._interrupted:
+            raise SearchInterrupted(f"backend {self.name}: search interrupted")
 
     # -- to implement ------------------------------------------------------------------
     @abc.abstractmethod
@@ -351,7 +372,9 @@ class Backend(abc.ABC):
             return SolveResult(
                 puzzle, SolveStatus.CONTRADICTORY, None, self.name, time.perf_counter() - start, {}
             )
+        self._check_interrupt()
         outcome = self._search(puzzle, limit=1, budget=self._budget(budget))
+        self._check_interrupt()
         seconds = time.perf_counter() - start
         if outcome.solutions:
             status = SolveStatus.SOLVED
@@ -391,7 +414,9 @@ class Backend(abc.ABC):
                 {},
                 contradictory=True,
             )
+        self._check_interrupt()
         outcome = self._search(puzzle, limit=limit, budget=self._budget(budget))
+        self._check_interrupt()
         seconds = time.perf_counter() - start
         return CountResult(
             puzzle,
@@ -446,6 +471,7 @@ class Backend(abc.ABC):
                 conflicts=tuple(c.describe(puzzle.shape) for c in conflicts),
             )
         budget = self._budget(budget)
+        self._check_interrupt()
         if solution is not None:
             if not puzzle.is_solution(solution):
                 raise ValueError(
@@ -458,6 +484,7 @@ class Backend(abc.ABC):
             outcome = self._search(puzzle, limit=2, budget=budget)
             found = outcome.solutions
             complete = outcome.complete
+        self._check_interrupt()
         seconds = time.perf_counter() - start
         return _verdict_from(puzzle, self.name, found, complete, seconds, outcome.stats)
 

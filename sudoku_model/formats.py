@@ -88,7 +88,7 @@ class Record(NamedTuple):
 
     ``line`` is the 1-based line where the puzzle starts; ``text`` the raw text read;
     ``comment`` what followed the cells on a line; ``solution`` a solution carried by the
-    input (CSV/JSON solution field), if any; ``index`` the 0-based position of the record
+    input (CSV/JSON solution field), if any; ``position`` the 0-based position of the record
     in its source (unique and stable even where several records share a line, as in a JSON
     array). (A named tuple: cheap to make by the million.)
     """
@@ -100,7 +100,7 @@ class Record(NamedTuple):
     error: ParseError | None = None
     comment: str = ""
     solution: Grid | None = None
-    index: int = -1
+    position: int = -1
 
     @property
     def ok(self) -> bool:
@@ -491,10 +491,10 @@ def iter_records(
         stream = src
     assert name is not None
     try:
-        for index, record in enumerate(
+        for position, record in enumerate(
             _iter_stream(stream, name, shape, alphabet, tuple(variants), fmt)
         ):
-            yield record._replace(index=index)
+            yield record._replace(position=position)
     finally:
         if close is not None:
             close.close()  # type: ignore[attr-defined]

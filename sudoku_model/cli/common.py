@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from ..errors import SudokuError
 from ..geometry import Shape, parse_box
@@ -26,6 +26,8 @@ __all__ = [
     "is_terminal",
     "iter_inputs",
     "json_dumps",
+    "open_output",
+    "check_output_path",
 ]
 
 EXIT_OK = 0
@@ -201,3 +203,43 @@ def is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def check_output_path(path: str) -> None:
+    """Refuse an output path that cannot be written, before anything is opened or truncated.
+
+    Raises:
+        CliError: the directory is missing, the path is a directory, or it is not writable.
+    """
+    if path == "-":
+        return
+    if os.path.isdir(path):
+        raise CliError(f"{path}: is a directory, not an output file")
+    parent = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(parent):
+        raise CliError(f"{path}: cannot write: directory {parent} does not exist")
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK) or not os.path.isfile(path):
+            raise CliError(f"{path}: cannot write: not a writable regular file")
+    elif not os.access(parent, os.W_OK):
+        raise CliError(f"{path}: cannot write: directory {parent} is not writable")
+
+
+def open_output(path: str, *, append: bool = False, binary: bool = False) -> IO[Any]:
+    """Open an output file (``-`` is standard output) after :func:`check_output_path`.
+
+    Call it only once every other option has been validated: opening for writing truncates.
+
+    Raises:
+        CliError: the path cannot be written (with the reason, never a traceback).
+    """
+    check_output_path(path)
+    if path == "-":
+        return sys.stdout.buffer if binary else sys.stdout
+    mode = ("a" if append else "w") + ("b" if binary else "")
+    try:
+        if binary:
+            return open(path, mode)  # noqa: SIM115 - the caller closes it
+        return open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None

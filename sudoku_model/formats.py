@@ -595,6 +595,8 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     ``other`` (a vote in the format decision)."""
     if s.startswith("{") and s.endswith("}"):
         return "jsonl"
+    if '"' in s:
+        return "other"  # no puzzle line or block row has quotes: JSON or CSV text
     if _is_decoration_line(s):
         return "block"
     run = s[: _cell_run(s, alphabet)]
@@ -639,7 +641,7 @@ def _choose_format(
     if first.startswith("{"):
         if votes["jsonl"] * 2 > len(content):
             return "jsonl"
-        if votes["line"] + votes["block"] <= 1:
+        if votes["line"] + votes["block"] <= votes["other"]:
             return "json"  # one object over several lines
     return "block" if votes["block"] > votes["line"] else "line"
 
@@ -689,7 +691,7 @@ def _evident_alphabet(n: int, runs: list[tuple[int, str]]) -> tuple[Alphabet, in
             why = f"'0' is a symbol (blanks are '.') and no '{top}' is given"
             return ZERO_BASED_ALPHABET, first_line, why
     beyond = sorted(
-        ch for ch in chars if ch.isalpha() and (DEFAULT_ALPHABET.raw_value(ch) or 0) > n
+        ch for ch in chars if ch.isalpha() and (DEFAULT_ALPHABET.raw_value(ch) or 99) > n
     )
     if n in (16, 25) and beyond and not chars & set("123456789"):
         letters = set(LETTER_ALPHABET.symbols[:n])
@@ -1046,6 +1048,20 @@ def _block_records(
                 yield flush()
                 block, rows = [], 0
                 continue
+        elif rows == 1 and shape is None:
+            cells = len(_block_row(raw)[0])
+            if cells != n:
+                # a lone first row (a title): a record of its own; this row starts the block
+                first = next(b for b in block if not _is_decoration_line(b))
+                first_no = start + block.index(first)
+                msg = f"a lone row of {n} cells (the next row has {cells}): not a block"
+                err = ParseError(msg, source=name, line=first_no, column=1, text=first)
+                yield Record(name, first_no, first.rstrip("\r\n"), None, err)
+                if cells > 25 or cells < 4:
+                    yield from _line_records([(lineno, raw)], name, shape, alphabet, variants)
+                    block, rows = [], 0
+                    continue
+                block, rows, start, n = [], 0, lineno, cells
         block.append(raw)
         rows += 1
         if rows == n:

@@ -54,6 +54,12 @@ class Alphabet:
     def __repr__(self) -> str:
         return f"<Alphabet {self.name}>"
 
+    def __reduce__(self) -> tuple:
+        # the registered alphabets unpickle as themselves (records cross process pools)
+        if ALPHABETS.get(self.name) is self:
+            return (_registered, (self.name,))
+        return (Alphabet, (self.name, self.symbols, self.blanks))
+
     def value_of(self, char: str, size: int) -> int | None:
         """The value of one character for an n x n grid, or None when it is no symbol."""
         v = self._decode.get(char)
@@ -85,6 +91,10 @@ ALPHABETS = {
     "A-Y": LETTER_ALPHABET,
     "letters": LETTER_ALPHABET,
 }
+
+
+def _registered(name: str) -> Alphabet:
+    return ALPHABETS[name]
 
 
 class Grid:

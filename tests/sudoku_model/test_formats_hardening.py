@@ -211,3 +211,13 @@ def test_csv_headers_from_the_wild_keep_extra_columns(corpus: list[BadInput]) ->
     assert len(recs) == 10 and all(r.solution is not None and r.extra is None for r in recs)
     recs = list(formats.iter_records(io.StringIO(f"QUIZZES,Solutions\n{P},\n"), source="k.csv"))
     assert recs[0].ok and recs[0].solution is None
+
+
+def test_records_remember_their_alphabet_across_pickling(corpus: list[BadInput]) -> None:
+    import pickle
+
+    zero = [c for c in corpus if c.name == "zero-f-16.txt"][0]
+    rec = next(formats.iter_records(zero.path))
+    back = pickle.loads(pickle.dumps(rec))
+    assert back.alphabet is ZERO_BASED_ALPHABET and back.puzzle == rec.puzzle
+    assert back.puzzle.givens.to_line(alphabet=back.alphabet) == rec.text

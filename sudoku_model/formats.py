@@ -9,8 +9,10 @@ Formats
   blank lines are skipped; CRLF is accepted.
 * **block**: n lines of n cells, with or without ``|``, ``+``, ``-`` separators and spaces;
   several blocks in one file are separated by blank lines.
-* **csv**: a header naming the puzzle column (``puzzle``, ``quizzes``, ``quiz``, ``givens``)
-  and optionally the solution column (``solution``, ``solutions``).
+* **csv**: a header naming the puzzle column (``puzzle``, ``quiz``, ``quizzes``,
+  ``question``, ``sudoku``, ``givens``, any case) and optionally the solution column
+  (``solution``, ``solutions``, ``answer``), or no header (puzzle, then solution); other
+  columns are kept in ``Record.extra``.
 * **json**: a list of puzzles, ``{"puzzles": [...]}``, or one puzzle object;
   **jsonl**: one puzzle per line. A puzzle is a string of cells or an object (below).
 * **variant JSON** (one object per puzzle)::
@@ -23,7 +25,9 @@ Formats
 
 Reading streams: :func:`iter_records` yields one :class:`Record` per puzzle in constant
 memory, with either a :class:`~sudoku_model.Puzzle` or the :class:`ParseError` that says
-where the text went wrong. ``.gz`` files are read transparently.
+where the text went wrong. Gzip data is read transparently (recognised by its magic bytes).
+``auto`` decides the format from the extension, a CSV header or a majority of the first
+content lines, never from one odd line; the alphabet is inferred when the file shows it.
 
 >>> line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 >>> rec = next(iter_records([line + "  # top95 #1"]))

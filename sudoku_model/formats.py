@@ -9,8 +9,10 @@ Formats
   blank lines are skipped; CRLF is accepted.
 * **block**: n lines of n cells, with or without ``|``, ``+``, ``-`` separators and spaces;
   several blocks in one file are separated by blank lines.
-* **csv**: a header naming the puzzle column (``puzzle``, ``quizzes``, ``quiz``, ``givens``)
-  and optionally the solution column (``solution``, ``solutions``).
+* **csv**: a header naming the puzzle column (``puzzle``, ``quiz``, ``quizzes``,
+  ``question``, ``sudoku``, ``givens``, any case) and optionally the solution column
+  (``solution``, ``solutions``, ``answer``), or no header (puzzle, then solution); other
+  columns are kept in ``Record.extra``.
 * **json**: a list of puzzles, ``{"puzzles": [...]}``, or one puzzle object;
   **jsonl**: one puzzle per line. A puzzle is a string of cells or an object (below).
 * **variant JSON** (one object per puzzle)::
@@ -23,7 +25,9 @@ Formats
 
 Reading streams: :func:`iter_records` yields one :class:`Record` per puzzle in constant
 memory, with either a :class:`~sudoku_model.Puzzle` or the :class:`ParseError` that says
-where the text went wrong. ``.gz`` files are read transparently.
+where the text went wrong. Gzip data is read transparently (recognised by its magic bytes).
+``auto`` decides the format from the extension, a CSV header or a majority of the first
+content lines, never from one odd line; the alphabet is inferred when the file shows it.
 
 >>> line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 >>> rec = next(iter_records([line + "  # top95 #1"]))
@@ -37,15 +41,25 @@ import csv
 import gzip
 import io
 import json
+import math
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import sys
+import unicodedata
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import IO, Any, NamedTuple, TextIO
 
 from .errors import ParseError, ShapeError
 from .geometry import Shape, shape_for_cell_count, shape_for_size
-from .grid import DEFAULT_ALPHABET, Alphabet, Grid
+from .grid import (
+    DEFAULT_ALPHABET,
+    LETTER_ALPHABET,
+    ZERO_BASED_ALPHABET,
+    Alphabet,
+    Grid,
+)
 from .puzzle import Puzzle
 from .rules import RuleSet
 
@@ -79,8 +93,19 @@ COMMENT_SEPARATORS = " \t#;:,"
 #: Characters allowed in block separator lines and between block cells.
 BLOCK_DECORATION = "|+-=  \t"
 
-_PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid")
-_SOLUTION_COLUMNS = ("solution", "solutions", "answer")
+_PUZZLE_COLUMNS = (
+    "puzzle",
+    "puzzles",
+    "quizzes",
+    "quiz",
+    "question",
+    "questions",
+    "sudoku",
+    "sudokus",
+    "givens",
+    "grid",
+)
+_SOLUTION_COLUMNS = ("solution", "solutions", "answer", "answers")
 
 
 class Record(NamedTuple):
@@ -90,7 +115,10 @@ class Record(NamedTuple):
     ``comment`` what followed the cells on a line; ``solution`` a solution carried by the
     input (CSV/JSON solution field), if any; ``position`` the 0-based position of the record
     in its source (unique and stable even where several records share a line, as in a JSON
-    array). (A named tuple: cheap to make by the million.)
+    array); ``extra`` the other columns of a CSV row (``rating``, ``source``, ``id``...) by
+    header name (``columnN`` without a header), None when there are none; ``alphabet`` the
+    alphabet the record was read in (set by :func:`iter_records`; write results in it).
+    (A named tuple: cheap to make by the million.)
     """
 
     source: str
@@ -101,6 +129,8 @@ class Record(NamedTuple):
     comment: str = ""
     solution: Grid | None = None
     position: int = -1
+    extra: Mapping[str, str] | None = None
+    alphabet: Alphabet = DEFAULT_ALPHABET
 
     @property
     def ok(self) -> bool:
@@ -139,7 +169,7 @@ def _decode_cells(
             if raw is not None and raw > n:
                 msg = f"value {raw} ({ch!r}) is above {n} for a {n}x{n} grid"
             else:
-                msg = f"bad symbol {ch!r}"
+                msg = _bad_symbol(ch)
             raise ParseError(msg, source=source, line=line, column=column + i, text=text)
         append(v)
     return tuple(values)
@@ -159,6 +189,33 @@ def _byte_table(alphabet: Alphabet) -> dict[int, bytes]:
 
 
 _SEPARATOR = re.compile(r"[ \t#;:,]")
+
+
+def _bad_symbol(ch: str) -> str:
+    """Words for a character that is no symbol (binary data and invisible characters named)."""
+    if ch == "\ufffd":
+        return "bad symbol: bytes that are not UTF-8 text (binary data?)"
+    if ch < " " or ch == "\x7f":
+        return f"bad symbol: control character {ch!r} (binary data?)"
+    if not ch.isascii() or not ch.isprintable():
+        return f"bad symbol {ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})"
+    return f"bad symbol {ch!r}"
+
+
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def _check_symbols(
+    cells: str, alphabet: Alphabet, *, source: str, line: int, column: int, text: str
+) -> None:
+    """Raise the bad-symbol error of a run of cells that holds a character other than
+    printable ASCII (binary data, a zero-width space): named before a wrong cell count,
+    which it usually causes."""
+    m = _NOT_PRINTABLE_ASCII.search(cells)
+    if m is not None:
+        raise ParseError(
+            _bad_symbol(m.group()), source=source, line=line, column=column + m.start(), text=text
+        )
 
 
 def _cell_run(text: str, alphabet: Alphabet) -> int:
@@ -189,15 +246,21 @@ def _shape_for_count(
     try:
         return shape_for_cell_count(count)
     except ShapeError:
-        sizes = ", ".join(str(c) for c in CELL_COUNTS[:6])
+        k = math.isqrt(count)
+        sizes = ", ".join(str(math.isqrt(c)) for c in CELL_COUNTS)
         near = min(CELL_COUNTS, key=lambda c: abs(c - count))
-        hint = (
-            f"; a {int(near**0.5)}x{int(near**0.5)} grid has {near}"
-            if abs(near - count) <= 3
-            else ""
-        )
+        if k * k == count and k > 25:
+            what = f"a {k}x{k} grid ({count} cells) is larger than the largest supported, 25x25"
+        elif k * k == count and k >= 4:
+            what = f"a {k}x{k} grid ({count} cells) has no box shape ({k} is prime)"
+        elif count > CELL_COUNTS[-1]:
+            what = f"{count:,} cells: more than the {CELL_COUNTS[-1]} of a 25x25 grid"
+        else:
+            what = f"{count} cells is not a grid"
+            if abs(near - count) <= 3:
+                what += f" (a {math.isqrt(near)}x{math.isqrt(near)} grid has {near})"
         raise ParseError(
-            f"{count} cells is not a grid (expected one of {sizes}, ...){hint}",
+            f"{what}; supported sizes n (n*n cells on a line): {sizes}",
             source=source,
             line=line,
             column=column + min(count, near),
@@ -225,9 +288,14 @@ def parse_line(
     cells = stripped[:run]
     rest = stripped[run:]
     comment = rest.strip(COMMENT_SEPARATORS + "\r") if rest else ""
-    shp = _shape_for_count(
-        len(cells), shape, source=source, line=line, column=indent + 1, text=body
-    )
+    try:
+        shp = _shape_for_count(
+            len(cells), shape, source=source, line=line, column=indent + 1, text=body
+        )
+    except ParseError:
+        # an invisible or binary character is named, not counted as a cell
+        _check_symbols(cells, alphabet, source=source, line=line, column=indent + 1, text=body)
+        raise
     values = _decode_cells(
         cells, shp, alphabet, source=source, line=line, column=indent + 1, text=body
     )
@@ -403,29 +471,136 @@ def read_char_grid(
 
 
 # -- streams -------------------------------------------------------------------------------
+#: Content lines read before the format and the alphabet of a file are decided.
+_SAMPLE_LINES = 24
+#: Characters of a long line kept in a malformed record and its error (a bounded excerpt).
+_EXCERPT = 200
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+class _GzipRaw(io.RawIOBase):
+    """Gzip members decompressed from a binary file. A stream cut short (or corrupt) ends
+    like a clean one, so every byte before the cut is delivered; ``problem`` then says what
+    went wrong, for the reader to report after the last record."""
+
+    def __init__(self, f: IO[bytes]) -> None:
+        self._f = f
+        self._d = zlib.decompressobj(wbits=31)
+        self._in = b""
+        self._out = b""
+        self._pos = 0
+        self._started = False
+        self._done = False
+        self.problem: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while self._pos >= len(self._out):
+            if self._done:
+                return 0
+            self._fill()
+        n = min(len(b), len(self._out) - self._pos)
+        b[:n] = self._out[self._pos : self._pos + n]
+        self._pos += n
+        return n
+
+    def _fill(self) -> None:
+        if not self._in:
+            self._in = self._f.read(1 << 16)
+            if not self._in:
+                if self._started:
+                    self.problem = "the gzip data ends before its end marker (a truncated file)"
+                self._done = True
+                return
+        d = self._d
+        try:
+            # bounded output per call: a small file that expands enormously is read piecewise
+            self._out = d.decompress(self._in, 1 << 20)
+        except zlib.error as exc:
+            self.problem = f"corrupt gzip data ({exc})"
+            self._done = True
+            return
+        self._pos = 0
+        self._started = True
+        if d.eof:
+            rest = d.unused_data
+            self._d = zlib.decompressobj(wbits=31)
+            self._started = False
+            if rest.startswith(_GZIP_MAGIC):
+                self._in = rest  # the next member
+            else:
+                self._in = b""
+                if rest:
+                    self._done = True  # trailing bytes after the last member: ignored
+        else:
+            self._in = d.unconsumed_tail
+
+    def close(self) -> None:
+        self._f.close()
+        super().close()
+
+
+def _text_of(f: IO[bytes]) -> tuple[TextIO, _GzipRaw | None]:
+    """A text stream over a binary one: gzip recognised by its magic bytes, undecodable
+    bytes replaced by U+FFFD (reported later as bad symbols, never a crash)."""
+    buffered = f if isinstance(f, io.BufferedReader) else io.BufferedReader(f)  # type: ignore[arg-type,type-var]
+    raw: _GzipRaw | None = None
+    if buffered.peek(2)[:2] == _GZIP_MAGIC:
+        raw = _GzipRaw(buffered)
+        buffered = io.BufferedReader(raw, 1 << 16)
+    text = io.TextIOWrapper(buffered, encoding="utf-8", errors="replace", newline=None)
+    return text, raw
+
+
 def open_text(path: str | os.PathLike[str]) -> TextIO:
-    """Open a text file for reading, gzip-compressed when it ends in ``.gz``; undecodable
-    bytes become U+FFFD (reported later as a bad symbol, never a crash)."""
+    """Open a puzzle file for reading as text: gzip-compressed data is recognised by its
+    magic bytes (whatever the name), undecodable bytes become U+FFFD (reported later as a
+    bad symbol, never a crash).
+
+    Raises:
+        ParseError: for a directory.
+        OSError: when the file cannot be opened.
+    """
+    return _open(path)[0]
+
+
+def _open(path: str | os.PathLike[str]) -> tuple[TextIO, _GzipRaw | None]:
     p = os.fspath(path)
-    if p.endswith(".gz"):
-        return gzip.open(p, "rt", encoding="utf-8", errors="replace", newline=None)
-    return open(p, encoding="utf-8", errors="replace", newline=None)
+    if os.path.isdir(p):
+        raise ParseError("is a directory, not a puzzle file", source=p, line=1, column=1)
+    return _text_of(open(p, "rb"))
 
 
-def _detect(first: str, name: str, alphabet: Alphabet, shape: Shape | None) -> str:
-    lower = name.lower().removesuffix(".gz")
-    if lower.endswith(".csv"):
-        return "csv"
-    if lower.endswith(".jsonl") or lower.endswith(".ndjson"):
+def _csv_columns(fields: Sequence[str]) -> tuple[int, int] | None:
+    """(puzzle column, solution column or -1) when the fields are a header naming a puzzle
+    column; None otherwise."""
+    puzzle_col = solution_col = -1
+    for i, f in enumerate(fields):
+        h = f.strip().strip("\ufeff\"' ").lower()
+        if h in _PUZZLE_COLUMNS and puzzle_col < 0:
+            puzzle_col = i
+        elif h in _SOLUTION_COLUMNS and solution_col < 0:
+            solution_col = i
+    return None if puzzle_col < 0 else (puzzle_col, solution_col)
+
+
+def _csv_header_line(text: str) -> tuple[int, int] | None:
+    try:
+        fields = next(csv.reader([text]), [])
+    except csv.Error:
+        return None
+    return _csv_columns(fields)
+
+
+def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
+    """What one stripped content line looks like: ``line``, ``block``, ``jsonl`` or
+    ``other`` (a vote in the format decision)."""
+    if s.startswith("{") and s.endswith("}"):
         return "jsonl"
-    if lower.endswith(".json"):
-        return "json"
-    s = first.strip()
-    if s.startswith(("{", "[")):
-        return "jsonl" if s.startswith("{") and s.endswith("}") else "json"
-    head = s.split(",")[0].strip().strip('"').lower()
-    if head in _PUZZLE_COLUMNS:
-        return "csv"
+    if '"' in s:
+        return "other"  # no puzzle line or block row has quotes: JSON or CSV text
     if _is_decoration_line(s):
         return "block"
     run = s[: _cell_run(s, alphabet)]
@@ -433,10 +608,8 @@ def _detect(first: str, name: str, alphabet: Alphabet, shape: Shape | None) -> s
     if shape is not None:
         if len(run) == shape.cell_count:
             return "line"
-        if len(cells) == shape.size:
-            return "block"
-        return "line"
-    if any(ch in s for ch in "|+") or (" " in s.strip() and len(cells) <= 25 and len(run) < 16):
+        return "block" if len(cells) == shape.size else "other"
+    if any(ch in s for ch in "|+") or (" " in s and len(cells) <= 25 and len(run) < 16):
         return "block"
     if len(run) in CELL_COUNTS:
         if len(run) == 16:
@@ -446,7 +619,176 @@ def _detect(first: str, name: str, alphabet: Alphabet, shape: Shape | None) -> s
         return "line"
     if 4 <= len(run) <= 25 and len(run) == len(cells):
         return "block"
-    return "line"
+    return "other"
+
+
+def _choose_format(
+    content: list[tuple[int, str]], name: str, alphabet: Alphabet, shape: Shape | None
+) -> str:
+    """The format of a file from its name, else from a majority of its first content
+    lines: one odd line (a title, a truncated puzzle, a separator) never decides it."""
+    lower = name.lower().removesuffix(".gz")
+    if lower.endswith(".csv"):
+        return "csv"
+    if lower.endswith((".jsonl", ".ndjson")):
+        return "jsonl"
+    if lower.endswith(".json"):
+        return "json"
+    first = content[0][1].strip()
+    if first.startswith("["):
+        return "json"
+    if _csv_header_line(first) is not None:
+        return "csv"
+    votes = {"line": 0, "block": 0, "jsonl": 0, "other": 0}
+    for _, raw in content:
+        votes[_classify(raw.strip(), alphabet, shape)] += 1
+    if first.startswith("{"):
+        if votes["jsonl"] * 2 > len(content):
+            return "jsonl"
+        if votes["line"] + votes["block"] <= votes["other"]:
+            return "json"  # one object over several lines
+    return "block" if votes["block"] > votes["line"] else "line"
+
+
+_TOKEN_SPLIT = re.compile(r"[\s,;:\"'\[\]{}]+")
+
+
+def _sample_cells(
+    fmt: str, content: list[tuple[int, str]], shape: Shape | None, alphabet: Alphabet
+) -> tuple[int, list[tuple[int, str]]]:
+    """The grid size the sample shows (0 when unknown) and its runs of cells with their
+    line numbers."""
+    runs: list[tuple[int, str]] = []
+    sizes: dict[int, int] = {}
+    counts = {shape.cell_count} if shape is not None else set(CELL_COUNTS)
+    for lineno, raw in content:
+        s = raw.strip()
+        if fmt == "block":
+            if _is_decoration_line(s):
+                continue
+            cells, _ = _block_row(s)
+            if 4 <= len(cells) <= 25:
+                runs.append((lineno, cells))
+                sizes[len(cells)] = sizes.get(len(cells), 0) + 1
+            continue
+        tokens = [s[: _cell_run(s, alphabet)]] if fmt == "line" else _TOKEN_SPLIT.split(s)
+        for tok in tokens:
+            if len(tok) in counts:
+                runs.append((lineno, tok))
+                n = math.isqrt(len(tok))
+                sizes[n] = sizes.get(n, 0) + 1
+    if shape is not None:
+        return shape.size, runs
+    return (max(sizes, key=lambda k: sizes[k]) if sizes else 0), runs
+
+
+def _evident_alphabet(n: int, runs: list[tuple[int, str]]) -> tuple[Alphabet, int, str] | None:
+    """The alphabet other than the default that the cells show, with the line and the
+    reason; None when they fit the default (or show nothing else)."""
+    if n == 0 or not runs:
+        return None
+    chars = set("".join(r for _, r in runs).upper())
+    first_line = runs[0][0]
+    if n > 9:
+        top = DEFAULT_ALPHABET.symbols[n - 1]  # G for 16x16
+        if "0" in chars and chars & set("._-*") and top not in chars:
+            why = f"'0' is a symbol (blanks are '.') and no '{top}' is given"
+            return ZERO_BASED_ALPHABET, first_line, why
+    beyond = sorted(
+        ch for ch in chars if ch.isalpha() and (DEFAULT_ALPHABET.raw_value(ch) or 99) > n
+    )
+    if n in (16, 25) and beyond and not chars & set("123456789"):
+        letters = set(LETTER_ALPHABET.symbols[:n])
+        if chars <= letters | set(LETTER_ALPHABET.blanks):
+            why = f"only letters, up to {max(chars & letters)!r}"
+            return LETTER_ALPHABET, first_line, why
+    return None
+
+
+def _choose_alphabet(
+    fmt: str,
+    content: list[tuple[int, str]],
+    shape: Shape | None,
+    alphabet: Alphabet | None,
+    name: str,
+) -> Alphabet:
+    """The alphabet to read with: the one given, or the one the file shows (``None``).
+
+    Raises:
+        ParseError: when the default alphabet is given but the file shows another one.
+    """
+    if alphabet is not None and alphabet is not DEFAULT_ALPHABET:
+        return alphabet
+    if fmt == "json":
+        return DEFAULT_ALPHABET
+    n, runs = _sample_cells(fmt, content, shape, DEFAULT_ALPHABET)
+    found = _evident_alphabet(n, runs)
+    if found is None:
+        return DEFAULT_ALPHABET
+    other, lineno, why = found
+    if alphabet is None:
+        return other
+    label = {ZERO_BASED_ALPHABET: "0-F", LETTER_ALPHABET: "A-P" if n <= 16 else "A-Y"}[other]
+    raise ParseError(
+        f"a {n}x{n} file in another alphabet: {why}; read it with --alphabet {label} "
+        f"(alphabet=ALPHABETS[{label!r}]), or give the alphabet it is in",
+        source=name,
+        line=lineno,
+        column=1,
+        text=_excerpt(dict(content)[lineno].rstrip("\r\n"), 1),
+    )
+
+
+def _excerpt(text: str, column: int) -> str:
+    """At most about :data:`_EXCERPT` characters of a line, around a 1-based column."""
+    if len(text) <= _EXCERPT:
+        return text
+    start = max(0, min(column - 1 - _EXCERPT // 4, len(text) - _EXCERPT))
+    head = "..." if start else ""
+    tail = "..." if start + _EXCERPT < len(text) else ""
+    return f"{head}{text[start : start + _EXCERPT]}{tail}"
+
+
+def _bounded(record: Record) -> Record:
+    """A malformed record of a very long line, quoting a bounded excerpt only."""
+    err = record.error
+    assert err is not None
+    column = err.column if err.column > 0 else 1
+    short = ParseError(
+        err.message,
+        source=err.source,
+        line=err.line,
+        column=err.column,
+        text=_excerpt(err.text, column),
+    )
+    text = _excerpt(record.text, column) + f" [{len(record.text):,} characters]"
+    return record._replace(text=text, error=short)
+
+
+def _binary_check(sample: list[tuple[int, str]], name: str) -> None:
+    """Refuse input whose first characters are mostly control characters or bytes that are
+    not UTF-8: binary data, not puzzle text."""
+    seen = 0
+    bad = 0
+    where: tuple[int, int] | None = None
+    for lineno, raw in sample:
+        for col, ch in enumerate(raw[:8192], start=1):
+            seen += 1
+            if ch == "\ufffd" or (ch < " " and ch not in "\t\n\r\f\v") or ch == "\x7f":
+                bad += 1
+                if where is None:
+                    where = (lineno, col)
+        if seen >= 8192:
+            break
+    if where is not None and bad * 10 > seen:
+        lineno, col = where
+        raise ParseError(
+            f"binary data, not puzzle text ({bad} of the first {seen} characters are control "
+            "characters or bytes that are not UTF-8)",
+            source=name,
+            line=lineno,
+            column=col,
+        )
 
 
 def iter_records(
@@ -454,26 +796,34 @@ def iter_records(
     *,
     source: str | None = None,
     shape: Shape | None = None,
-    alphabet: Alphabet = DEFAULT_ALPHABET,
+    alphabet: Alphabet | None = None,
     variants: Sequence[str] = (),
     fmt: str = "auto",
 ) -> Iterator[Record]:
     """Stream the puzzles of a file, a text stream or an iterable of lines.
 
     Each malformed puzzle is one record with ``error`` set; reading goes on. Memory stays
-    constant for line, block, CSV and JSONL input (JSON documents are read whole).
+    constant for line, block, CSV and JSONL input (JSON documents are read whole). Every
+    record carries its 0-based ``position`` in the source and the ``alphabet`` it was read
+    in. A cut gzip file yields every record before the cut, then one malformed record
+    saying so.
 
     Args:
-        src: a path (``.gz`` read transparently), an open text stream, or lines.
+        src: a path (gzip recognised by its magic bytes), an open text stream, or lines.
         source: the name used in records and errors (default: the path).
         shape: the box shape; inferred from the cell count when None.
-        alphabet: symbols for values.
+        alphabet: symbols for values; None (the default) reads the default alphabet unless
+            the file shows another one (0-F: a ``0`` with ``.`` blanks and no top letter;
+            A-P/A-Y: letters only). Given the default alphabet explicitly, such a file is
+            refused with a message naming ``--alphabet``.
         variants: extra rules attached to every puzzle read (JSON puzzles may name their own).
-        fmt: one of :data:`FORMATS`; ``auto`` decides from the name and first content line.
+        fmt: one of :data:`FORMATS`; ``auto`` decides from the name, the header, or a
+            majority of the first content lines.
 
     Raises:
-        ParseError: when the input holds no puzzle at all (empty file), and for an unknown
-            format name.
+        ParseError: when the input holds no puzzle at all (empty file), is binary data, a
+            directory, or shows an alphabet other than the one given; for an unknown
+            format name. Never any other exception for bad content.
         OSError: when the file cannot be opened.
     """
     if fmt not in FORMATS:
@@ -481,66 +831,123 @@ def iter_records(
             f"unknown format {fmt!r}; known: {', '.join(FORMATS)}", source=source or "<options>"
         )
     close = None
+    gz: _GzipRaw | None = None
     name = source
+    stream: Iterable[str]
     if isinstance(src, (str, os.PathLike)):
         name = name or os.fspath(src)
-        stream: Iterable[str] = open_text(src)
+        stream, gz = _open(src)
         close = stream
     else:
         name = name or getattr(src, "name", "<stream>")
-        stream = src
+        buffer = getattr(src, "buffer", None)
+        if src in (sys.stdin, sys.__stdin__) and isinstance(buffer, io.BufferedReader):
+            # read standard input's bytes, so gzip and undecodable bytes are handled as for
+            # a path
+            stream, gz = _text_of(buffer)
+        else:
+            stream = _safe(src, name or "<stream>")
     assert name is not None
+    state = _State()
+    last = -1
     try:
         for position, record in enumerate(
-            _iter_stream(stream, name, shape, alphabet, tuple(variants), fmt)
+            _iter_stream(stream, name, shape, alphabet, tuple(variants), fmt, state)
         ):
-            yield record._replace(position=position)
+            if record.error is not None and len(record.text) > _EXCERPT:
+                record = _bounded(record)
+            yield record._replace(position=position, alphabet=state.alphabet)
+            last = position
+        if last < 0 and (gz is None or gz.problem is None):
+            # content, but not one puzzle (a header alone, separator lines): say so
+            raise ParseError("no puzzle found", source=name, line=max(state.last_line, 1), column=1)
+        if gz is not None and gz.problem is not None:
+            line = state.last_line + 1
+            err = ParseError(gz.problem, source=name, line=line, column=1)
+            yield Record(name, line, "", None, err, position=last + 1, alphabet=state.alphabet)
     finally:
         if close is not None:
             close.close()  # type: ignore[attr-defined]
+
+
+class _State:
+    """What a stream reader learns while reading: the alphabet, the last line number."""
+
+    __slots__ = ("alphabet", "last_line")
+
+    def __init__(self) -> None:
+        self.alphabet: Alphabet = DEFAULT_ALPHABET
+        self.last_line = 0
+
+
+def _safe(stream: Iterable[str], name: str) -> Iterator[str]:
+    """The lines of a caller's stream; decoding and decompression errors become
+    ParseError."""
+    n = 0
+    try:
+        for raw in stream:
+            n += 1
+            yield raw
+    except (UnicodeDecodeError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ParseError(
+            f"cannot read the input: {exc}", source=name, line=n + 1, column=1
+        ) from None
 
 
 def _iter_stream(
     stream: Iterable[str],
     name: str,
     shape: Shape | None,
-    alphabet: Alphabet,
+    alphabet: Alphabet | None,
     variants: tuple[str, ...],
     fmt: str,
+    state: _State,
 ) -> Iterator[Record]:
     it = iter(stream)
-    buffered: list[tuple[int, str]] = []
+    sample: list[tuple[int, str]] = []
+    content: list[tuple[int, str]] = []
     lineno = 0
-    # Find the first content line to choose the format.
     for raw in it:
         lineno += 1
-        buffered.append((lineno, raw))
+        if not isinstance(raw, str):
+            raise ParseError(
+                f"lines must be text, got {type(raw).__name__}", source=name, line=lineno, column=1
+            )
+        if lineno == 1 and raw.startswith("\ufeff"):
+            raw = raw[1:]  # a UTF-8 byte order mark
+        sample.append((lineno, raw))
         s = raw.strip()
         if s and not s.startswith("#"):
-            break
-    if not any(r.strip() and not r.strip().startswith("#") for _, r in buffered):
+            content.append((lineno, raw))
+            if len(content) >= _SAMPLE_LINES:
+                break
+    state.last_line = lineno
+    if not content:
         raise ParseError("empty input: no puzzle found", source=name, line=max(lineno, 1), column=1)
-    first = buffered[-1][1]
+    _binary_check(sample, name)
     if fmt == "auto":
-        fmt = _detect(first, name, alphabet, shape)
+        fmt = _choose_format(content, name, alphabet or DEFAULT_ALPHABET, shape)
+    chosen = _choose_alphabet(fmt, content, shape, alphabet, name)
+    state.alphabet = chosen
 
     def lines() -> Iterator[tuple[int, str]]:
-        yield from buffered
+        yield from sample
         n = lineno
         for raw in it:
             n += 1
             yield n, raw
+        state.last_line = n
 
     if fmt == "line":
-        yield from _line_records(lines(), name, shape, alphabet, variants)
+        yield from _line_records(lines(), name, shape, chosen, variants)
     elif fmt == "block":
-        yield from _block_records(lines(), name, shape, alphabet, variants)
+        yield from _block_records(lines(), name, shape, chosen, variants)
     elif fmt == "csv":
-        yield from _csv_records(lines(), name, shape, alphabet, variants)
+        yield from _csv_records(lines(), name, shape, chosen, variants)
     elif fmt == "jsonl":
-        yield from _jsonl_records(lines(), name, shape, alphabet, variants)
+        yield from _jsonl_records(lines(), name, shape, chosen, variants)
     else:
-        yield from _json_records(lines(), name, shape, alphabet, variants)
+        yield from _json_records(lines(), name, shape, chosen, variants)
 
 
 def _content_lines(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
@@ -566,6 +973,8 @@ def _line_records(
             )
             puzzle = Puzzle(grid, _rules(grid.shape, variants, None))
         except ParseError as exc:
+            if _is_decoration_line(text):
+                continue  # a separator line (+---+---+) holds no puzzle
             yield Record(name, lineno, text, None, exc)
             continue
         except (ValueError, ShapeError) as exc:
@@ -587,8 +996,14 @@ def _block_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
+    """Blocks end at a blank line or after n rows (n = the cells of the first row, or the
+    shape's size); a first row that cannot start a block (fewer than 4 cells, more than 25)
+    is a record of its own (a whole puzzle on one line is read as one), so one odd line
+    never swallows the lines after it. Linear in the input."""
     block: list[str] = []
     start = 0
+    rows = 0
+    n = 0
 
     def flush() -> Record:
         text = "\n".join(b.rstrip("\r\n") for b in block)
@@ -611,21 +1026,52 @@ def _block_records(
         if s.startswith("#"):
             continue
         if not s:
-            if block:
+            if rows:
                 yield flush()
-                block = []
+            block, rows = [], 0
             continue
-        if not block:
-            start = lineno
-            # a block ends after n rows even without a blank line between blocks
+        if _is_decoration_line(s):
+            if not block:
+                start = lineno
+            block.append(raw)
+            continue
+        if rows == 0:
+            cells = len(_block_row(raw)[0])
+            whole = shape.cell_count if shape is not None else 26
+            if cells >= whole or cells > 25:
+                # a puzzle on one line (or no puzzle at all), never the start of a block
+                yield from _line_records([(lineno, raw)], name, shape, alphabet, variants)
+                block = []
+                continue
+            if not block:
+                start = lineno
+            n = shape.size if shape is not None else cells
+            if n < 4:
+                block.append(raw)
+                rows = 1
+                yield flush()
+                block, rows = [], 0
+                continue
+        elif rows == 1 and shape is None:
+            cells = len(_block_row(raw)[0])
+            if cells != n:
+                # a lone first row (a title): a record of its own; this row starts the block
+                first = next(b for b in block if not _is_decoration_line(b))
+                first_no = start + block.index(first)
+                msg = f"a lone row of {n} cells (the next row has {cells}): not a block"
+                err = ParseError(msg, source=name, line=first_no, column=1, text=first)
+                yield Record(name, first_no, first.rstrip("\r\n"), None, err)
+                if cells > 25 or cells < 4:
+                    yield from _line_records([(lineno, raw)], name, shape, alphabet, variants)
+                    block, rows = [], 0
+                    continue
+                block, rows, start, n = [], 0, lineno, cells
         block.append(raw)
-        rows = [b for b in block if not _is_decoration_line(b)]
-        n = shape.size if shape is not None else len(_block_row(rows[0])[0])
-        if len(rows) == n and n >= 4:
-            # keep a trailing separator line out of the next block
+        rows += 1
+        if rows == n:
             yield flush()
-            block = []
-    if block:
+            block, rows = [], 0
+    if rows:
         yield flush()
 
 
@@ -636,41 +1082,60 @@ def _csv_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    header: list[str] | None = None
+    """CSV rows: a header naming the puzzle column (any of :data:`_PUZZLE_COLUMNS`, any
+    case) or none (the first column holds puzzles, the second solutions when it looks like
+    a grid). Columns other than the puzzle and the solution are kept in ``Record.extra``."""
+    names: list[str] = []
     puzzle_col = solution_col = -1
+    counts = {shape.cell_count} if shape is not None else set(CELL_COUNTS)
+
+    def bad(lineno: int, text: str, msg: str, column: int = 1) -> Record:
+        return Record(
+            name,
+            lineno,
+            text,
+            None,
+            ParseError(msg, source=name, line=lineno, column=column, text=text),
+        )
+
     for lineno, text, _ in _content_lines(lines):
-        fields = next(csv.reader([text]))
-        if header is None:
-            header = [f.strip().lower() for f in fields]
-            for i, h in enumerate(header):
-                if h in _PUZZLE_COLUMNS and puzzle_col < 0:
-                    puzzle_col = i
-                elif h in _SOLUTION_COLUMNS and solution_col < 0:
-                    solution_col = i
-            if puzzle_col < 0:
-                raise ParseError(
-                    f"CSV header has no puzzle column (one of {', '.join(_PUZZLE_COLUMNS)})",
-                    source=name,
-                    line=lineno,
-                    column=1,
-                    text=text,
-                )
+        try:
+            fields = next(csv.reader([text]), [])
+        except csv.Error as exc:
+            yield bad(lineno, text, f"bad CSV row: {exc}")
             continue
+        if puzzle_col < 0:
+            cols = _csv_columns(fields)
+            if cols is not None:
+                puzzle_col, solution_col = cols
+                names = [f.strip().strip("\ufeff\"' ") for f in fields]
+                continue
+            if fields and len(fields[0].strip()) in counts:
+                puzzle_col = 0
+                solution_col = 1 if len(fields) > 1 and len(fields[1].strip()) in counts else -1
+            else:
+                yield bad(
+                    lineno,
+                    text,
+                    "neither a CSV header naming the puzzle column "
+                    f"({', '.join(_PUZZLE_COLUMNS)}) nor a row starting with a puzzle",
+                )
+                continue
         if puzzle_col >= len(fields):
-            yield Record(
-                name,
+            yield bad(
                 lineno,
                 text,
-                None,
-                ParseError(
-                    f"row has {len(fields)} fields; the puzzle is field {puzzle_col + 1}",
-                    source=name,
-                    line=lineno,
-                    column=len(text) + 1,
-                    text=text,
-                ),
+                f"row has {len(fields)} fields; the puzzle is field {puzzle_col + 1}",
+                len(text) + 1,
             )
             continue
+        extra: dict[str, str] | None = None
+        if len(fields) > 2 or (len(fields) == 2 and solution_col < 0):
+            extra = {
+                (names[i] if i < len(names) and names[i] else f"column{i + 1}"): f
+                for i, f in enumerate(fields)
+                if i != puzzle_col and i != solution_col
+            }
         offset = _field_offset(text, fields, puzzle_col)
         try:
             grid, _ = parse_line(
@@ -697,6 +1162,7 @@ def _csv_records(
                 None,
                 "",
                 solution,
+                extra=extra,
             )
         except ParseError as exc:
             if exc.text == fields[puzzle_col].rstrip("\r\n"):
@@ -707,9 +1173,10 @@ def _csv_records(
                 text,
                 None,
                 ParseError(exc.message, source=name, line=lineno, column=exc.column, text=text),
+                extra=extra,
             )
-    if header is None:
-        raise ParseError("empty CSV: no header", source=name, line=1, column=1)
+        except (ValueError, ShapeError) as exc:
+            yield bad(lineno, text, str(exc))
 
 
 def _field_offset(text: str, fields: list[str], index: int) -> int:
@@ -750,6 +1217,11 @@ def _jsonl_records(
                 ),
             )
             continue
+        except (ValueError, RecursionError) as exc:  # digits beyond int limits, deep nesting
+            msg = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            err = ParseError(f"invalid JSON: {msg}", source=name, line=lineno, column=1, text=text)
+            yield Record(name, lineno, text, None, err)
+            continue
         yield _json_record(obj, name, lineno, text, shape, alphabet, variants)
 
 
@@ -772,8 +1244,11 @@ def _json_records(
             source=name,
             line=exc.lineno + first_line - 1,
             column=exc.colno,
-            text=bad,
+            text=_excerpt(bad, exc.colno),
         ) from None
+    except (ValueError, RecursionError) as exc:
+        msg = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise ParseError(f"invalid JSON: {msg}", source=name, line=first_line, column=1) from None
     items = obj.get("puzzles", [obj]) if isinstance(obj, dict) else obj
     if not isinstance(items, list):
         raise ParseError(
@@ -782,8 +1257,33 @@ def _json_records(
             line=first_line,
             column=1,
         )
+    starts = _array_item_lines(doc, len(items)) if isinstance(obj, list) else []
     for k, item in enumerate(items):
-        yield _json_record(item, name, first_line, f"[{k}]", shape, alphabet, variants)
+        line = first_line + starts[k] if k < len(starts) else first_line
+        yield _json_record(item, name, line, f"[{k}]", shape, alphabet, variants)
+
+
+def _array_item_lines(doc: str, count: int) -> list[int]:
+    """0-based line offset of where each item of a top-level JSON array starts (the
+    document is known to be valid)."""
+    decoder = json.JSONDecoder()
+    out: list[int] = []
+    i = doc.index("[") + 1
+    line = doc.count("\n", 0, i)
+    size = len(doc)
+    try:
+        while len(out) < count:
+            while i < size and doc[i] in " \t\r\n,":
+                if doc[i] == "\n":
+                    line += 1
+                i += 1
+            out.append(line)
+            _, end = decoder.raw_decode(doc, i)
+            line += doc.count("\n", i, end)
+            i = end
+    except (ValueError, RecursionError):
+        return []
+    return out
 
 
 def _json_record(
@@ -819,17 +1319,55 @@ def puzzle_from_json(
     ``regions`` and ``solution``.
 
     Raises:
-        ParseError: for a missing or malformed field, naming it.
+        ParseError: for a missing or malformed field, naming it (never another exception,
+            whatever the value).
     """
+    try:
+        return _puzzle_from_json(obj, shape, alphabet, variants, source, line)
+    except ParseError:
+        raise
+    except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as exc:
+        # a type the checks below did not foresee: still a located error, never a crash
+        raise _json_error(f"bad puzzle object: {exc}", obj, source, line) from None
+    except RecursionError:
+        raise _json_error("puzzle object nested too deeply", obj, source, line) from None
 
+
+def _json_error(msg: str, obj: Any, source: str, line: int) -> ParseError:
+    if isinstance(obj, str):
+        text = obj
+    else:
+        try:
+            text = json.dumps(obj)
+        except (ValueError, TypeError, RecursionError):
+            text = ""
+    return ParseError(msg, source=source, line=line, column=1, text=_excerpt(text, 1)[:120])
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _whole(value: Any, what: str, fail: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(f'"{what}" must be a whole number, got {_short(value)}')
+    return value
+
+
+def _puzzle_from_json(
+    obj: Any,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: Sequence[str],
+    source: str,
+    line: int,
+) -> tuple[Puzzle, Grid | None]:
     def fail(msg: str) -> ParseError:
-        return ParseError(
-            msg,
-            source=source,
-            line=line,
-            column=1,
-            text=json.dumps(obj)[:120] if not isinstance(obj, str) else obj,
-        )
+        return _json_error(msg, obj, source, line)
 
     if isinstance(obj, str):
         obj = {"puzzle": obj}
@@ -840,13 +1378,11 @@ def puzzle_from_json(
         if "box" in obj:
             box = obj["box"]
             if not (isinstance(box, list) and len(box) == 2):
-                raise fail('"box" must be [rows, columns]')
-            shp = Shape(int(box[0]), int(box[1]))
+                raise fail(f'"box" must be [rows, columns], got {_short(box)}')
+            shp = Shape(_whole(box[0], "box", fail), _whole(box[1], "box", fail))
         elif "size" in obj:
-            shp = shape_for_size(int(obj["size"]))
-    except (ShapeError, ValueError, TypeError) as exc:
-        if isinstance(exc, ParseError):
-            raise
+            shp = shape_for_size(_whole(obj["size"], "size", fail))
+    except ShapeError as exc:
         raise fail(f"bad shape: {exc}") from None
     givens_raw = obj.get("puzzle", obj.get("givens"))
     if givens_raw is None:
@@ -859,7 +1395,9 @@ def puzzle_from_json(
                     return Grid.from_rows(raw, shp)
                 except (ValueError, ShapeError) as exc:
                     raise fail(f'"{what}": {exc}') from None
-            raw = "\n".join(str(r) for r in raw)
+            if not all(isinstance(r, str) for r in raw):
+                raise fail(f'"{what}" must be a string, a list of row strings or of lists')
+            raw = "\n".join(raw)
         if not isinstance(raw, str):
             raise fail(f'"{what}" must be a string, a list of row strings or of lists')
         try:
@@ -870,7 +1408,7 @@ def puzzle_from_json(
                 source=source,
                 line=line,
                 column=1,
-                text=exc.text,
+                text=_excerpt(exc.text, exc.column),
             ) from None
 
     givens = grid_of(givens_raw, "puzzle", shp)
@@ -883,11 +1421,19 @@ def puzzle_from_json(
             regions = [x for r in regions for x in r]
         if isinstance(regions, str):
             regions = [ch for ch in regions if not ch.isspace()]
-        if not isinstance(regions, list):
-            raise fail('"regions" must be a string or a list of labels')
+        if not isinstance(regions, list) or not all(
+            isinstance(x, (str, int)) and not isinstance(x, bool) for x in regions
+        ):
+            raise fail(
+                '"regions" must be a string, or a list of labels (strings or whole numbers), '
+                f"got {_short(obj.get('regions'))}"
+            )
         labels_map: dict[Any, int] = {}
         labels = tuple(labels_map.setdefault(x, len(labels_map)) for x in regions)
-    names = list(variants) + list(obj.get("variants", []))
+    extra_variants = obj.get("variants", [])
+    if not isinstance(extra_variants, list) or not all(isinstance(v, str) for v in extra_variants):
+        raise fail(f'"variants" must be a list of names, got {_short(extra_variants)}')
+    names = list(variants) + extra_variants
     try:
         rules = _rules(givens.shape, tuple(names), labels)
     except (ValueError, ShapeError) as exc:
@@ -1031,7 +1577,9 @@ def read_puzzle(text: str, **options: Any) -> Puzzle:
     stream = io.StringIO(text)
     options.setdefault("source", "<string>")
     records = iter_records(stream, **options)
-    rec = next(records)
+    rec = next(records, None)
+    if rec is None:
+        raise ParseError("no puzzle found", source=options["source"], line=1, column=1)
     if rec.error is not None:
         raise rec.error
     assert rec.puzzle is not None

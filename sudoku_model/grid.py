@@ -14,7 +14,15 @@ from typing import overload
 
 from .geometry import Shape, shape_for_cell_count, shape_for_size
 
-__all__ = ["BLANKS", "DEFAULT_ALPHABET", "ZERO_BASED_ALPHABET", "Alphabet", "Grid"]
+__all__ = [
+    "ALPHABETS",
+    "BLANKS",
+    "DEFAULT_ALPHABET",
+    "LETTER_ALPHABET",
+    "ZERO_BASED_ALPHABET",
+    "Alphabet",
+    "Grid",
+]
 
 #: Characters read as an empty cell (with the default alphabet).
 BLANKS = ".0_-*"
@@ -24,7 +32,8 @@ class Alphabet:
     """How values 1..n are written: ``symbols[v - 1]`` is the symbol of value v.
 
     The default writes 1-9 then A-Z (16x16 as 1-9A-G); ``ZERO_BASED_ALPHABET`` is the 0-F
-    convention (value 1 written ``0``), where ``0`` is a digit and not a blank.
+    convention (value 1 written ``0``), where ``0`` is a digit and not a blank;
+    ``LETTER_ALPHABET`` writes A-P (16x16) or A-Y (25x25).
     Letters are read case-insensitively.
     """
 
@@ -45,6 +54,12 @@ class Alphabet:
     def __repr__(self) -> str:
         return f"<Alphabet {self.name}>"
 
+    def __reduce__(self) -> tuple:
+        # the registered alphabets unpickle as themselves (records cross process pools)
+        if ALPHABETS.get(self.name) is self:
+            return (_registered, (self.name,))
+        return (Alphabet, (self.name, self.symbols, self.blanks))
+
     def value_of(self, char: str, size: int) -> int | None:
         """The value of one character for an n x n grid, or None when it is no symbol."""
         v = self._decode.get(char)
@@ -62,14 +77,24 @@ class Alphabet:
 
 DEFAULT_ALPHABET = Alphabet("1-9A-Z", "123456789ABCDEFGHIJKLMNOP", BLANKS)
 ZERO_BASED_ALPHABET = Alphabet("0-9A-Z", "0123456789ABCDEFGHIJKLMNO", "._-*")
+#: Letters only, value 1 written ``A``: A-P for 16x16, A-Y for 25x25 (``0`` is a blank).
+LETTER_ALPHABET = Alphabet("A-Y", "ABCDEFGHIJKLMNOPQRSTUVWXY", BLANKS)
 
+#: Alphabets by the names the command line accepts (``--alphabet``).
 ALPHABETS = {
     "1-9A-Z": DEFAULT_ALPHABET,
     "default": DEFAULT_ALPHABET,
     "0-9A-Z": ZERO_BASED_ALPHABET,
     "0-F": ZERO_BASED_ALPHABET,
     "zero": ZERO_BASED_ALPHABET,
+    "A-P": LETTER_ALPHABET,
+    "A-Y": LETTER_ALPHABET,
+    "letters": LETTER_ALPHABET,
 }
+
+
+def _registered(name: str) -> Alphabet:
+    return ALPHABETS[name]
 
 
 class Grid:

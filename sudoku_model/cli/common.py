@@ -64,8 +64,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--alphabet",
         default="1-9A-Z",
-        choices=["1-9A-Z", "0-F"],
-        help="symbols for values: 1-9A-Z (default) or 0-F (value 1 written 0)",
+        choices=["1-9A-Z", "0-F", "A-P", "A-Y"],
+        help="symbols for values: 1-9A-Z (default), 0-F (value 1 written 0), "
+        "A-P (16x16) or A-Y (25x25) (value 1 written A)",
     )
     g.add_argument(
         "--format",

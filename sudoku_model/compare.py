@@ -246,7 +246,10 @@ class Comparison:
 
     # -- export ------------------------------------------------------------------------
     def rows(self) -> list[dict[str, Any]]:
-        """One row per (puzzle, backend): the data behind the summary, ready for a table."""
+        """One record per (puzzle, backend): the data behind the summary, ready for a
+        table (fields: :mod:`sudoku_model.records`, command ``compare``)."""
+        from .records import head, puzzle_fields
+
         answers = self._answers()
         times = self._times()
         disagree = {d.puzzle_index for d in self.disagreements}
@@ -256,13 +259,12 @@ class Comparison:
                 key = (entry.index, backend)
                 if key not in answers:
                     continue
+                row = head("compare", entry.source, entry.line)
+                row.update(puzzle_fields(entry.puzzle))
                 out.append(
                     {
+                        **row,
                         "puzzle_index": entry.index,
-                        "source": entry.source,
-                        "line": entry.line,
-                        "puzzle": entry.text,
-                        "clues": entry.puzzle.clues,
                         "size": entry.puzzle.size,
                         "backend": backend,
                         "task": self.task,
@@ -285,8 +287,13 @@ class Comparison:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        """Everything as JSON-ready data: options, summary, failures, disagreements, rows."""
+        """Everything as JSON-ready data: options, summary, failures, disagreements and the
+        records (``rows``)."""
+        from .records import SCHEMA_VERSION
+
         return {
+            "schema": SCHEMA_VERSION,
+            "command": "compare",
             "task": self.task,
             "limit": self.limit,
             "repeat": self.repeat,

@@ -501,14 +501,27 @@ class GeneratedPuzzle:
             text += f", {self.level} (score {self.score:.1f}, hardest {self.hardest})"
         return text
 
-    def to_json(self) -> dict[str, Any]:
-        """Metadata for JSON output (the puzzle itself is written by the formats module)."""
-        d: dict[str, Any] = {
-            "index": self.index,
-            "seed": self.seed,
-            "clues": self.clues,
-            "minimal": self.minimal,
-        }
+    def to_json(self, *, solution: bool = True, alphabet: Any = None) -> dict[str, Any]:
+        """The record of this puzzle (schema: :mod:`sudoku_model.records`): first the
+        puzzle-file fields (``box``, ``variants``, ``regions``, ``puzzle`` and, with
+        ``solution``, ``solution``) so that the output reads back as a puzzle file, then
+        what is known about it (a generated puzzle is unique by construction)."""
+        from .formats import puzzle_to_json
+        from .records import head
+
+        d = head("generate")
+        shown = self.solution if solution else None
+        if alphabet is None:
+            d.update(puzzle_to_json(self.puzzle, solution=shown))
+        else:
+            d.update(puzzle_to_json(self.puzzle, solution=shown, alphabet=alphabet))
+        d.update(
+            clues=self.clues,
+            verdict="unique",
+            index=self.index,
+            seed=self.seed,
+            minimal=self.minimal,
+        )
         if self.symmetry != "none":
             d["symmetry"] = self.symmetry
             d["group_minimal"] = self.group_minimal
@@ -519,6 +532,8 @@ class GeneratedPuzzle:
                 hardest=self.hardest,
                 level_tries=self.level_tries,
             )
+        d["backend"] = self.backend
+        d["seconds"] = round(self.seconds, 6)
         return d
 
 

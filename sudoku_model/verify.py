@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO, Any
 
+from . import records as record_schema
 from .errors import ParseError
 from .grid import Grid
 from .puzzle import Puzzle
@@ -134,7 +135,13 @@ class VerifyResult:
     ``error`` when malformed; ``conflicts`` when contradictory; ``redundant`` (cells whose
     clue can be removed keeping the puzzle unique) when minimality was asked and the puzzle
     is unique, ``None`` otherwise; ``disagreement`` says how cross-checking backends
-    differ (``None`` when they agree).
+    differ (``None`` when they agree); ``undecided`` names the backends that answered
+    ``unknown`` (or refused the puzzle) while cross-checking, which is no disagreement.
+    ``published`` compares the solution the input carried (:attr:`Record.solution
+    <sudoku_model.formats.Record.solution>`) with the answer: ``matches``, ``mismatch``,
+    ``one_of_several`` or ``valid`` (see :data:`sudoku_model.records.PUBLISHED_WORDS`),
+    ``None`` when the input had none; ``published_cells`` the cells where a mismatching
+    published grid is wrong. The JSON fields are those of :mod:`sudoku_model.records`.
     """
 
     source: str
@@ -155,6 +162,9 @@ class VerifyResult:
     cross_check: tuple[CrossCheckAnswer, ...] = ()
     disagreement: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    undecided: tuple[str, ...] = ()
+    published: str | None = None
+    published_cells: tuple[int, ...] = ()
 
     @property
     def key(self) -> tuple[str, int]:
@@ -176,15 +186,13 @@ class VerifyResult:
         return not self.redundant
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of one output line (see the module docstring for fields)."""
+        """The record of this result (fields: :mod:`sudoku_model.records`)."""
         p = self.puzzle
         shape = p.shape if p is not None else None
-        d: dict[str, Any] = {
-            "source": self.source,
-            "line": self.line,
-            "puzzle": _line_of(p.givens.values) if p is not None else None,
-            "clues": _clues(p) if p is not None else None,
-        }
+        # the workflow's position and input identity go here, as head(position=, input_id=)
+        d = record_schema.head("verify", self.source, self.line)
+        d["puzzle"] = _line_of(p.givens.values) if p is not None else None
+        d["clues"] = _clues(p) if p is not None else None
         if p is not None and not _is_classic(p.rules):
             d["rules"] = p.rules.to_json()
         d["verdict"] = self.verdict.value
@@ -194,15 +202,14 @@ class VerifyResult:
             d["witnesses"] = [_line_of(w.values) for w in self.witnesses]
             assert shape is not None
             d["differing_cells"] = [shape.cell_name(c) for c in self.differing_cells]
-        if self.error is not None:
-            d["error"] = {
-                "message": self.error.message,
-                "line": self.error.line,
-                "column": self.error.column,
-            }
-            d["text"] = self.text
+        if self.error is not None or p is None:
+            d.update(record_schema.error_fields(self.error, self.text))
         if self.conflicts:
             d["conflicts"] = list(self.conflicts)
+        if self.published is not None:
+            d["published_solution"] = self.published
+            if self.published_cells and shape is not None:
+                d["published_cells"] = [shape.cell_name(c) for c in self.published_cells]
         if self.redundant is not None and shape is not None:
             d["redundant_clues"] = [shape.cell_name(c) for c in self.redundant]
             d["minimal"] = self.is_minimal
@@ -210,6 +217,8 @@ class VerifyResult:
                 d["redundant_unknown"] = [shape.cell_name(c) for c in self.redundant_unknown]
         if self.cross_check:
             d["cross_check"] = [a.to_json() for a in self.cross_check]
+        if self.undecided:
+            d["undecided"] = list(self.undecided)
         if self.disagreement is not None:
             d["disagreement"] = self.disagreement
         d["backend"] = self.backend
@@ -230,11 +239,12 @@ class VerifyResult:
             or self.cross_check
             or self.disagreement is not None
             or self.redundant is not None
+            or self.published_cells
             or not _is_classic(p.rules)
             or self.verdict is _K.UNKNOWN
             and "refused" in self.stats
         ):
-            return _json(self.to_json()) + "\n"
+            return record_schema.dumps(self.to_json()) + "\n"
         parts = [
             _source_head(self.source),
             str(self.line),
@@ -259,6 +269,8 @@ class VerifyResult:
                 '"],"differing_cells":',
                 _json([shape.cell_name(c) for c in w0.differences(w1)]),
             ]
+        if self.published is not None:
+            parts += [',"published_solution":"', self.published, '"']
         parts += [
             _tail(self.backend, self.backend_version, self.options),
             repr(round(self.seconds, 6)),
@@ -311,7 +323,11 @@ def _cached(key: Any, make: Callable[[], str]) -> str:
 
 
 def _source_head(source: str) -> str:
-    return _cached(("src", source), lambda: '{"source":' + _json(source) + ',"line":')
+    return _cached(("src", source), lambda: _HEAD + _json(source) + ',"line":')
+
+
+#: The start of every verify record: schema version and command (records.head's order).
+_HEAD = f'{{"schema":{record_schema.SCHEMA_VERSION},"command":"verify","source":'
 
 
 def _tail(backend: str, version: str, options: dict[str, Any]) -> str:
@@ -498,7 +514,8 @@ def _malformed(record: Any, config: VerifyConfig, options: dict[str, Any]) -> Ve
 def _finish(
     result: VerifyResult, record: Any, config: VerifyConfig, main: Backend, *, validate: bool
 ) -> VerifyResult:
-    """Add validation, minimality and cross-checking to a main-backend result."""
+    """Add validation, minimality, cross-checking and the comparison with a published
+    solution to a main-backend result."""
     puzzle = record.puzzle
     changes: dict[str, Any] = {}
     problems: list[str] = []
@@ -519,14 +536,21 @@ def _finish(
         if problem:
             problems.append(problem)
     answers: list[CrossCheckAnswer] = []
+    # "unknown" (a spent budget) and a refusal are no answer: they disagree with nothing,
+    # and are counted apart so that real disagreements stay loud
+    undecided: list[str] = []
+    if config.cross_check and result.verdict is _K.UNKNOWN:
+        undecided.append(result.backend)
     for name in config.cross_check:
         other, version = _backend(name)
+        crashed = False
         try:
             v = _verdict_on(other, puzzle, config.budget)
             error = v.error
         except Exception as exc:  # a crashing backend is a disagreement, not a lost run
             v = Verdict(_K.UNKNOWN, puzzle, other.name, 0.0)
             error = f"{type(exc).__name__}: {exc}"
+            crashed = True
         answers.append(
             CrossCheckAnswer(
                 other.name,
@@ -537,8 +561,15 @@ def _finish(
                 error,
             )
         )
-        if error:
+        if crashed:
             problems.append(f"{other.name} failed: {error}")
+        elif v.kind is _K.UNKNOWN:
+            undecided.append(other.name)
+        elif result.verdict is _K.UNKNOWN:
+            if config.validate:
+                problem = _evidence_problem(puzzle, v)
+                if problem:
+                    problems.append(problem)
         elif v.kind is not result.verdict:
             problems.append(
                 f"{result.backend} says {result.verdict.value}, {other.name} says {v.kind.value}"
@@ -551,8 +582,13 @@ def _finish(
             problem = _evidence_problem(puzzle, v)
             if problem:
                 problems.append(problem)
+    if undecided:
+        changes["undecided"] = tuple(undecided)
     if answers:
         changes["cross_check"] = tuple(answers)
+    problem = _check_published(result, record)
+    if problem:
+        problems.append(problem)
     if problems:
         changes["disagreement"] = "; ".join(problems)
     if config.minimal and result.verdict is _K.UNIQUE and result.solution is not None:
@@ -562,6 +598,41 @@ def _finish(
     for key, value in changes.items():
         setattr(result, key, value)
     return result
+
+
+def _check_published(result: VerifyResult, record: Any) -> str | None:
+    """Compare the solution the input carried (``record.solution``) with the answer:
+    set ``result.published`` (and ``published_cells`` for a mismatch). Returns a
+    disagreement when the published grid solves a puzzle the backend called unsolvable
+    or contradictory (one of them is wrong), else None."""
+    published: Grid | None = record.solution
+    puzzle: Puzzle | None = record.puzzle
+    if published is None or puzzle is None:
+        return None
+    if published.shape != puzzle.shape:
+        result.published = "mismatch"
+        return None
+    if result.verdict is _K.UNIQUE and result.solution is not None:
+        if published == result.solution:
+            result.published = "matches"
+            return None
+        result.published = "mismatch"
+        result.published_cells = tuple(published.differences(result.solution))
+        if puzzle.is_solution(published):  # a second solution: "unique" is wrong
+            return f"{result.backend} says unique but the published solution is another one"
+        return None
+    report = puzzle.check(published)
+    if not report.ok:
+        result.published = "mismatch"
+        result.published_cells = tuple(sorted({c for p in report.problems for c in p.cells}))
+        return None
+    result.published = "one_of_several" if result.verdict is _K.MULTIPLE else "valid"
+    if result.verdict in (_K.UNSOLVABLE, _K.CONTRADICTORY):
+        return (
+            f"{result.backend} says {result.verdict.value} but the published solution "
+            "solves the puzzle"
+        )
+    return None
 
 
 def verify_chunk(records: Sequence[Any], config: VerifyConfig) -> list[VerifyResult]:
@@ -659,8 +730,9 @@ def _build_chunk(
                 options,
             )
     validate = config.validate and prepared is None  # a batch validated its evidence in C
-    if validate or config.cross_check or config.minimal:
-        for i in good:
+    every = validate or bool(config.cross_check) or config.minimal
+    for i in good:
+        if every or records[i].solution is not None:  # a published solution is compared
             results[i] = _finish(results[i], records[i], config, main, validate=validate)
     return results
 
@@ -1070,7 +1142,8 @@ VERDICT_ORDER = tuple(_K)
 
 @dataclass
 class VerifySummary:
-    """Counts per verdict, disagreements, time and rate of a run."""
+    """Counts per verdict, disagreements, undecided cross-checks, published-solution
+    matches and mismatches, time and rate of a run."""
 
     counts: dict[VerdictKind, int] = field(default_factory=lambda: {k: 0 for k in _K})
     disagreements: int = 0
@@ -1078,16 +1151,38 @@ class VerifySummary:
     resumed: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    undecided: int = 0
+    published_matches: int = 0
+    published_mismatches: int = 0
 
     def add(
-        self, verdict: VerdictKind, *, disagreement: bool = False, not_minimal: bool = False
+        self,
+        verdict: VerdictKind,
+        *,
+        disagreement: bool = False,
+        not_minimal: bool = False,
+        undecided: bool = False,
+        published: str | None = None,
     ) -> None:
+        """Count one result (``published``: its ``published_solution`` word, if any)."""
         self.counts[verdict] += 1
         self.disagreements += disagreement
         self.not_minimal += not_minimal
+        self.undecided += undecided
+        if published is not None:
+            if published == "mismatch":
+                self.published_mismatches += 1
+            else:
+                self.published_matches += 1
 
     def add_result(self, r: VerifyResult) -> None:
-        self.add(r.verdict, disagreement=r.disagreement is not None, not_minimal=bool(r.redundant))
+        self.add(
+            r.verdict,
+            disagreement=r.disagreement is not None,
+            not_minimal=bool(r.redundant),
+            undecided=bool(r.undecided),
+            published=r.published,
+        )
 
     @property
     def total(self) -> int:
@@ -1095,7 +1190,13 @@ class VerifySummary:
 
     @property
     def all_unique(self) -> bool:
-        return self.counts[_K.UNIQUE] == self.total and not self.disagreements
+        """The run's answer is "yes": every puzzle unique, no disagreement, no published
+        solution that mismatches."""
+        return (
+            self.counts[_K.UNIQUE] == self.total
+            and not self.disagreements
+            and not self.published_mismatches
+        )
 
     def table(self, *, computed: int | None = None) -> str:
         """A small readable table: one line per verdict that occurred, then totals."""
@@ -1110,6 +1211,21 @@ class VerifySummary:
         lines.append(f"  {'total':<13} {total:>{width},}")
         if self.disagreements:
             lines.append(f"  {'DISAGREEMENTS':<13} {self.disagreements:>{width},}")
+        if self.undecided:
+            lines.append(
+                f"  {'undecided':<13} {self.undecided:>{width},}  "
+                "(a backend answered unknown: not checked, no disagreement)"
+            )
+        if self.published_matches or self.published_mismatches:
+            lines.append(
+                f"  {'published ok':<13} {self.published_matches:>{width},}  "
+                "(the solution in the input is right)"
+            )
+        if self.published_mismatches:
+            lines.append(
+                f"  {'PUBLISHED':<13} {self.published_mismatches:>{width},}  "
+                "MISMATCHES: the solution in the input is wrong (see published_cells)"
+            )
         if self.not_minimal:
             lines.append(f"  {'not minimal':<13} {self.not_minimal:>{width},}")
         done = (total - self.resumed) if computed is None else computed
@@ -1124,8 +1240,11 @@ class VerifySummary:
 
 
 # -- writing and resuming ------------------------------------------------------------------
-#: Columns of the CSV output (lists and objects are written as JSON text).
+#: Columns of the CSV output (see :func:`sudoku_model.records.csv_row` for how lists and
+#: objects are written).
 CSV_COLUMNS = (
+    "schema",
+    "command",
     "source",
     "line",
     "puzzle",
@@ -1138,9 +1257,14 @@ CSV_COLUMNS = (
     "error",
     "error_line",
     "error_column",
+    "text",
     "conflicts",
+    "published_solution",
+    "published_cells",
     "redundant_clues",
+    "redundant_unknown",
     "minimal",
+    "undecided",
     "disagreement",
     "cross_check",
     "backend",
@@ -1156,92 +1280,30 @@ def _json(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-class JsonlWriter:
-    """One JSON object per line; :meth:`flush` after each chunk."""
-
-    fmt = "jsonl"
-
-    def __init__(self, out: IO[str]) -> None:
-        self.out = out
-
-    def write(self, result: VerifyResult) -> None:
-        self.out.write(result.to_json_line())
-
-    def write_many(self, results: Iterable[VerifyResult]) -> None:
-        self.out.write("".join([r.to_json_line() for r in results]))
-
-    def flush(self) -> None:
-        self.out.flush()
+#: One :class:`VerifyResult` (its :meth:`~VerifyResult.to_json_line`) per line.
+JsonlWriter = record_schema.JsonlWriter
 
 
-class CsvWriter:
+class CsvWriter(record_schema.CsvWriter):
     """The :data:`CSV_COLUMNS`, one row per result (header first unless appending)."""
 
-    fmt = "csv"
-
     def __init__(self, out: IO[str], *, header: bool = True) -> None:
-        self.out = out
-        self._csv = csv.writer(out, lineterminator="\n")
-        if header:
-            self._csv.writerow(CSV_COLUMNS)
+        super().__init__(out, CSV_COLUMNS, header=header)
 
     @staticmethod
     def row(result: VerifyResult) -> list[Any]:
-        d = result.to_json()
-        err = d.get("error") or {}
-        wit = d.get("witnesses") or [None, None]
-
-        def js(key: str) -> str:
-            v = d.get(key)
-            return "" if v is None else _json(v)
-
-        return [
-            d["source"],
-            d["line"],
-            d["puzzle"] or "",
-            d["clues"] if d["clues"] is not None else "",
-            d["verdict"],
-            d.get("solution", ""),
-            wit[0] or "",
-            wit[1] or "",
-            " ".join(d.get("differing_cells", [])),
-            err.get("message", ""),
-            err.get("line", ""),
-            err.get("column", ""),
-            js("conflicts"),
-            " ".join(d.get("redundant_clues", [])),
-            "" if d.get("minimal") is None else str(d["minimal"]).lower(),
-            d.get("disagreement", ""),
-            js("cross_check"),
-            d["backend"],
-            d["backend_version"],
-            js("options"),
-            d["seconds"],
-            js("stats"),
-            js("rules"),
-        ]
-
-    def write(self, result: VerifyResult) -> None:
-        self._csv.writerow(self.row(result))
-
-    def write_many(self, results: Iterable[VerifyResult]) -> None:
-        self._csv.writerows(self.row(r) for r in results)
-
-    def flush(self) -> None:
-        self.out.flush()
+        return record_schema.csv_row(result.to_json(), CSV_COLUMNS)
 
 
-def open_writer(out: IO[str], fmt: str, *, header: bool = True) -> JsonlWriter | CsvWriter:
-    """A writer for ``jsonl`` or ``csv``.
+def open_writer(
+    out: IO[str], fmt: str, *, header: bool = True
+) -> record_schema.JsonlWriter | record_schema.JsonWriter | record_schema.CsvWriter:
+    """A writer of verify results: ``jsonl``, ``json`` (an array) or ``csv``.
 
     Raises:
         ValueError: for another format name.
     """
-    if fmt == "jsonl":
-        return JsonlWriter(out)
-    if fmt == "csv":
-        return CsvWriter(out, header=header)
-    raise ValueError(f"unknown output format {fmt!r}; known: jsonl, csv")
+    return record_schema.open_writer(out, fmt, columns=CSV_COLUMNS, header=header)
 
 
 @dataclass

@@ -4,9 +4,8 @@ that they agree."""
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import sys
+from typing import Any
 
 from .common import (
     EXIT_NO,
@@ -176,29 +175,34 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_NO if disagreements or failed_runs else EXIT_OK
 
 
-def _write(result, path: str) -> None:  # type: ignore[no-untyped-def]
+#: Columns of ``--output FILE.csv``: the fields of a compare record.
+CSV_COLUMNS = (
+    "schema",
+    "command",
+    "source",
+    "line",
+    "puzzle_index",
+    "puzzle",
+    "clues",
+    "size",
+    "backend",
+    "task",
+    "seconds",
+    "answer",
+    "agreed",
+    "rules",
+)
+
+
+def _write(result: Any, path: str) -> None:
+    from ..records import CsvWriter, dumps
+
     try:
         with open(path, "w", encoding="utf-8", newline="") as f:
             if path.lower().endswith(".json"):
-                json.dump(_without_nan(result.to_json()), f, indent=1, allow_nan=False)
-                f.write("\n")
+                f.write(dumps(result.to_json(), indent=1) + "\n")
             else:
-                rows = result.rows()
-                writer = csv.DictWriter(
-                    f, fieldnames=list(rows[0]) if rows else ["puzzle"], lineterminator="\n"
-                )
-                writer.writeheader()
-                writer.writerows(rows)
+                writer = CsvWriter(f, CSV_COLUMNS)
+                writer.write_many(result.rows())
     except OSError as exc:
         raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def _without_nan(obj: object) -> object:
-    """NaN is not JSON: a time of a backend that answered nothing is written as null."""
-    if isinstance(obj, float) and obj != obj:
-        return None
-    if isinstance(obj, dict):
-        return {k: _without_nan(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_without_nan(v) for v in obj]
-    return obj

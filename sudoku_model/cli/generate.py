@@ -255,6 +255,11 @@ class _Writer:
         self.graded = graded and not plain
         self.count = 0
         self._json_items: list[dict[str, Any]] = []
+        self._records: Any = None
+        if not plain and fmt in ("json", "jsonl"):
+            from ..records import open_writer
+
+            self._records = open_writer(out, fmt)
         if fmt == "csv":
             header = (
                 ["puzzle", "solution"]
@@ -285,11 +290,10 @@ class _Writer:
             if self.graded:
                 row += [made.level, f"{made.score:.2f}", made.hardest, made.level_tries]
             self._csv.writerow(row)
+        elif self._records is not None:  # json, jsonl: one record per puzzle
+            self._records.write(made.to_json(solution=self.solutions, alphabet=alphabet))
         elif fmt == "json":
-            item = puzzle_to_json(puzzle, solution=solution, alphabet=alphabet)
-            if not self.plain:
-                item.update(made.to_json())
-            self._json_items.append(item)
+            self._json_items.append(puzzle_to_json(puzzle, solution=solution, alphabet=alphabet))
         elif self.plain:
             if fmt == "block" and self.count:
                 self.out.write("\n")
@@ -306,18 +310,16 @@ class _Writer:
             self.out.write(format_block(puzzle.givens, alphabet=alphabet) + "\n")
             if solution is not None:
                 self.out.write("\n" + format_block(solution, alphabet=alphabet) + "\n")
-        else:  # jsonl
-            from .common import json_dumps
-
-            item = puzzle_to_json(puzzle, solution=solution, alphabet=alphabet)
-            item.update(made.to_json())
-            self.out.write(json_dumps(item) + "\n")
+        else:
+            raise AssertionError(f"unhandled format {fmt}")  # FORMATS are all handled above
         self.count += 1
         if self.count % 64 == 0:
             self.out.flush()
 
     def close(self) -> None:
-        if self.fmt == "json":
+        if self._records is not None:
+            self._records.close()
+        elif self.fmt == "json":
             import json
 
             json.dump(self._json_items, self.out, indent=1)

@@ -234,6 +234,9 @@ def run_rate(args: argparse.Namespace) -> int:
             out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    from ..records import JsonlWriter, head, malformed_record, puzzle_fields
+
+    writer = JsonlWriter(out)
     levels: Counter[str] = Counter()
     malformed = 0
     start = time.perf_counter()
@@ -261,23 +264,14 @@ def run_rate(args: argparse.Namespace) -> int:
             count += 1
             if rating is None:
                 malformed += 1
-                row = {
-                    "source": rec.source,
-                    "line": rec.line,
-                    "puzzle": None,
-                    "verdict": "malformed",
-                    "error": str(rec.error).splitlines()[0],
-                }
+                row = malformed_record("rate", rec)
                 levels["malformed"] += 1
             else:
-                row = {
-                    "source": rec.source,
-                    "line": rec.line,
-                    "puzzle": rec.puzzle.to_line(),
-                    **rating,
-                }
+                row = head("rate", rec.source, rec.line)
+                row.update(puzzle_fields(rec.puzzle))
+                row.update(rating)
                 levels[rating["level"] or rating["verdict"]] += 1
-            out.write(json_dumps(row) + "\n")
+            writer.write(row)
     finally:
         if pool is not None:
             pool.close()

@@ -7,9 +7,11 @@ stay aligned with input puzzles). Exit 0 when every puzzle was solved, 1 when so
 solution (or the budget ran out), 2 when some input was malformed.
 
 ``count`` counts solutions up to ``--limit`` and prints ``COUNT VERDICT`` per puzzle
-(``COUNT+`` when the count is a lower bound); ``--json`` writes one JSON object per puzzle
-with source, line, puzzle, verdict, count, complete, solutions, seconds and stats.
-Exit 0, or 2 when some input was malformed.
+(``COUNT+`` when the count is a lower bound). Exit 0, or 2 when some input was malformed.
+
+With ``--json`` both write one record per input record, malformed ones included, in the
+schema of :mod:`sudoku_model.records` (``solve``: ``status`` and ``solution``; ``count``:
+``verdict``, ``count``, ``complete``, ``limit``, ``solutions``).
 
 Malformed records are reported as ``file:line:col: message`` on standard error; the other
 puzzles are still answered.
@@ -35,7 +37,6 @@ from .common import (
     input_options,
     is_terminal,
     iter_inputs,
-    json_dumps,
 )
 
 #: Default ``--limit`` of ``sudoku count``.
@@ -57,6 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="line per puzzle, or a block (default: block for one puzzle given "
         "on the command line and shown on a terminal)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON record per puzzle (source, line, puzzle, status, solution, ...)",
     )
     add_backend_option(p)
     add_budget_options(p)
@@ -90,8 +96,70 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(func=run_count)
 
 
-def _report_malformed(rec: Any) -> None:
+def _report_malformed(rec: Any, writer: Any = None, command: str = "") -> None:
     print(str(rec.error), file=sys.stderr)
+    if writer is not None:
+        from ..records import malformed_record
+
+        writer.write(malformed_record(command, rec))
+
+
+def _json_writer(args: argparse.Namespace) -> Any:
+    """The record writer of ``--json`` (JSONL on standard output), or None."""
+    if not getattr(args, "json", False):
+        return None
+    from ..records import JsonlWriter
+
+    return JsonlWriter(sys.stdout)
+
+
+def _solve_record(rec: Any, result: Any, alphabet: Any) -> dict[str, Any]:
+    from ..records import head, puzzle_fields
+
+    d = head("solve", rec.source, rec.line)
+    d.update(puzzle_fields(rec.puzzle, alphabet=alphabet))
+    d["status"] = str(result.status)
+    if result.solution is not None:
+        d["solution"] = result.solution.to_line(alphabet=alphabet)
+    d["backend"] = result.backend
+    d["seconds"] = round(result.seconds, 6)
+    d["stats"] = dict(result.stats)
+    return d
+
+
+def _refused_record(
+    command: str, rec: Any, backend: Any, reason: str, alphabet: Any, limit: int = 0
+) -> dict[str, Any]:
+    """The record of a puzzle the backend refuses (an unsupported rule or size): no answer,
+    the reason under ``stats.refused`` as in ``verify``."""
+    from ..records import head, puzzle_fields
+
+    d = head(command, rec.source, rec.line)
+    d.update(puzzle_fields(rec.puzzle, alphabet=alphabet))
+    if command == "solve":
+        d["status"] = "unknown"
+    else:
+        d.update(verdict="unknown", count=0, complete=False, limit=limit, solutions=[])
+    d.update(backend=backend.name, seconds=0.0, stats={"refused": reason})
+    return d
+
+
+def _count_record(
+    rec: Any, result: Any, seconds: float, limit: int, alphabet: Any
+) -> dict[str, Any]:
+    from ..records import head, puzzle_fields
+
+    d = head("count", rec.source, rec.line)
+    d.update(puzzle_fields(rec.puzzle, alphabet=alphabet))
+    d["verdict"] = str(result.verdict)
+    d["count"] = result.count
+    d["complete"] = result.complete
+    d["limit"] = limit
+    d["solutions"] = [s.to_line(alphabet=alphabet) for s in result.solutions]
+    d["backend"] = result.backend
+    d["seconds"] = round(seconds, 6)
+    d["stats"] = dict(result.stats)
+    return d
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -102,6 +170,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from ..solving import SolveStatus
 
     records = iter_inputs(args.input, args)
+    writer = _json_writer(args)
     code = EXIT_OK
     block = args.output == "block"
     if args.output == "auto" and is_terminal(sys.stdout):
@@ -111,7 +180,7 @@ def run_solve(args: argparse.Namespace) -> int:
         records = itertools.chain(head, records)
     for rec in records:
         if rec.error is not None:
-            _report_malformed(rec)
+            _report_malformed(rec, writer, "solve")
             code = EXIT_USAGE
             continue
         try:
@@ -119,8 +188,16 @@ def run_solve(args: argparse.Namespace) -> int:
         except UnsupportedPuzzleError as exc:
             print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
             code = EXIT_USAGE
+            if writer is not None:
+                writer.write(_refused_record("solve", rec, backend, str(exc), alphabet))
             continue
-        if result.status is SolveStatus.SOLVED:
+        if writer is not None:
+            writer.write(_solve_record(rec, result, alphabet))
+            if result.status is not SolveStatus.SOLVED:
+                print(f"{rec.source}:{rec.line}: {result.status}", file=sys.stderr)
+                if code == EXIT_OK:
+                    code = EXIT_NO
+        elif result.status is SolveStatus.SOLVED:
             grid = result.solution
             print(grid.to_block(alphabet=alphabet) if block else grid.to_line(alphabet=alphabet))
         else:
@@ -141,10 +218,11 @@ def run_count(args: argparse.Namespace) -> int:
     alphabet = input_options(args)["alphabet"]
     from ..errors import UnsupportedPuzzleError
 
+    writer = _json_writer(args)
     code = EXIT_OK
     for rec in iter_inputs(args.input, args):
         if rec.error is not None:
-            _report_malformed(rec)
+            _report_malformed(rec, writer, "count")
             code = EXIT_USAGE
             continue
         start = time.perf_counter()
@@ -153,25 +231,12 @@ def run_count(args: argparse.Namespace) -> int:
         except UnsupportedPuzzleError as exc:
             print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
             code = EXIT_USAGE
+            if writer is not None:
+                writer.write(_refused_record("count", rec, backend, str(exc), alphabet, args.limit))
             continue
         seconds = time.perf_counter() - start
-        if args.json:
-            print(
-                json_dumps(
-                    {
-                        "source": rec.source,
-                        "line": rec.line,
-                        "puzzle": rec.puzzle.to_line(alphabet=alphabet),
-                        "verdict": str(result.verdict),
-                        "count": result.count,
-                        "complete": result.complete,
-                        "solutions": [s.to_line(alphabet=alphabet) for s in result.solutions],
-                        "seconds": round(seconds, 6),
-                        "stats": result.stats,
-                        "backend": result.backend,
-                    }
-                )
-            )
+        if writer is not None:
+            writer.write(_count_record(rec, result, seconds, args.limit, alphabet))
         else:
             bound = "" if result.complete else "+"
             print(f"{result.count}{bound} {result.verdict}")

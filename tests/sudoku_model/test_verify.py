@@ -9,13 +9,17 @@ import random
 
 import pytest
 
+from backends.sat import PySATBackend
 from sudoku_model import VerdictKind, formats
 from sudoku_model.data import bundled_path
+from sudoku_model.solving import Verdict
 from sudoku_model.verify import (
     TIMING_FIELDS,
     CsvWriter,
     JsonlWriter,
+    VerifyResult,
     VerifySummary,
+    _check_published,
     redundant_clues,
     resume_state,
     verify_puzzle,
@@ -123,9 +127,9 @@ def test_cross_check_agrees_on_counts_43():
     assert all(len(r.cross_check) == 1 and r.cross_check[0].verdict is r.verdict for r in results)
 
 
-def test_cross_check_reports_different_answers():
-    # a zero conflict budget binds pysat (it counts conflicts) but not native: the two
-    # answer differently, and that must be reported
+def test_cross_check_unknown_is_undecided_not_a_disagreement():
+    # issue 13 item 20: a zero conflict budget stops pysat (it counts conflicts) but not
+    # native: "unknown" is no answer, so it is counted as undecided, never as disagreeing
     from sudoku_model import Budget
 
     hard = records("hardest")[:3]
@@ -134,12 +138,108 @@ def test_cross_check_reports_different_answers():
     )
     r = results[0]
     assert r.verdict is K.UNKNOWN and r.cross_check[0].verdict is K.UNIQUE
-    assert "says unknown, native says unique" in r.disagreement
-    assert r.to_json()["disagreement"] == r.disagreement
+    assert r.disagreement is None and r.undecided == (r.backend,)
+    assert r.to_json()["undecided"] == [r.backend] and "disagreement" not in r.to_json()
     s = VerifySummary()
     for x in results:
         s.add_result(x)
-    assert s.disagreements == 3 and not s.all_unique and "DISAGREEMENTS" in s.table()
+    assert s.undecided == 3 and s.disagreements == 0
+    assert "undecided" in s.table() and "DISAGREEMENTS" not in s.table()
+    assert not s.all_unique  # the main backend did not decide: still not a "yes"
+
+
+class _Liar(PySATBackend):
+    """A deliberately wrong backend: calls every puzzle unsolvable."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "liar"
+
+    def check_unique(self, puzzle, *, solution=None, budget=None):
+        return Verdict(K.UNSOLVABLE, puzzle, self.name, 0.0)
+
+
+def test_real_disagreement_stays_loud_next_to_undecided():
+    from sudoku_model import Budget
+
+    puzzle = records("hardest")[0].puzzle
+    wrong = verify_puzzle(puzzle, backend=_Liar(), cross_check=["native"])
+    assert wrong.verdict is K.UNSOLVABLE and wrong.undecided == ()
+    assert "liar says unsolvable, native says unique" in wrong.disagreement
+    # a budget that leaves the cross-checker undecided hides nothing either
+    both = verify_puzzle(puzzle, backend=_Liar(), cross_check=["pysat"], budget=Budget(conflicts=0))
+    assert both.undecided == ("pysat:cadical195",) and both.disagreement is None
+    s = VerifySummary()
+    s.add_result(wrong)
+    assert s.disagreements == 1 and "DISAGREEMENTS" in s.table()
+
+
+# -- published solutions (issue 13 item 5) ----------------------------------------------------
+def _c43() -> list[tuple[str, int, str]]:
+    rows = [ln.split(":") for ln in bundled_path("counts-43").read_text().splitlines()]
+    return [(p, int(c), rest[0]) for p, c, *rest in rows if rest and rest[0]]
+
+
+def _with_published(pairs: list[tuple[str, str]]) -> list[formats.Record]:
+    lines = ["puzzle,solution"] + [f"{p},{s}" for p, s in pairs]
+    return list(formats.iter_records(lines, source="pub.csv", fmt="csv"))
+
+
+def _wrong_copy(solution: str) -> str:
+    # swap two different digits of the first row: still a full grid, no longer the answer
+    j = next(j for j in range(1, 9) if solution[j] != solution[0])
+    row = list(solution)
+    row[0], row[j] = row[j], row[0]
+    return "".join(row)
+
+
+@pytest.mark.parametrize("backend", ["native", "pysat"])
+def test_published_solution_matches_or_mismatches_loudly(backend):
+    unique = [(p, sol) for p, c, sol in _c43() if c == 1][:3]
+    good, other = unique[0], unique[1]
+    wrong = _wrong_copy(good[1])
+    recs = _with_published([good, (good[0], wrong), (other[0], good[1])])
+    r_ok, r_bad, r_foreign = verify_records(recs, backend=backend)
+    assert r_ok.verdict is K.UNIQUE and r_ok.published == "matches" and not r_ok.published_cells
+    assert r_bad.verdict is K.UNIQUE and r_bad.published == "mismatch"
+    shape = r_bad.puzzle.shape
+    assert [shape.cell_name(c) for c in r_bad.published_cells] == [
+        shape.cell_name(i) for i in range(81) if wrong[i] != good[1][i]
+    ]
+    d = r_bad.to_json()
+    assert d["published_solution"] == "mismatch" and len(d["published_cells"]) == 2
+    assert json.loads(r_bad.to_json_line()) == d and json.loads(r_ok.to_json_line()) == (
+        r_ok.to_json()
+    )
+    assert r_foreign.published == "mismatch" and len(r_foreign.published_cells) > 2
+    assert r_ok.disagreement is None and r_bad.disagreement is None
+    s = VerifySummary()
+    for r in (r_ok, r_bad, r_foreign):
+        s.add_result(r)
+    assert s.published_matches == 1 and s.published_mismatches == 2
+    assert not s.all_unique  # every puzzle is unique, but a published grid is wrong
+    assert "PUBLISHED" in s.table() and "MISMATCHES" in s.table()
+
+
+def test_published_solution_of_a_multiple_puzzle(seventeen):
+    # a 17-clue puzzle minus a clue has several solutions, the original's among them
+    rec = seventeen[5]
+    solution = verify_puzzle(rec.puzzle).solution.to_line()
+    cell = rec.puzzle.givens.filled_cells()[0]
+    multi = (rec.puzzle.givens.without([cell]).to_line(), solution)
+    recs = _with_published([multi, (multi[0], _wrong_copy(multi[1]))])
+    one, bad = verify_records(recs)
+    assert one.verdict is K.MULTIPLE and one.published == "one_of_several"
+    assert bad.verdict is K.MULTIPLE and bad.published == "mismatch" and bad.published_cells
+    # a puzzle called unsolvable while the input carries a valid solution: one is wrong
+    called = VerifyResult("pub.csv", 2, recs[0].puzzle, K.UNSOLVABLE, "liar", "0", 0.0)
+    assert "published solution solves the puzzle" in _check_published(called, recs[0])
+    assert called.published == "valid"
+
+
+def test_no_published_solution_no_field(seventeen):
+    r = next(iter(verify_records(seventeen[:1])))
+    assert r.published is None and "published_solution" not in r.to_json()
 
 
 # -- mixed input -------------------------------------------------------------------------------

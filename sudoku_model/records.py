@@ -1,0 +1,515 @@
+r"""One record schema for every command that writes results, and one serializer.
+
+``sudoku verify``, ``solve --json``, ``count --json``, ``rate``, ``generate --to json|jsonl``
+and ``compare --output`` write one record per puzzle (``compare``: per puzzle and backend).
+Every record is a flat JSON object with the fields below; a field is present only in the
+records the "when" column names (absent, never ``null``, unless the type says ``null``).
+A malformed input record is the same object in every command: ``verdict`` ``malformed``,
+``puzzle`` and ``clues`` ``null``, ``error`` and ``text``. JSONL, JSON and CSV carry the same
+fields (:class:`JsonlWriter`, :class:`JsonWriter`, :class:`CsvWriter`); CSV flattens
+``error`` into ``error``/``error_line``/``error_column``, ``witnesses`` into
+``witness1``/``witness2``, lists of cell names into space-separated text, other lists and
+objects into JSON text, booleans into ``true``/``false`` and absent fields into empty cells.
+:func:`check_record` checks a record against this table.
+
+Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, ``unique``,
+``multiple``, ``unknown``. ``solve`` says ``status``: ``solved``, ``contradictory``,
+``unsolvable``, ``unknown``. Cells are named ``r1c1`` ... Grids are lines of symbols
+(``1-9A-Z``, ``.`` for empty).
+
+| field | type | when | meaning |
+|---|---|---|---|
+| schema | int | always | version of this table: 1 |
+| command | str | always | verify, solve, count, rate, generate, compare |
+| source | str | not generate | input file, `bundled:NAME`, `<argument N>` |
+| line | int | not generate | 1-based line where the input record starts |
+| position | int | verify (reserved) | 0-based position of the record in its source |
+| input | str | verify (reserved) | identity of the input (content hash) |
+| puzzle | str\|null | always | the givens; null when malformed |
+| clues | int\|null | always | number of givens; null when malformed |
+| rules | object | variant rules | `box`, `variants`, `regions` (not generate) |
+| box | list | generate | `[rows, columns]` of a box, non-default shape |
+| variants | list | generate | variant names (input format) |
+| regions | list | generate | jigsaw region of each cell (input format) |
+| verdict | str | not solve, compare | a verdict word; every malformed record |
+| status | str | solve | solved, contradictory, unsolvable, unknown |
+| error | object | malformed | `message`, `line`, `column` of the parse error |
+| text | str | malformed | the input text (first 200 characters) |
+| solution | str | verify, solve, generate | the solution (unique; solved; `--solutions`) |
+| witnesses | list | verify: multiple | two different solutions |
+| differing_cells | list | verify: multiple | cells where the two witnesses differ |
+| conflicts | list | verify: contradictory | the clashing givens, described |
+| published_solution | str | verify: input solution | matches, mismatch, one_of_several, valid |
+| published_cells | list | verify: mismatch | cells where the published grid is wrong |
+| redundant_clues | list | verify --minimal | clues removable keeping the puzzle unique |
+| redundant_unknown | list | verify --minimal | clues whose test ran out of budget |
+| minimal | bool\|null | verify, generate | no clue removable (null: budget ran out) |
+| cross_check | list | verify --cross-check | per backend: backend, verdict, seconds, ... |
+| undecided | list | verify --cross-check | backends that answered unknown or refused |
+| disagreement | str | verify | why backends or evidence disagree |
+| count | int | count | solutions found (a lower bound unless complete) |
+| complete | bool | count | the count is exact |
+| limit | int | count | the `--limit` asked |
+| solutions | list | count | the solutions found |
+| level | str\|null | rate, generate | easy, medium, hard, expert, extreme |
+| score | float | rate, generate | difficulty score |
+| hardest | str\|null | rate, generate | hardest technique used |
+| techniques | object | rate | technique -> times used |
+| guesses | int | rate | guesses the search needed |
+| index | int | generate | 0-based number of the puzzle in the run |
+| seed | int | generate | seed that remakes the puzzle |
+| symmetry | str | generate | the clue symmetry (when not none) |
+| group_minimal | bool\|null | generate | minimal for the symmetry's orbits |
+| level_tries | int | generate | puzzles graded to get this one (`--level`) |
+| puzzle_index | int | compare | 0-based number of the puzzle compared |
+| size | int | compare | side of the grid |
+| task | str | compare | solve, unique or count |
+| answer | str | compare | the backend's answer word |
+| agreed | bool | compare | all backends agree on this puzzle |
+| backend | str | not rate | backend that answered (generate: that made it) |
+| backend_version | str | verify | its version |
+| options | object | verify | budget, minimal, cross_check |
+| seconds | float\|null | always | wall seconds (compare: median; null: not measured) |
+| stats | object | verify, solve, count | the backend's counters (stable keys) |
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import IO, Any
+
+from .errors import ParseError
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "COMMANDS",
+    "VERDICTS",
+    "SOLVE_STATUSES",
+    "PUBLISHED_WORDS",
+    "FieldSpec",
+    "FIELDS",
+    "head",
+    "puzzle_fields",
+    "malformed_record",
+    "dumps",
+    "check_record",
+    "csv_row",
+    "JsonlWriter",
+    "JsonWriter",
+    "CsvWriter",
+    "open_writer",
+    "WRITER_FORMATS",
+]
+
+#: Version of the record schema; raised when a field changes meaning or goes away.
+SCHEMA_VERSION = 1
+COMMANDS = ("verify", "solve", "count", "rate", "generate", "compare")
+VERDICTS = ("malformed", "contradictory", "unsolvable", "unique", "multiple", "unknown")
+SOLVE_STATUSES = ("solved", "contradictory", "unsolvable", "unknown")
+#: ``published_solution`` words: the published grid is the unique solution (``matches``),
+#: is not a solution or not the unique one (``mismatch``), is one solution of a puzzle with
+#: several (``one_of_several``), or is a solution where uniqueness is undecided (``valid``).
+PUBLISHED_WORDS = ("matches", "mismatch", "one_of_several", "valid")
+#: Characters of the input text kept in a malformed record (a 10 MB line stays small).
+TEXT_EXCERPT = 200
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One row of the schema: ``commands`` that may write it, ``required`` in those (a
+    malformed record needs only the malformed fields), JSON ``types`` allowed."""
+
+    name: str
+    types: tuple[type, ...]
+    commands: frozenset[str]
+    required: frozenset[str] = frozenset()
+
+
+def _spec(name: str, types: Any, commands: str, required: str = "") -> FieldSpec:
+    t = types if isinstance(types, tuple) else (types,)
+    return FieldSpec(
+        name,
+        t,
+        frozenset(COMMANDS if commands == "*" else commands.split()),
+        frozenset(COMMANDS if required == "*" else required.split()),
+    )
+
+
+_NUM = (int, float)
+_NONE = type(None)
+#: The table of the module docstring as data (what :func:`check_record` enforces).
+FIELDS: tuple[FieldSpec, ...] = (
+    _spec("schema", int, "*", "*"),
+    _spec("command", str, "*", "*"),
+    _spec("source", str, "verify solve count rate compare", "verify solve count rate compare"),
+    _spec("line", int, "verify solve count rate compare", "verify solve count rate compare"),
+    _spec("position", int, "verify"),
+    _spec("input", str, "verify"),
+    _spec("puzzle", (str, _NONE), "*", "*"),
+    _spec("clues", (int, _NONE), "*", "*"),
+    _spec("rules", dict, "verify solve count rate compare"),
+    _spec("box", list, "generate"),
+    _spec("variants", list, "generate"),
+    _spec("regions", list, "generate"),
+    _spec("verdict", str, "*", "verify count rate generate"),
+    _spec("status", str, "solve", "solve"),
+    _spec("error", dict, "*"),
+    _spec("text", str, "*"),
+    _spec("solution", str, "verify solve generate"),
+    _spec("witnesses", list, "verify"),
+    _spec("differing_cells", list, "verify"),
+    _spec("conflicts", list, "verify"),
+    _spec("published_solution", str, "verify"),
+    _spec("published_cells", list, "verify"),
+    _spec("redundant_clues", list, "verify"),
+    _spec("redundant_unknown", list, "verify"),
+    _spec("minimal", (bool, _NONE), "verify generate"),
+    _spec("cross_check", list, "verify"),
+    _spec("undecided", list, "verify"),
+    _spec("disagreement", str, "verify"),
+    _spec("count", int, "count", "count"),
+    _spec("complete", bool, "count", "count"),
+    _spec("limit", int, "count", "count"),
+    _spec("solutions", list, "count", "count"),
+    _spec("level", (str, _NONE), "rate generate", "rate"),
+    _spec("score", _NUM, "rate generate", "rate"),
+    _spec("hardest", (str, _NONE), "rate generate", "rate"),
+    _spec("techniques", dict, "rate", "rate"),
+    _spec("guesses", int, "rate", "rate"),
+    _spec("index", int, "generate", "generate"),
+    _spec("seed", int, "generate", "generate"),
+    _spec("symmetry", str, "generate"),
+    _spec("group_minimal", (bool, _NONE), "generate"),
+    _spec("level_tries", int, "generate"),
+    _spec("puzzle_index", int, "compare", "compare"),
+    _spec("size", int, "compare", "compare"),
+    _spec("task", str, "compare", "compare"),
+    _spec("answer", str, "compare", "compare"),
+    _spec("agreed", bool, "compare", "compare"),
+    _spec("backend", str, "verify solve count compare generate", "verify solve count compare"),
+    _spec("backend_version", str, "verify", "verify"),
+    _spec("options", dict, "verify", "verify"),
+    _spec("seconds", (int, float, _NONE), "*", "verify solve count rate"),
+    _spec("stats", dict, "verify solve count", "verify solve count"),
+)
+_BY_NAME = {f.name: f for f in FIELDS}
+#: Fields of a malformed record (every command writes the same ones).
+MALFORMED_FIELDS = ("schema", "command", "source", "line", "puzzle", "clues", "verdict", "error")
+
+
+# -- building ------------------------------------------------------------------------------
+def head(
+    command: str,
+    source: str | None = None,
+    line: int | None = None,
+    *,
+    position: int | None = None,
+    input_id: str | None = None,
+) -> dict[str, Any]:
+    """The first fields of every record: ``schema``, ``command``, then where the record
+    came from (``source``, ``line``, and ``position``/``input`` when given)."""
+    d: dict[str, Any] = {"schema": SCHEMA_VERSION, "command": command}
+    if source is not None:
+        d["source"] = source
+    if line is not None:
+        d["line"] = line
+    if position is not None:
+        d["position"] = position
+    if input_id is not None:
+        d["input"] = input_id
+    return d
+
+
+def puzzle_fields(puzzle: Any, *, alphabet: Any = None) -> dict[str, Any]:
+    """``puzzle``, ``clues`` and (for variant rules) ``rules`` of a puzzle."""
+    line = puzzle.givens.to_line() if alphabet is None else puzzle.to_line(alphabet=alphabet)
+    d: dict[str, Any] = {"puzzle": line, "clues": puzzle.clues}
+    if not puzzle.rules.is_classic:
+        d["rules"] = puzzle.rules.to_json()
+    return d
+
+
+def error_fields(error: ParseError | None, text: str) -> dict[str, Any]:
+    """``error`` (message, line, column) and ``text`` (a bounded excerpt)."""
+    if error is None:
+        err: dict[str, Any] = {"message": "unreadable record", "line": None, "column": None}
+    else:
+        err = {"message": error.message, "line": error.line, "column": error.column}
+    return {"error": err, "text": text[:TEXT_EXCERPT]}
+
+
+def malformed_record(command: str, record: Any, **extra: Any) -> dict[str, Any]:
+    """The record of an input that could not be read, the same for every command.
+
+    ``record`` is a :class:`sudoku_model.formats.Record` with ``error`` set; ``extra``
+    fields (such as ``backend``) follow the malformed fields."""
+    d = head(command, record.source, record.line)
+    d["puzzle"] = None
+    d["clues"] = None
+    d["verdict"] = "malformed"
+    d.update(error_fields(record.error, record.text))
+    d.update(extra)
+    return d
+
+
+def _finite(obj: Any) -> Any:
+    # NaN and infinities are not JSON: a time that was never measured is written as null
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def dumps(record: Any, *, indent: int | None = None) -> str:
+    """A record (or a document of records) as JSON text, compact unless ``indent`` is
+    given; non-finite floats (a time never measured) become ``null``.
+
+    Raises:
+        TypeError: for a value JSON cannot hold.
+    """
+    separators = (",", ":") if indent is None else (",", ": ")
+    try:
+        return json.dumps(
+            record, separators=separators, indent=indent, ensure_ascii=False, allow_nan=False
+        )
+    except ValueError:
+        return json.dumps(_finite(record), separators=separators, indent=indent, ensure_ascii=False)
+
+
+# -- checking ------------------------------------------------------------------------------
+def check_record(record: Any) -> list[str]:
+    """Every way ``record`` departs from the schema (an empty list when it conforms):
+    unknown command or field, a field the command does not write, a missing required field,
+    a wrong type, a verdict or status that is not one of the words."""
+    if not isinstance(record, dict):
+        return [f"a record is a JSON object, not {type(record).__name__}"]
+    problems: list[str] = []
+    command = record.get("command")
+    if record.get("schema") != SCHEMA_VERSION:
+        problems.append(f"schema is {record.get('schema')!r}, expected {SCHEMA_VERSION}")
+    if command not in COMMANDS:
+        return [*problems, f"unknown command {command!r}"]
+    malformed = record.get("verdict") == "malformed"
+    required = MALFORMED_FIELDS if malformed else [f.name for f in FIELDS if command in f.required]
+    for name in required:
+        if name not in record:
+            problems.append(f"{command} record without {name!r}")
+    for name, value in record.items():
+        spec = _BY_NAME.get(name)
+        if spec is None:
+            problems.append(f"unknown field {name!r}")
+            continue
+        if command not in spec.commands:
+            problems.append(f"{command} records have no {name!r}")
+        # bool is an int in Python: only a bool field may hold one
+        if not isinstance(value, spec.types) or (
+            isinstance(value, bool) and bool not in spec.types
+        ):
+            problems.append(f"{name} is {type(value).__name__}, expected {_names(spec.types)}")
+    verdict = record.get("verdict")
+    if verdict is not None and verdict not in VERDICTS:
+        problems.append(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+    status = record.get("status")
+    if status is not None and status not in SOLVE_STATUSES:
+        problems.append(f"status {status!r} is not one of {', '.join(SOLVE_STATUSES)}")
+    published = record.get("published_solution")
+    if published is not None and published not in PUBLISHED_WORDS:
+        problems.append(f"published_solution {published!r} is not one of the words")
+    if malformed:
+        err = record.get("error")
+        if not isinstance(err, dict) or not isinstance(err.get("message"), str):
+            problems.append("malformed record without error.message")
+        if record.get("puzzle") is not None:
+            problems.append("malformed record with a puzzle")
+    elif "puzzle" in record and not isinstance(record["puzzle"], str):
+        problems.append("puzzle is null but the verdict is not malformed")
+    return problems
+
+
+def _names(types: tuple[type, ...]) -> str:
+    return "|".join("null" if t is _NONE else t.__name__ for t in types)
+
+
+# -- writing -------------------------------------------------------------------------------
+def _as_dict(item: Any) -> dict[str, Any]:
+    return item if isinstance(item, dict) else item.to_json()
+
+
+#: Lists of cell names or words that CSV writes as space-separated text.
+_SPACED = frozenset(
+    {"differing_cells", "redundant_clues", "redundant_unknown", "published_cells", "undecided"}
+)
+
+
+def csv_row(record: dict[str, Any], columns: Sequence[str]) -> list[Any]:
+    """The CSV cells of a record for ``columns`` (see the module docstring for how lists,
+    objects, errors and witnesses are flattened)."""
+    where = _positions(columns if isinstance(columns, tuple) else tuple(columns))
+    row: list[Any] = [""] * len(where)
+    # walk the record's fields, not the columns: a record fills about half of them
+    for name, v in record.items():
+        i = where.get(name)
+        if i is None or v is None:
+            if name == "error" and isinstance(v, dict):
+                _error_cells(row, where, v)
+            elif name == "witnesses" and v:
+                _witness_cells(row, where, v)
+            continue
+        t = type(v)
+        if t is str or t is int:
+            row[i] = v
+        elif t is bool:
+            row[i] = "true" if v else "false"
+        elif t is float:
+            row[i] = v if math.isfinite(v) else ""
+        elif name == "error" and t is dict:
+            _error_cells(row, where, v)
+        elif name in _SPACED:
+            row[i] = " ".join(str(x) for x in v)
+        else:
+            row[i] = dumps(v)
+    return row
+
+
+def _error_cells(row: list[Any], where: dict[str, int], err: dict[str, Any]) -> None:
+    for key, name in _ERROR_COLUMNS:
+        i = where.get(name)
+        if i is not None:
+            value = err.get(key)
+            row[i] = "" if value is None else value
+
+
+def _witness_cells(row: list[Any], where: dict[str, int], witnesses: list[str]) -> None:
+    for k, name in enumerate(("witness1", "witness2")):
+        i = where.get(name)
+        if i is not None and k < len(witnesses):
+            row[i] = witnesses[k]
+
+
+_ERROR_COLUMNS = (("message", "error"), ("line", "error_line"), ("column", "error_column"))
+
+
+@lru_cache(maxsize=16)
+def _positions(columns: tuple[str, ...]) -> dict[str, int]:
+    return {name: i for i, name in enumerate(columns)}
+
+
+class JsonlWriter:
+    """One JSON object per line. Items are record dicts or objects with ``to_json()``; an
+    object with ``to_json_line()`` (a :class:`~sudoku_model.verify.VerifyResult`) writes
+    its own line, built fast from cached pieces."""
+
+    fmt = "jsonl"
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    @staticmethod
+    def line(item: Any) -> str:
+        to_line = getattr(item, "to_json_line", None)
+        if to_line is not None:
+            return str(to_line())
+        return dumps(_as_dict(item)) + "\n"
+
+    def write(self, item: Any) -> None:
+        self.out.write(self.line(item))
+
+    def write_many(self, items: Iterable[Any]) -> None:
+        items = items if isinstance(items, list) else list(items)
+        try:  # the fast path: a chunk of verify results, each formatting its own line
+            text = "".join([i.to_json_line() for i in items])
+        except AttributeError:
+            line = self.line
+            text = "".join([line(i) for i in items])
+        self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.flush()
+
+
+class JsonWriter:
+    """A JSON array of records, written as they come (one record per line inside the
+    brackets); :meth:`close` writes the closing bracket."""
+
+    fmt = "json"
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self._first = True
+        out.write("[")
+
+    def write(self, item: Any) -> None:
+        self.out.write(("\n" if self._first else ",\n") + dumps(_as_dict(item)))
+        self._first = False
+
+    def write_many(self, items: Iterable[Any]) -> None:
+        for item in items:
+            self.write(item)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.write("\n]\n")
+        self.out.flush()
+
+
+class CsvWriter:
+    """One CSV row per record, ``columns`` in order (header first unless ``header`` is
+    False, as when appending)."""
+
+    fmt = "csv"
+
+    def __init__(self, out: IO[str], columns: Sequence[str], *, header: bool = True) -> None:
+        self.out = out
+        self.columns = tuple(columns)
+        self._csv = csv.writer(out, lineterminator="\n")
+        if header:
+            self._csv.writerow(self.columns)
+
+    def write(self, item: Any) -> None:
+        self._csv.writerow(csv_row(_as_dict(item), self.columns))
+
+    def write_many(self, items: Iterable[Any]) -> None:
+        columns = self.columns
+        self._csv.writerows(csv_row(_as_dict(i), columns) for i in items)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.flush()
+
+
+WRITER_FORMATS = ("jsonl", "json", "csv")
+
+
+def open_writer(
+    out: IO[str], fmt: str, *, columns: Sequence[str] = (), header: bool = True
+) -> JsonlWriter | JsonWriter | CsvWriter:
+    """A writer of records to ``out`` in ``fmt`` (``jsonl``, ``json`` or ``csv``; CSV needs
+    ``columns``).
+
+    Raises:
+        ValueError: for another format, or CSV without columns.
+    """
+    if fmt == "jsonl":
+        return JsonlWriter(out)
+    if fmt == "json":
+        return JsonWriter(out)
+    if fmt == "csv":
+        if not columns:
+            raise ValueError("a CSV writer needs its columns")
+        return CsvWriter(out, columns, header=header)
+    raise ValueError(f"unknown output format {fmt!r}; known: {', '.join(WRITER_FORMATS)}")

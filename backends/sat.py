@@ -73,6 +73,7 @@ from sudoku_model.solving import (
     RemovalOracle,
     SearchOutcome,
     VerdictKind,
+    is_full_grid,
 )
 
 from .cnf import DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
@@ -764,8 +765,8 @@ class PySATBackend(Backend):
             ValueError: when ``solution`` is not a full grid of ``rules``.
             UnsupportedPuzzleError: for rules this backend does not handle.
         """
-        self._require_supported(Puzzle.empty(rules.shape, rules))
-        if solution.shape != rules.shape or not Puzzle(solution, rules).is_solution(solution):
+        self._require_rules(rules)
+        if not is_full_grid(rules, solution):
             raise ValueError(f"the solution must be a full grid of the rules ({rules.shape.name})")
         return SatRemovalOracle(self, rules, solution, self._budget(budget))
 
@@ -778,8 +779,8 @@ class PySATBackend(Backend):
             ValueError: when ``solution`` is not a full grid of ``rules``.
             UnsupportedPuzzleError: for rules this backend does not handle.
         """
-        self._require_supported(Puzzle.empty(rules.shape, rules))
-        if solution.shape != rules.shape or not Puzzle(solution, rules).is_solution(solution):
+        self._require_rules(rules)
+        if not is_full_grid(rules, solution):
             raise ValueError("the solution of a removal session must be a full grid of the rules")
         session = RemovalSession(self, rules, solution)
         self._sessions.add(session)

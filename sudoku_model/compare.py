@@ -501,16 +501,12 @@ def load_puzzles(
         KeyError: for an unknown bundled name.
         OSError: for an unreadable file.
     """
-    from .data import BUNDLED, bundled_path
+    from .data import resolve_input
     from .formats import iter_records
 
     text = os.fspath(source)
-    name = text.split(":", 1)[1] if text.startswith("bundled:") else text
-    if text.startswith("bundled:") or (not os.path.exists(text) and name in BUNDLED):
-        path: str | os.PathLike[str] = bundled_path(name)
-        label = f"bundled:{name}"
-    else:
-        path, label = text, text
+    path, name = resolve_input(text, bare_names=True)
+    label = text if name is None else f"bundled:{name}"
     out: list[PuzzleEntry] = []
     for rec in iter_records(path, source=label, **options):
         if first is not None and len(out) >= first:

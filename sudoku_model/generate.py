@@ -543,7 +543,6 @@ class GenerationEngine:
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.stats: Counter[str] = Counter()
         self._oracle: RemovalOracle | None = None
-        self._oracle_key: tuple[RuleSet, tuple[int, ...]] | None = None
 
     @property
     def fallback_calls(self) -> int:
@@ -561,12 +560,13 @@ class GenerationEngine:
     def oracle(self, rules: RuleSet, solution: Grid) -> RemovalOracle:
         """The removal oracle of this full grid (made on first use, kept until the grid
         changes)."""
-        key = (rules, solution.values)
-        if self._oracle is None or self._oracle_key != key:
+        oracle = self._oracle
+        if oracle is not None and oracle.solution is solution and oracle.rules is rules:
+            return oracle  # the common case, without comparing grids
+        if oracle is None or oracle.solution != solution or oracle.rules != rules:
             self.close()
-            self._oracle = self.backend.removal_oracle(rules, solution, budget=self.budget)
-            self._oracle_key = key
-        return self._oracle
+            oracle = self._oracle = self.backend.removal_oracle(rules, solution, budget=self.budget)
+        return oracle
 
     def still_unique(
         self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
@@ -588,7 +588,6 @@ class GenerationEngine:
             self._collect()
             self._oracle.close()
             self._oracle = None
-            self._oracle_key = None
 
 
 def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> GenerationEngine:

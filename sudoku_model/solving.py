@@ -55,6 +55,7 @@ __all__ = [
     "UniqueBatch",
     "available_backends",
     "evidence_problem",
+    "is_full_grid",
     "get_backend",
     "register_backend",
     "unregister_backend",
@@ -575,19 +576,16 @@ class Backend(abc.ABC):
     # -- public API --------------------------------------------------------------------
     def supports(self, puzzle: Puzzle) -> str | None:
         """None when this backend can answer the puzzle, else the reason it cannot."""
-        caps = self.capabilities
-        missing = puzzle.rules.kinds - caps.rule_kinds
-        if missing:
-            return f"backend {self.name} does not support rule kind(s) {', '.join(sorted(missing))}"
-        n = puzzle.size
-        if not caps.min_size <= n <= caps.max_size:
-            return (
-                f"backend {self.name} supports sizes {caps.min_size}..{caps.max_size}, not {n}x{n}"
-            )
-        return None
+        return _refusal(self.capabilities, self.name, puzzle.rules)
 
     def _require_supported(self, puzzle: Puzzle) -> None:
-        reason = self.supports(puzzle)
+        reason = _refusal(self.capabilities, self.name, puzzle.rules)
+        if reason is not None:
+            raise UnsupportedPuzzleError(reason)
+
+    def _require_rules(self, rules: RuleSet) -> None:
+        """:meth:`_require_supported` for the rules alone (the primitives' check)."""
+        reason = _refusal(self.capabilities, self.name, rules)
         if reason is not None:
             raise UnsupportedPuzzleError(reason)
 
@@ -744,7 +742,7 @@ class Backend(abc.ABC):
             SearchInterrupted: after :meth:`interrupt`.
         """
         rows = _split_givens(rules, givens)
-        self._require_supported(Puzzle.empty(rules.shape, rules))
+        self._require_rules(rules)
         start = time.perf_counter()
         shape = rules.shape
         empty = bytes(shape.cell_count)
@@ -787,7 +785,7 @@ class Backend(abc.ABC):
             UnsupportedPuzzleError: for rules or a size this backend lacks.
         """
         _require_full_grid(rules, solution)
-        self._require_supported(Puzzle.empty(rules.shape, rules))
+        self._require_rules(rules)
         return _CheckUniqueOracle(self, rules, solution, self._budget(budget))
 
     def random_solution(
@@ -816,7 +814,7 @@ class Backend(abc.ABC):
 
         if start is not None and start.shape != rules.shape:
             raise ValueError(f"start of {start.shape.name} for rules of {rules.shape.name}")
-        self._require_supported(Puzzle.empty(rules.shape, rules))
+        self._require_rules(rules)
         grid = random_fill(rules, rng, start)
         if grid is None and start is not None:
             grid = self.solve(Puzzle(start, rules), budget=budget).solution
@@ -842,6 +840,19 @@ def evidence_problem(puzzle: Puzzle, verdict: Verdict) -> str | None:
     return None
 
 
+@lru_cache(maxsize=512)
+def _refusal(caps: Capabilities, name: str, rules: RuleSet) -> str | None:
+    # Cached: the primitives ask once per grid or batch, and building the answer costs
+    # more than many a native search.
+    missing = rules.kinds - caps.rule_kinds
+    if missing:
+        return f"backend {name} does not support rule kind(s) {', '.join(sorted(missing))}"
+    n = rules.shape.size
+    if not caps.min_size <= n <= caps.max_size:
+        return f"backend {name} supports sizes {caps.min_size}..{caps.max_size}, not {n}x{n}"
+    return None
+
+
 def _split_givens(rules: RuleSet, givens: bytes | Sequence[bytes]) -> list[bytes]:
     """One ``bytes`` per puzzle, checked: n*n values in 0..n each."""
     nc = rules.shape.cell_count
@@ -860,8 +871,34 @@ def _split_givens(rules: RuleSet, givens: bytes | Sequence[bytes]) -> list[bytes
     return rows
 
 
+def is_full_grid(rules: RuleSet, grid: Grid) -> bool:
+    """True when ``grid`` is a complete solution of ``rules``: no empty cell, no unit with
+    a repeated digit, no "different" pair with equal digits (a fast
+    :meth:`Puzzle.is_solution` for grids without givens to keep).
+    """
+    if grid.shape != rules.shape:
+        return False
+    values = grid.values
+    if 0 in values:
+        return False
+    units, pairs = _grid_checks(rules)
+    return all(len(set(get(values))) == size for get, size in units) and all(
+        values[a] != values[b] for a, b in pairs
+    )
+
+
+@lru_cache(maxsize=64)
+def _grid_checks(
+    rules: RuleSet,
+) -> tuple[tuple[tuple[Callable[[Sequence[int]], Any], int], ...], tuple[tuple[int, int], ...]]:
+    from operator import itemgetter
+
+    units = tuple((itemgetter(*u), len(u)) for u in rules.units if len(u) > 1)
+    return units, rules.pairs
+
+
 def _require_full_grid(rules: RuleSet, solution: Grid) -> None:
-    if solution.shape != rules.shape or not Puzzle(solution, rules).is_solution(solution):
+    if not is_full_grid(rules, solution):
         raise ValueError(f"the solution must be a full grid of the rules ({rules.shape.name})")
 
 

@@ -420,7 +420,7 @@ class NativeBackend(Backend):
         ``forbidden`` (``(cell, digit)`` pairs), up to ``limit``.
 
         ``complete`` with no solutions means there is none (for instance: removing a clue
-        keeps the puzzle unique, see :meth:`keeps_unique_without`).
+        keeps the puzzle unique, see :meth:`removal_oracle`).
 
         Raises:
             UnsupportedPuzzleError: for a rule or size this backend lacks.

@@ -3,8 +3,9 @@
 How a puzzle is made
 --------------------
 1. **A random full grid** (a solution of the rules) from a seed: a randomised search with
-   random digit order (the native backend's C search; a Python search with fewest-candidates
-   branching, naked singles and random digit order for the other backends).
+   random digit order (the native backend's C search; for the other backends the default
+   ``random_solution``, a Python search with fewest-candidates branching, naked singles and
+   random digit order).
 2. **Removal**: the clues are visited in random order and each one is dropped when the
    puzzle stays unique without it. Uniqueness is decided with the known solution S:
    removing clue c from a unique puzzle keeps it unique exactly when "the remaining clues +
@@ -18,17 +19,21 @@ is a naked single (its peers show every other digit) or, for engines whose calls
 a hidden single; from 16x16 up, full singles propagation is tried first while it keeps
 succeeding. Only yes answers are taken from logic, so minimality is unaffected.
 
+Both questions go to the backend through the contract's primitives
+(:class:`GenerationEngine`): ``random_solution`` for the full grid and ``removal_oracle``
+for "still unique?", so any backend generates, and the fast paths are the backends' own.
+
 Large grids: near-minimal 25x25 puzzles (about 42-45% of the cells given) sit where
 quasigroup completion is hardest, and single uniqueness calls there take from milliseconds
-to many seconds. The native engine gives each call from 16x16 up a short first try (a
-fixed number of search nodes, with the known solution's digits tried first) and hands the
-calls that need more to the SAT backend (CaDiCaL in its stable mode, phases set to the
-known solution), whose learnt clauses are far better at these; see
-:class:`_CompiledModelEngine`. Most of those calls find a second solution, and it is far
-from the known one (on one 25x25 puzzle, a median 146 of the ~330 empty cells differ), so
-no local search would find it. Give a budget per call (``budget=Budget(
-seconds=...)``, ``--budget-seconds``): a call that runs out keeps its clue, so the puzzle is
-still unique, and ``minimal`` is then reported unknown.
+to many seconds. The native backend's removal oracle gives each call from 16x16 up a short
+first try (a fixed number of search nodes, with the known solution's digits tried first)
+and hands the calls that need more to a SAT backend (CaDiCaL in its stable mode, phases set
+to the known solution), whose learnt clauses are far better at these; see
+``backends.native.NativeRemovalOracle`` and ``REMOVAL_FALLBACK``. Most of those calls
+find a second solution, and it is far from the known one (on one 25x25 puzzle, a median
+146 of the ~330 empty cells differ), so no local search would find it. Give a budget per
+call (``budget=Budget(seconds=...)``, ``--budget-seconds``): a call that runs out keeps
+its clue, so the puzzle is still unique, and ``minimal`` is then reported unknown.
 
 With a symmetry the clues go in *orbits* (a cell and its images): an orbit is removed when
 the puzzle stays unique without all of it, which is tested as "no solution differs from S
@@ -68,10 +73,10 @@ they finish in; with ``level``, try ``t`` of puzzle ``i`` uses :func:`level_seed
 seed and ``t`` (try 0 uses the puzzle seed itself, so a puzzle whose first try matches is
 the one made without ``level``). Only state-free answers are used: yes/no uniqueness
 answers (identical for every correct backend) and full grids from a seeded search that owns
-no learnt state. That is why the SAT engine builds its full grids with the Python search
-and not with the long-lived solver (whose models depend on the clauses it learnt from
-earlier puzzles). A search stopped by a time budget is the one thing that can vary between
-runs.
+no learnt state. That is why the PySAT backend's full grids come from the Python search
+(the default ``random_solution``) and not from its long-lived solver (whose models depend
+on the clauses it learnt from earlier puzzles). A search stopped by a time budget is the
+one thing that can vary between runs.
 
 >>> from sudoku_model import RuleSet, Shape
 >>> symmetry_orbits(Shape(2, 2), "rot180")[:2]

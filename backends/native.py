@@ -9,15 +9,19 @@ without one, the base class passes :data:`~sudoku_model.solving.DEFAULT_BUDGET` 
 Stats: ``nodes`` (propagation rounds, one per guess plus the root) and ``guesses``
 (branching points).
 
-Besides the backend contract, it offers what generators and bulk verification need:
+Fast paths of the contract's primitives (``capabilities.fast_paths``):
 
-* :meth:`NativeBackend.random_solution` - a random complete grid (or completion of givens)
-  from a seed.
-* :meth:`NativeBackend.search_excluding` - solutions with some (cell, digit) pairs excluded;
-  :meth:`NativeBackend.keeps_unique_without` asks "is the puzzle still unique without this
-  clue?" as one call ("remaining clues + cell != its digit" has no solution).
-* :meth:`NativeBackend.count_batch` - many puzzles of one rule set in one C call, GIL
-  released, returning a :class:`BatchResult`.
+* :meth:`NativeBackend.check_unique_batch` - many puzzles of one rule set in one C call, GIL
+  released (threads run batches in parallel); C statuses are decoded here, nowhere else.
+* :meth:`NativeBackend.removal_oracle` - "still unique without these clues?" as one C search
+  with forbidden (cell, digit) pairs; from 16x16 up a short first try, then
+  :data:`REMOVAL_FALLBACK` (a SAT backend) for the calls that need more.
+* :meth:`NativeBackend.random_solution` - a random full grid from the C search seeded by
+  the caller's ``random.Random``.
+
+Extras: :meth:`NativeBackend.search_excluding` (solutions with some (cell, digit) pairs
+excluded) and :meth:`NativeBackend.count_batch` (raw counts of a batch, a
+:class:`BatchResult`).
 
 >>> from sudoku_model import Puzzle
 >>> backend = create()
@@ -27,12 +31,13 @@ Besides the backend contract, it offers what generators and bulk verification ne
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import native_backtrack as nb
 from sudoku_model.geometry import Shape
@@ -44,11 +49,22 @@ from sudoku_model.solving import (
     Backend,
     Budget,
     Capabilities,
+    RemovalOracle,
     SearchOutcome,
+    UniqueBatch,
     VerdictKind,
+    verdict_of_count,
 )
 
-__all__ = ["NativeBackend", "BatchResult", "create", "STREAM_CHUNK", "MAX_KEPT"]
+__all__ = [
+    "NativeBackend",
+    "BatchResult",
+    "NativeRemovalOracle",
+    "create",
+    "STREAM_CHUNK",
+    "MAX_KEPT",
+    "REMOVAL_FALLBACK",
+]
 
 #: Solutions fetched from C per step when streaming ``solutions(limit=None)``.
 STREAM_CHUNK = 1024
@@ -58,6 +74,39 @@ STREAM_CHUNK = 1024
 MAX_KEPT = 10_000
 
 _MODEL_CACHE_SIZE = 64
+
+#: The backend that answers the removal questions of large grids (16x16 up) which the
+#: native search does not settle within :attr:`NativeRemovalOracle.FIRST_TRY_NODES`, and
+#: its options: CaDiCaL 1.9.5 was 3x faster than MiniSat 2.2 on the hard near-minimal 25x25
+#: calls. Options: ``backends.sat.CADICAL_TUNING`` plus ``stabilizeonly``: these calls mostly
+#: look for a second solution (satisfiable, ~90%), where CaDiCaL's stable mode (scores,
+#: target phases, rare restarts) needs half the conflicts of its default focused mode: on
+#: the 220 fallback calls of one 25x25 puzzle, 39 s instead of 58 s. Without that backend
+#: installed, the native search goes on under the caller's budget. The options are the
+#: fallback backend's own (its factory checks them); nothing else in the package names
+#: a solver for this.
+REMOVAL_FALLBACK: tuple[str, dict[str, Any]] = (
+    "pysat:cadical195",
+    {
+        "solver_options": {"eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1},
+        # A grid's first 8 fallback calls go to the shared solver, later ones to a solver
+        # of the grid's own with its necessary clues as unit clauses (loading one costs
+        # ~0.4 s at 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls).
+        "removal_session_after": 8,
+    },
+)
+
+#: (C status, count) -> verdict, from the one rule of :func:`verdict_of_count` (a batch of
+#: uniqueness checks counts up to 2).
+_BATCH_KINDS: dict[tuple[int, int], VerdictKind] = {
+    (status, count): verdict_of_count(
+        count,
+        status in (nb.EXHAUSTED, nb.CONTRADICTORY),
+        contradictory=status == nb.CONTRADICTORY,
+    )
+    for status in (nb.EXHAUSTED, nb.LIMIT, nb.BUDGET, nb.CONTRADICTORY)
+    for count in (0, 1, 2)
+}
 
 
 def create(sub: str | None = None, **options: Any) -> NativeBackend:
@@ -127,15 +176,13 @@ class BatchResult:
     def verdict(self, index: int) -> VerdictKind:
         """The uniqueness verdict of puzzle ``index`` (meaningful for ``limit >= 2``)."""
         status, count = self.statuses[index], self.counts[index]
-        if status == nb.CONTRADICTORY:
-            return VerdictKind.CONTRADICTORY
         if status == nb.INVALID:
             return VerdictKind.MALFORMED
-        if count >= 2:
-            return VerdictKind.MULTIPLE
-        if status != nb.EXHAUSTED:
-            return VerdictKind.UNKNOWN
-        return VerdictKind.UNIQUE if count == 1 else VerdictKind.UNSOLVABLE
+        return verdict_of_count(
+            count,
+            status in (nb.EXHAUSTED, nb.CONTRADICTORY),
+            contradictory=status == nb.CONTRADICTORY,
+        )
 
 
 class NativeBackend(Backend):
@@ -149,6 +196,7 @@ class NativeBackend(Backend):
         budgets=("seconds", "nodes"),
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
         "classic 9x9 fast path; default budget 60 s",
+        fast_paths=frozenset({"check_unique_batch", "removal_oracle", "random_solution"}),
     )
 
     def __init__(self, *, fast: bool = True) -> None:
@@ -249,25 +297,117 @@ class NativeBackend(Backend):
             if status == nb.BUDGET:
                 return
 
-    # -- extras for generators and bulk work -------------------------------------------
+    # -- fast paths of the contract's primitives ---------------------------------------
     def random_solution(
-        self, rules: RuleSet, seed: int, *, givens: Grid | None = None, budget: Budget | None = None
+        self,
+        rules: RuleSet,
+        rng: random.Random,
+        *,
+        start: Grid | None = None,
+        budget: Budget | None = None,
     ) -> Grid | None:
-        """A random solution from ``seed``: a full grid of ``rules`` (or a completion of
-        ``givens``), random digit order and cell tie-breaks. Same seed, same grid.
+        """A random full grid of ``rules`` (or completion of ``start``): the C search with
+        random digit order and cell tie-breaks, seeded by one draw from ``rng``.
 
         Returns None when there is no solution or the budget ran out first.
 
         Raises:
-            ValueError: when ``givens`` have another shape.
+            ValueError: when ``start`` has another shape.
+            UnsupportedPuzzleError: for rules or a size this backend lacks.
         """
-        if givens is not None and givens.shape != rules.shape:
-            raise ValueError(f"givens of {givens.shape.name} for rules of {rules.shape.name}")
-        values = bytes(givens.values) if givens is not None else bytes(rules.shape.cell_count)
-        search = self.model(rules).search(values, seed=seed)
-        status, raw = search.run(1, **_budget_args(budget or DEFAULT_BUDGET))
+        if start is not None and start.shape != rules.shape:
+            raise ValueError(f"start of {start.shape.name} for rules of {rules.shape.name}")
+        self._require_rules(rules)
+        values = bytes(start.values) if start is not None else bytes(rules.shape.cell_count)
+        self._check_interrupt()
+        search = self.model(rules).search(values, seed=rng.getrandbits(63))
+        _status, raw = search.run(1, **_budget_args(budget or DEFAULT_BUDGET))
+        self._check_interrupt()
         return _grid(rules.shape, raw[0]) if raw else None
 
+    def removal_oracle(
+        self, rules: RuleSet, solution: Grid, *, budget: Budget | None = None
+    ) -> NativeRemovalOracle:
+        """See :class:`NativeRemovalOracle`.
+
+        Raises:
+            ValueError: when ``solution`` is not a full grid of ``rules``.
+            UnsupportedPuzzleError: for rules or a size this backend lacks.
+        """
+        self._require_rules(rules)
+        if not self._is_full_grid(rules, solution):
+            raise ValueError(f"the solution must be a full grid of the rules ({rules.shape.name})")
+        return NativeRemovalOracle(self, rules, solution, budget or DEFAULT_BUDGET)
+
+    def _is_full_grid(self, rules: RuleSet, grid: Grid) -> bool:
+        # In C: a complete grid that does not clash is a solution (Python's is_solution
+        # costs ~100 us at 9x9, a fifth of a whole generated puzzle).
+        if grid.shape != rules.shape or 0 in grid.values:
+            return False
+        count, status, *_ = self.model(rules).solve(bytes(grid.values), limit=1, keep=0)
+        return count == 1 and status != nb.CONTRADICTORY
+
+    def check_unique_batch(
+        self,
+        rules: RuleSet,
+        givens: bytes | Sequence[bytes],
+        *,
+        budget: Budget | None = None,
+    ) -> UniqueBatch:
+        """One C call counting up to two solutions per puzzle (GIL released), then one
+        more for the ``multiple`` ones keeping two witnesses. See
+        :meth:`~sudoku_model.solving.Backend.check_unique_batch`.
+
+        Raises:
+            ValueError: for data of the wrong length or a value outside 0..n.
+            UnsupportedPuzzleError: for rules or a size this backend lacks.
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        self._require_rules(rules)
+        data = givens if isinstance(givens, (bytes, bytearray)) else b"".join(givens)
+        nc = rules.shape.cell_count
+        if len(data) % nc:
+            raise ValueError(f"{len(data)} bytes is not a whole number of {nc}-cell grids")
+        budget = budget or DEFAULT_BUDGET
+        self._check_interrupt()
+        first = self.count_batch(rules, data, limit=2, keep=1, budget=budget)
+        statuses = first.statuses
+        if nb.INVALID in statuses:
+            raise ValueError(f"a value outside 0..{rules.shape.size} in the givens")
+        kinds = list(map(_BATCH_KINDS.__getitem__, zip(statuses, first.counts)))
+        seconds = first.seconds
+        witnesses: dict[int, tuple[bytes, bytes]] = {}
+        nodes, guesses = first.nodes, first.guesses
+        multiple = [j for j, c in enumerate(first.counts) if c >= 2]
+        if multiple:
+            self._check_interrupt()
+            again = self.count_batch(
+                rules,
+                b"".join(data[j * nc : (j + 1) * nc] for j in multiple),
+                limit=2,
+                keep=2,
+                budget=budget,
+            )
+            seconds += again.seconds
+            nodes += again.nodes
+            guesses += again.guesses
+            raw = again.solutions
+            for k, j in enumerate(multiple):
+                if again.counts[k] >= 2:
+                    base = 2 * k * nc
+                    witnesses[j] = (raw[base : base + nc], raw[base + nc : base + 2 * nc])
+        self._check_interrupt()
+        return UniqueBatch(
+            rules,
+            kinds,
+            first.solutions,
+            witnesses,
+            self.name,
+            seconds,
+            {"nodes": nodes, "guesses": guesses},
+        )
+
+    # -- extras ------------------------------------------------------------------------
     def search_excluding(
         self,
         puzzle: Puzzle,
@@ -280,7 +420,7 @@ class NativeBackend(Backend):
         ``forbidden`` (``(cell, digit)`` pairs), up to ``limit``.
 
         ``complete`` with no solutions means there is none (for instance: removing a clue
-        keeps the puzzle unique, see :meth:`keeps_unique_without`).
+        keeps the puzzle unique, see :meth:`removal_oracle`).
 
         Raises:
             UnsupportedPuzzleError: for a rule or size this backend lacks.
@@ -297,25 +437,6 @@ class NativeBackend(Backend):
                 **_budget_args(budget or DEFAULT_BUDGET),
             ),
         )
-
-    def keeps_unique_without(
-        self, puzzle: Puzzle, cell: int, solution: Grid, *, budget: Budget | None = None
-    ) -> bool | None:
-        """Whether ``puzzle`` (unique, with ``solution``) stays unique after removing the
-        clue at ``cell``: True when "remaining clues + (cell != its digit)" has no
-        solution, False when it has one, None when the budget ran out.
-
-        Raises:
-            ValueError: when ``cell`` holds no clue.
-        """
-        digit = puzzle.givens.values[cell]
-        if not digit:
-            raise ValueError(f"cell {puzzle.shape.cell_name(cell)} holds no clue")
-        reduced = puzzle.with_givens(puzzle.givens.without([cell]))
-        outcome = self.search_excluding(reduced, [(cell, solution.values[cell])], budget=budget)
-        if outcome.solutions:
-            return False
-        return True if outcome.complete else None
 
     def count_batch(
         self,
@@ -357,3 +478,134 @@ class NativeBackend(Backend):
             guesses,
             time.perf_counter() - start,
         )
+
+
+class NativeRemovalOracle(RemovalOracle):
+    """The native fast path of :meth:`~sudoku_model.solving.Backend.removal_oracle`.
+
+    One call is one C search: "the givens + (a removed cell != its digit in S)" has no
+    solution exactly when the puzzle stays unique (a forbidden pair; a group of more than
+    :attr:`GROUP_LIMIT` cells is one search that avoids S). The known digits are tried
+    first at each branch, because another solution usually agrees with S almost
+    everywhere.
+
+    From 16x16 up a call first gets :attr:`FIRST_TRY_NODES` search nodes; one that needs
+    more (a uniqueness proof deep in a near-minimal grid, where a backtracker without
+    learning can take minutes) goes to the removal oracle of :data:`REMOVAL_FALLBACK`, a
+    SAT solver whose learnt clauses prove it in a fraction of a second, under the same
+    budget. Both answer the same yes/no question, so the answer does not depend on which
+    one gave it. ``stats["fallback_calls"]`` counts the calls the fallback answered.
+    """
+
+    cheap_calls: ClassVar[bool] = True
+    #: Above this many removed cells, one "another solution?" search beats one per cell.
+    GROUP_LIMIT = 6
+    #: Native search nodes per call from 16x16 up before the fallback answers. On the 300
+    #: calls after the first fallback of a 25x25 puzzle, 500 nodes answered 66 (7 ms each on
+    #: a miss) and 2,000 answered 80 (28 ms on a miss), while a fallback call costs ~0.2 s:
+    #: 500 is the cheaper first try.
+    FIRST_TRY_NODES = 500
+
+    def __init__(
+        self, backend: NativeBackend, rules: RuleSet, solution: Grid, budget: Budget
+    ) -> None:
+        super().__init__(rules, solution, budget)
+        self._backend = backend
+        self._model = backend.model(rules)
+        self._known = bytes(solution.values)
+        self._limits = _budget_args(budget)
+        nodes = self._limits["nodes"]
+        self._first_limits = (
+            dict(
+                self._limits,
+                nodes=self.FIRST_TRY_NODES if nodes < 0 else min(nodes, self.FIRST_TRY_NODES),
+            )
+            if rules.shape.size >= 16
+            else None
+        )
+        self._fallback: RemovalOracle | None = None
+        self._fallback_loaded = False
+        # Clues shown necessary for this grid: the fallback keeps them as fixed clauses.
+        self._necessary: set[int] = set()
+
+    def still_unique(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
+        self._check(givens)
+        backend = self._backend
+        backend._check_interrupt()
+        if self._first_limits is None:
+            return self._search(givens, removed, self._limits)
+        answer = self._search(givens, removed, self._first_limits)
+        if answer is None and self._first_limits != self._limits:
+            fallback = self._fallback_oracle()
+            if fallback is None:
+                answer = self._search(givens, removed, self._limits)
+            else:
+                self.stats["fallback_calls"] = self.stats.get("fallback_calls", 0) + 1
+                fallback.note_necessary(self._necessary)
+                answer = fallback.still_unique(givens, removed)
+        if answer is False and len(removed) == 1:
+            self._necessary.add(removed[0])  # a necessary clue stays a given of this grid
+        backend._check_interrupt()
+        return answer
+
+    def _fallback_oracle(self) -> RemovalOracle | None:
+        if not self._fallback_loaded:
+            from sudoku_model.errors import BackendNotFoundError, BackendUnavailableError
+
+            self._fallback_loaded = True
+            name, options = REMOVAL_FALLBACK
+            try:
+                other = _fallback_backend(name, options)
+            except (BackendNotFoundError, BackendUnavailableError):
+                other = None
+            if other is not None:
+                self._fallback = other.removal_oracle(self.rules, self.solution, budget=self.budget)
+        return self._fallback
+
+    def _search(
+        self, givens: Sequence[int], removed: Sequence[int], limits: dict[str, Any]
+    ) -> bool | None:
+        model = self._model
+        known = self._known
+        if len(removed) > self.GROUP_LIMIT:
+            count, status, *_ = model.solve(
+                bytes(givens), limit=1, keep=0, avoid=known, prefer=known, **limits
+            )
+            if count:
+                return False
+            return None if status == nb.BUDGET else True
+        values = bytearray(givens)
+        sol = self.solution.values
+        for cell in removed:
+            count, status, *_ = model.solve(
+                values, limit=1, keep=0, prefer=known, forbidden=((cell, sol[cell]),), **limits
+            )
+            if count:
+                return False
+            if status == nb.BUDGET:
+                return None
+            values[cell] = sol[cell]  # other solutions differing here are ruled out
+        return True
+
+    def close(self) -> None:
+        if self._fallback is not None:
+            self._fallback.close()
+            self._fallback = None
+
+
+#: The fallback backends, one per thread and name (loading a SAT backend costs more than
+#: one generated 16x16 puzzle, and its solvers are not thread-safe; its removal oracles
+#: are per grid).
+_FALLBACKS = threading.local()
+
+
+def _fallback_backend(name: str, options: dict[str, Any]) -> Backend:
+    from sudoku_model.solving import get_backend
+
+    table: dict[str, Backend] | None = getattr(_FALLBACKS, "table", None)
+    if table is None:
+        table = _FALLBACKS.table = {}
+    backend = table.get(name)
+    if backend is None:
+        backend = table[name] = get_backend(name, **options)
+    return backend

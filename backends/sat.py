@@ -30,12 +30,14 @@ watchdog thread (a ``threading.Timer`` per call costs ~90 us, a quarter of a who
 uniqueness check); CaDiCaL has no interrupt in PySAT, so it runs in slices of conflicts
 and the clock is checked between slices.
 
-Beyond the :class:`~sudoku_model.solving.Backend` contract, for the generator:
-
-* :meth:`PySATBackend.digit_is_forced` - "givens + (cell != digit) is unsatisfiable", one
-  solver call with assumptions only;
-* :meth:`PySATBackend.random_solution` - a random solution (a random full grid for an
-  empty puzzle) from random phases plus a random relabelling of the digits.
+Fast path of the contract's primitives (``capabilities.fast_paths``):
+:meth:`PySATBackend.removal_oracle` answers "still unique without these clues?" with
+assumptions in the long-lived solver (:meth:`PySATBackend.digit_is_forced`: "givens +
+(cell != digit) is unsatisfiable", one call), and, with ``removal_session_after=K``, moves
+a grid's calls after the first K to a :class:`RemovalSession` of its own. Full grids for
+the generator come from the base class's Python search (state-free, so reproducible):
+:meth:`PySATBackend.random_model` (random phases plus a random relabelling of the digits)
+depends on what the solver learnt before, so it is not the ``random_solution`` primitive.
 
 >>> from sudoku_model import Puzzle
 >>> backend = create("cadical195")
@@ -64,7 +66,15 @@ from sudoku_model.errors import BackendUnavailableError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import RuleSet
-from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
+from sudoku_model.solving import (
+    Backend,
+    Budget,
+    Capabilities,
+    RemovalOracle,
+    SearchOutcome,
+    VerdictKind,
+    is_full_grid,
+)
 
 from .cnf import DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
 
@@ -72,6 +82,7 @@ __all__ = [
     "create",
     "PySATBackend",
     "RemovalSession",
+    "SatRemovalOracle",
     "SOLVERS",
     "REFUSED",
     "DEFAULT_SOLVER",
@@ -403,6 +414,10 @@ class PySATBackend(Backend):
             take them (1.5.3, 1.9.5, 3.0.0); None (default) means :data:`CADICAL_TUNING`
             for those and nothing for the others, ``{}`` the solver's own defaults.
             Explicit options also turn off the phase steering of the default tuning.
+        removal_session_after: a removal oracle (:meth:`removal_oracle`) answers its
+            first K calls in the shared solver, then loads a :class:`RemovalSession` for
+            its grid (None, the default: never; the native backend's SAT fallback for
+            large grids sets it, see ``backends.native.REMOVAL_FALLBACK``).
 
     Raises:
         ValueError: for an unknown or refused solver, encoding or option.
@@ -417,6 +432,7 @@ class PySATBackend(Backend):
         recycle_after: int = 1000,
         max_rule_sets: int = 8,
         solver_options: Mapping[str, int] | None = None,
+        removal_session_after: int | None = None,
     ) -> None:
         canonical = resolve_solver_name(solver)
         solvers = _import_pysat()
@@ -434,6 +450,16 @@ class PySATBackend(Backend):
             or recycle_after < 1
         ):
             raise ValueError(f"recycle_after must be a positive integer, got {recycle_after!r}")
+        if removal_session_after is not None and (
+            isinstance(removal_session_after, bool)
+            or not isinstance(removal_session_after, int)
+            or removal_session_after < 0
+        ):
+            raise ValueError(
+                "removal_session_after must be a non-negative integer or None, "
+                f"got {removal_session_after!r}"
+            )
+        self.removal_session_after = removal_session_after
         self.info = SOLVERS[canonical]
         if solver_options is None:
             options = dict(CADICAL_TUNING) if self.info.configurable else {}
@@ -471,6 +497,7 @@ class PySATBackend(Backend):
             25,
             budgets,
             f"PySAT {self.info.notes}; givens as assumptions, guarded blocking clauses",
+            frozenset({"removal_oracle"}),
         )
         self._engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._random_engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
@@ -693,9 +720,10 @@ class PySATBackend(Backend):
         *,
         budget: Budget | None = None,
         prefer: Grid | None = None,
-    ) -> bool:
+    ) -> bool | None:
         """True when every solution of ``puzzle`` holds ``digit`` at ``cell``, that is when
-        "givens + (cell != digit)" is unsatisfiable: one solver call, assumptions only.
+        "givens + (cell != digit)" is unsatisfiable: one solver call, assumptions only;
+        None when the budget ran out first.
 
         The generator's test for removing clue c from a unique puzzle with solution S:
         ``digit_is_forced(puzzle_without_c, c, S[c])`` is True exactly when the smaller
@@ -710,9 +738,9 @@ class PySATBackend(Backend):
         literals positive on top of the uniqueness checks' all-positive phases took 21.9 s.
 
         Raises:
-            TimeoutError: when the budget ends first.
             IndexError: for a cell or digit outside the grid.
             UnsupportedPuzzleError: as :meth:`solve`.
+            SearchInterrupted: after :meth:`interrupt`.
         """
         self._require_supported(puzzle)
         n = puzzle.size
@@ -723,10 +751,24 @@ class PySATBackend(Backend):
         assumptions.append(-(engine.bases[cell] + digit))
         if prefer is not None and self.info.phases:
             engine.prefer_phases(prefer)
+        self._check_interrupt()
         result = self._call(engine, assumptions, _Run(self._budget(budget)))
-        if result is None:
-            raise TimeoutError("the budget ran out before digit_is_forced had an answer")
-        return not result
+        self._check_interrupt()
+        return None if result is None else not result
+
+    def removal_oracle(
+        self, rules: RuleSet, solution: Grid, *, budget: Budget | None = None
+    ) -> SatRemovalOracle:
+        """See :class:`SatRemovalOracle`.
+
+        Raises:
+            ValueError: when ``solution`` is not a full grid of ``rules``.
+            UnsupportedPuzzleError: for rules this backend does not handle.
+        """
+        self._require_rules(rules)
+        if not is_full_grid(rules, solution):
+            raise ValueError(f"the solution must be a full grid of the rules ({rules.shape.name})")
+        return SatRemovalOracle(self, rules, solution, self._budget(budget))
 
     def removal_session(self, rules: RuleSet, solution: Grid) -> RemovalSession:
         """A solver of its own for removing clues from one full grid (see
@@ -737,18 +779,18 @@ class PySATBackend(Backend):
             ValueError: when ``solution`` is not a full grid of ``rules``.
             UnsupportedPuzzleError: for rules this backend does not handle.
         """
-        self._require_supported(Puzzle.empty(rules.shape, rules))
-        if solution.shape != rules.shape or not Puzzle(solution, rules).is_solution(solution):
+        self._require_rules(rules)
+        if not is_full_grid(rules, solution):
             raise ValueError("the solution of a removal session must be a full grid of the rules")
         session = RemovalSession(self, rules, solution)
         self._sessions.add(session)
         return session
 
-    def random_solution(
+    def random_model(
         self, puzzle: Puzzle, *, rng: random.Random | None = None, budget: Budget | None = None
     ) -> Grid | None:
         """A random solution of ``puzzle`` (a random full grid when it has no givens), or
-        None when it has none.
+        None when it has none or the budget ran out first.
 
         Randomness comes from random solver phases (where the solver has ``set_phases``)
         and, for a puzzle without givens, a random relabelling of the digits (every rule
@@ -756,10 +798,11 @@ class PySATBackend(Backend):
         uniform over all grids. Uses its own solver per rule set, so the random phases do
         not slow down the uniqueness checks. That solver learns from each call, so the grid
         depends on the ``rng`` state *and* on the earlier calls: the same seeds on a fresh
-        backend give the same grids.
+        backend give the same grids. That is why it is not the contract's
+        ``random_solution`` primitive (the generator's full grids must not depend on
+        history).
 
         Raises:
-            TimeoutError: when the budget ends first.
             UnsupportedPuzzleError: as :meth:`solve`.
         """
         self._require_supported(puzzle)
@@ -776,9 +819,7 @@ class PySATBackend(Backend):
         result = self._call(
             engine, engine.assumptions(puzzle.givens.values), _Run(self._budget(budget))
         )
-        if result is None:
-            raise TimeoutError("the budget ran out before random_solution had an answer")
-        if not result:
+        if not result:  # None: the budget ran out
             return None
         grid = engine.model_grid()
         if puzzle.clues == 0:
@@ -888,6 +929,80 @@ class RemovalSession:
         if self._engine is not None:
             self._engine.delete()
             self._engine = None
+
+
+class SatRemovalOracle(RemovalOracle):
+    """PySAT's fast path of :meth:`~sudoku_model.solving.Backend.removal_oracle`.
+
+    A call asks the backend's long-lived solver: for each removed cell c (at most
+    :attr:`GROUP_LIMIT` of them), "the givens + (c != S[c])" under assumptions with S as
+    the phases (:meth:`PySATBackend.digit_is_forced`), pinning c to S[c] for the next
+    cell; a larger group is one ``check_unique(solution=S)``. With the backend's
+    ``removal_session_after=K``, calls after the first K go to a :class:`RemovalSession`
+    of this grid, where the clues shown necessary (its own answers and
+    :meth:`note_necessary`) are unit clauses; a new session is loaded when a later call
+    removes one of them.
+    """
+
+    #: Above this many removed cells, one "another solution?" search beats one call each.
+    GROUP_LIMIT = 6
+
+    def __init__(
+        self, backend: PySATBackend, rules: RuleSet, solution: Grid, budget: Budget
+    ) -> None:
+        super().__init__(rules, solution, budget)
+        self._backend = backend
+        self._calls = 0
+        self._session: RemovalSession | None = None
+        self._necessary: set[int] = set()
+
+    def note_necessary(self, cells: Iterable[int]) -> None:
+        self._necessary.update(cells)
+
+    def still_unique(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
+        self._check(givens)
+        after = self._backend.removal_session_after
+        if after is None or self._calls < after:
+            self._calls += 1
+            answer = self._shared(givens, removed)
+        else:
+            session = self._session
+            if session is None or not session.compatible(givens):
+                if session is not None:
+                    session.close()
+                session = self._session = self._backend.removal_session(self.rules, self.solution)
+            answer = session.still_unique(givens, removed, fix=self._necessary, budget=self.budget)
+        if answer is False and len(removed) == 1:
+            self._necessary.add(removed[0])
+        return answer
+
+    def _shared(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
+        backend = self._backend
+        rules = self.rules
+        solution = self.solution
+        shape = rules.shape
+        if len(removed) > self.GROUP_LIMIT:
+            puzzle = Puzzle(Grid._trusted(shape, tuple(givens)), rules)
+            kind = backend.check_unique(puzzle, solution=solution, budget=self.budget).kind
+            if kind is VerdictKind.UNIQUE:
+                return True
+            return False if kind is VerdictKind.MULTIPLE else None
+        values = list(givens)
+        sol = solution.values
+        for cell in removed:
+            puzzle = Puzzle(Grid._trusted(shape, tuple(values)), rules)
+            forced = backend.digit_is_forced(
+                puzzle, cell, sol[cell], budget=self.budget, prefer=solution
+            )
+            if not forced:
+                return forced  # False, or None when the budget ran out
+            values[cell] = sol[cell]  # solutions differing at this cell are ruled out
+        return True
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
 
 # PySAT's own finalisers fail once the interpreter has torn its C module down: free every

@@ -35,7 +35,7 @@ from typing import Any
 
 from .grid import Grid
 from .puzzle import Puzzle
-from .solving import Backend, Budget, SolveStatus, VerdictKind
+from .solving import Backend, Budget, SolveStatus, VerdictKind, evidence_problem
 
 __all__ = [
     "TASKS",
@@ -477,15 +477,12 @@ def _answer(
     if task == "unique":
         verdict = backend.check_unique(puzzle, budget=budget)
         kind = verdict.kind
-        if kind is VerdictKind.UNIQUE:
-            if verdict.solution is None or not puzzle.is_solution(verdict.solution):
-                return verdict.seconds, "wrong-solution", ""
+        if evidence_problem(puzzle, verdict) is not None:
+            wrong = "wrong-solution" if kind is VerdictKind.UNIQUE else "wrong-witness"
+            return verdict.seconds, wrong, ""
+        if kind is VerdictKind.UNIQUE and verdict.solution is not None:
             # the solution rides along: two "unique" answers with different grids disagree
             return verdict.seconds, "unique", verdict.solution.to_line()
-        if kind is VerdictKind.MULTIPLE:
-            w = verdict.witnesses
-            if len(w) < 2 or w[0] == w[1] or not all(puzzle.is_solution(g) for g in w):
-                return verdict.seconds, "wrong-witness", ""
         return verdict.seconds, str(kind), ""
     result = backend.count(puzzle, limit=limit, budget=budget)
     sols: Sequence[Grid] = result.solutions
@@ -511,16 +508,12 @@ def load_puzzles(
         KeyError: for an unknown bundled name.
         OSError: for an unreadable file.
     """
-    from .data import BUNDLED, bundled_path
+    from .data import resolve_input
     from .formats import iter_records
 
     text = os.fspath(source)
-    name = text.split(":", 1)[1] if text.startswith("bundled:") else text
-    if text.startswith("bundled:") or (not os.path.exists(text) and name in BUNDLED):
-        path: str | os.PathLike[str] = bundled_path(name)
-        label = f"bundled:{name}"
-    else:
-        path, label = text, text
+    path, name = resolve_input(text, bare_names=True)
+    label = text if name is None else f"bundled:{name}"
     out: list[PuzzleEntry] = []
     for rec in iter_records(path, source=label, **options):
         if first is not None and len(out) >= first:

@@ -3,8 +3,9 @@
 How a puzzle is made
 --------------------
 1. **A random full grid** (a solution of the rules) from a seed: a randomised search with
-   random digit order (the native backend's C search; a Python search with fewest-candidates
-   branching, naked singles and random digit order for the other backends).
+   random digit order (the native backend's C search; for the other backends the default
+   ``random_solution``, a Python search with fewest-candidates branching, naked singles and
+   random digit order).
 2. **Removal**: the clues are visited in random order and each one is dropped when the
    puzzle stays unique without it. Uniqueness is decided with the known solution S:
    removing clue c from a unique puzzle keeps it unique exactly when "the remaining clues +
@@ -18,17 +19,21 @@ is a naked single (its peers show every other digit) or, for engines whose calls
 a hidden single; from 16x16 up, full singles propagation is tried first while it keeps
 succeeding. Only yes answers are taken from logic, so minimality is unaffected.
 
+Both questions go to the backend through the contract's primitives
+(:class:`GenerationEngine`): ``random_solution`` for the full grid and ``removal_oracle``
+for "still unique?", so any backend generates, and the fast paths are the backends' own.
+
 Large grids: near-minimal 25x25 puzzles (about 42-45% of the cells given) sit where
 quasigroup completion is hardest, and single uniqueness calls there take from milliseconds
-to many seconds. The native engine gives each call from 16x16 up a short first try (a
-fixed number of search nodes, with the known solution's digits tried first) and hands the
-calls that need more to the SAT backend (CaDiCaL in its stable mode, phases set to the
-known solution), whose learnt clauses are far better at these; see
-:class:`_CompiledModelEngine`. Most of those calls find a second solution, and it is far
-from the known one (on one 25x25 puzzle, a median 146 of the ~330 empty cells differ), so
-no local search would find it. Give a budget per call (``budget=Budget(
-seconds=...)``, ``--budget-seconds``): a call that runs out keeps its clue, so the puzzle is
-still unique, and ``minimal`` is then reported unknown.
+to many seconds. The native backend's removal oracle gives each call from 16x16 up a short
+first try (a fixed number of search nodes, with the known solution's digits tried first)
+and hands the calls that need more to a SAT backend (CaDiCaL in its stable mode, phases set
+to the known solution), whose learnt clauses are far better at these; see
+``backends.native.NativeRemovalOracle`` and ``REMOVAL_FALLBACK``. Most of those calls
+find a second solution, and it is far from the known one (on one 25x25 puzzle, a median
+146 of the ~330 empty cells differ), so no local search would find it. Give a budget per
+call (``budget=Budget(seconds=...)``, ``--budget-seconds``): a call that runs out keeps
+its clue, so the puzzle is still unique, and ``minimal`` is then reported unknown.
 
 With a symmetry the clues go in *orbits* (a cell and its images): an orbit is removed when
 the puzzle stays unique without all of it, which is tested as "no solution differs from S
@@ -68,10 +73,10 @@ they finish in; with ``level``, try ``t`` of puzzle ``i`` uses :func:`level_seed
 seed and ``t`` (try 0 uses the puzzle seed itself, so a puzzle whose first try matches is
 the one made without ``level``). Only state-free answers are used: yes/no uniqueness
 answers (identical for every correct backend) and full grids from a seeded search that owns
-no learnt state. That is why the SAT engine builds its full grids with the Python search
-and not with the long-lived solver (whose models depend on the clauses it learnt from
-earlier puzzles). A search stopped by a time budget is the one thing that can vary between
-runs.
+no learnt state. That is why the PySAT backend's full grids come from the Python search
+(the default ``random_solution``) and not from its long-lived solver (whose models depend
+on the clauses it learnt from earlier puzzles). A search stopped by a time budget is the
+one thing that can vary between runs.
 
 >>> from sudoku_model import RuleSet, Shape
 >>> symmetry_orbits(Shape(2, 2), "rot180")[:2]
@@ -91,15 +96,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any
 
 from .errors import SudokuError
+from .fill import Singles
 from .formats import read_char_grid
 from .geometry import Shape
 from .grid import Grid
 from .puzzle import Puzzle
 from .rules import RuleSet
-from .solving import DEFAULT_BUDGET, Backend, Budget, VerdictKind
+from .solving import DEFAULT_BUDGET, Backend, Budget, RemovalOracle, VerdictKind
 
 __all__ = [
     "SYMMETRIES",
@@ -537,24 +543,50 @@ class GeneratedPuzzle:
         return d
 
 
-# -- engines: the two questions a generator asks a solver ----------------------------------
-class GenerationEngine(Protocol):
-    """What the generator needs from a solver, as two questions.
+# -- the engine: the two questions a generator asks a backend ------------------------------
+class GenerationEngine:
+    """What the generator asks a backend, through two primitives of the backend contract
+    (:mod:`sudoku_model.solving`), so any backend generates and the fast paths (native's C
+    search with its SAT fallback, PySAT's assumptions) are the backends' own overrides:
 
-    Implementations: one over the native backend's compiled model (forbidden pairs, seeded
-    search), one over the SAT backend's :meth:`digit_is_forced` (assumptions), and a generic
-    one over the public :class:`~sudoku_model.solving.Backend` API that works with any
-    registered backend.
+    * :meth:`random_full_grid` - :meth:`~sudoku_model.solving.Backend.random_solution`;
+    * :meth:`still_unique` - the :meth:`~sudoku_model.solving.Backend.removal_oracle` of the
+      current full grid (one oracle per grid, closed when the grid changes).
+
+    ``stats`` adds up what the oracles counted (native: ``fallback_calls``, the calls its
+    SAT fallback answered).
     """
 
-    name: str
+    def __init__(self, backend: Backend, budget: Budget | None = None) -> None:
+        self.backend = backend
+        self.name = backend.name
+        self.budget = DEFAULT_BUDGET if budget is None else budget
+        self.stats: Counter[str] = Counter()
+        self._oracle: RemovalOracle | None = None
+
+    @property
+    def fallback_calls(self) -> int:
+        """Uniqueness calls answered by a backend's fallback solver (native from 16x16)."""
+        self._collect()
+        return self.stats["fallback_calls"]
 
     def random_full_grid(
         self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
     ) -> Grid | None:
         """A random solution of ``rules`` extending ``start``, drawn from ``rng`` only
         (the same ``rng`` state gives the same grid), or None when none was found."""
-        ...
+        return self.backend.random_solution(rules, rng, start=start, budget=self.budget)
+
+    def oracle(self, rules: RuleSet, solution: Grid) -> RemovalOracle:
+        """The removal oracle of this full grid (made on first use, kept until the grid
+        changes)."""
+        oracle = self._oracle
+        if oracle is not None and oracle.solution is solution and oracle.rules is rules:
+            return oracle  # the common case, without comparing grids
+        if oracle is None or oracle.solution != solution or oracle.rules != rules:
+            self.close()
+            oracle = self._oracle = self.backend.removal_oracle(rules, solution, budget=self.budget)
+        return oracle
 
     def still_unique(
         self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
@@ -562,248 +594,24 @@ class GenerationEngine(Protocol):
         """Whether ``givens`` (``solution`` minus some clues) is still unique, knowing the
         puzzle was unique before the ``removed`` cells were emptied: no other solution may
         differ from ``solution`` in a removed cell. None when a budget ran out."""
-        ...
+        return self.oracle(rules, solution).still_unique(givens, removed)
 
+    def _collect(self) -> None:
+        oracle = self._oracle
+        if oracle is not None and oracle.stats:
+            self.stats.update(oracle.stats)
+            oracle.stats.clear()
 
-def _budget_or_default(budget: Budget | None) -> Budget:
-    return DEFAULT_BUDGET if budget is None else budget
-
-
-class _PublicApiEngine:
-    """Any backend, through ``check_unique(puzzle, solution=...)``; full grids from the
-    Python randomised search (falling back to the backend's own solution)."""
-
-    def __init__(self, backend: Backend, budget: Budget | None) -> None:
-        self.backend = backend
-        self.budget = _budget_or_default(budget)
-        self.name = backend.name
-
-    def random_full_grid(
-        self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
-    ) -> Grid | None:
-        grid = _random_fill(rules, rng, start)
-        if grid is None and start is not None:
-            # A hard start defeats the node limit: take the backend's (not random) answer.
-            result = self.backend.solve(Puzzle(start, rules), budget=self.budget)
-            grid = result.solution
-        return grid
-
-    def still_unique(
-        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
-    ) -> bool | None:
-        puzzle = Puzzle(Grid._trusted(rules.shape, tuple(givens)), rules)
-        verdict = self.backend.check_unique(puzzle, solution=solution, budget=self.budget)
-        if verdict.kind is VerdictKind.UNIQUE:
-            return True
-        if verdict.kind is VerdictKind.MULTIPLE:
-            return False
-        return None
-
-
-class _ForcedDigitEngine(_PublicApiEngine):
-    """A backend with ``digit_is_forced(puzzle, cell, digit)`` (the SAT backend: one call
-    with assumptions per removed cell)."""
-
-    #: Above this many removed cells, one "another solution?" search beats one call each.
-    GROUP_LIMIT = 6
-
-    def still_unique(
-        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
-    ) -> bool | None:
-        if len(removed) > self.GROUP_LIMIT:
-            return super().still_unique(rules, givens, removed, solution)
-        values = list(givens)
-        sol = solution.values
-        forced = self.backend.digit_is_forced  # type: ignore[attr-defined]
-        for cell in removed:
-            puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
-            try:
-                if not forced(puzzle, cell, sol[cell], budget=self.budget, prefer=solution):
-                    return False
-            except TimeoutError:
-                return None
-            # Solutions differing at this cell are ruled out: pin it for the next ones.
-            values[cell] = sol[cell]
-        return True
-
-
-class _CompiledModelEngine:
-    """A backend with a compiled ``model(rules)`` offering ``solve(..., forbidden=,
-    avoid=, prefer=)`` and ``search(..., seed=)`` (the native backend).
-
-    From 16x16 up a uniqueness call first gets :attr:`FIRST_TRY_NODES` search nodes; one
-    that needs more (a uniqueness proof deep in a near-minimal grid, where a backtracker
-    without learning can take minutes) goes to :attr:`FALLBACK`, a SAT solver whose learnt
-    clauses prove it in a fraction of a second, under the caller's budget. Without that
-    backend the native search goes on under the caller's budget. Both answer the same
-    yes/no question, so the output does not depend on which one answered.
-    """
-
-    #: A call costs a few microseconds: not worth a hidden-single test in Python first.
-    slow_calls = False
-    GROUP_LIMIT = 6
-    #: Native search nodes per uniqueness call from 16x16 up before the fallback answers.
-    #: On the 300 calls after the first fallback of a 25x25 puzzle, 500 nodes answered 66
-    #: (7 ms each on a miss) and 2,000 answered 80 (28 ms on a miss), while a fallback call
-    #: costs ~0.2 s: 500 is the cheaper first try.
-    FIRST_TRY_NODES = 500
-    #: The backend asked when the first try runs out (CaDiCaL 1.9.5 was 3x faster than
-    #: MiniSat 2.2 on the hard near-minimal 25x25 calls) and its options:
-    #: :data:`backends.sat.CADICAL_TUNING` plus ``stabilizeonly``. These calls mostly look
-    #: for a second solution (satisfiable, ~90%), where CaDiCaL's stable mode (scores,
-    #: target phases, rare restarts) needs half the conflicts of its default focused mode:
-    #: on the 220 fallback calls of one 25x25 puzzle, 39 s instead of 58 s.
-    FALLBACK = "pysat:cadical195"
-    #: Fallback calls per full grid answered by the fallback backend's shared solver
-    #: before the grid gets a removal session of its own (loading one costs ~0.4 s at
-    #: 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls in all).
-    SESSION_AFTER = 8
-    FALLBACK_OPTIONS: dict[str, Any] = {
-        "solver_options": {"eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1}
-    }
-
-    def __init__(self, backend: Backend, budget: Budget | None) -> None:
-        self.backend = backend
-        self.name = backend.name
-        self.budget = _budget_or_default(budget)
-        budget = self.budget
-        self.limits = {
-            "nodes": -1 if budget.nodes is None else int(budget.nodes),
-            "seconds": -1.0 if budget.seconds is None else float(budget.seconds),
-        }
-        nodes = self.limits["nodes"]
-        self.first_limits = dict(
-            self.limits,
-            nodes=self.FIRST_TRY_NODES if nodes < 0 else min(nodes, self.FIRST_TRY_NODES),
-        )
-        self._models: dict[RuleSet, Any] = {}
-        self._status: dict[str, int] = {}
-        self._fallback: Any = False  # the fallback backend; None: unavailable; False: not loaded
-        self._fallback_shared: GenerationEngine | None = None  # its engine, shared solver
-        self._session: Any = None  # its removal session for the current full grid
-        # Clues shown necessary for the current full grid (they stay givens from then on in
-        # a removal pass): the session turns them into unit clauses.
-        self._necessary_for: tuple[int, ...] | None = None
-        self._necessary: set[int] = set()
-        self._fallback_calls_here = 0
-        #: Uniqueness calls answered by the fallback (for reports and benchmarks).
-        self.fallback_calls = 0
-
-    def _model(self, rules: RuleSet) -> Any:
-        model = self._models.get(rules)
-        if model is None:
-            model = self.backend.model(rules)  # type: ignore[attr-defined]
-            self._models[rules] = model
-            if not self._status:
-                import importlib  # the status codes live beside the model type
-
-                module = importlib.import_module(type(model).__module__)
-                self._status = {"budget": int(module.BUDGET)}
-        return model
-
-    def _fallback_backend(self) -> Any:
-        if self._fallback is False:
-            from .errors import BackendNotFoundError, BackendUnavailableError
-            from .solving import get_backend
-
-            try:
-                self._fallback = get_backend(self.FALLBACK, **self.FALLBACK_OPTIONS)
-                self._fallback_shared = engine_for(self._fallback, budget=self.budget)
-            except (BackendNotFoundError, BackendUnavailableError):
-                self._fallback = None
-        return self._fallback
-
-    def _fallback_still_unique(
-        self,
-        backend: Any,
-        rules: RuleSet,
-        givens: Sequence[int],
-        removed: Sequence[int],
-        solution: Grid,
-    ) -> bool | None:
-        """The fallback's answer, from its removal session for this full grid (a new one
-        when the grid changed or a fixed clue is no longer a given)."""
-        if self._fallback_calls_here < self.SESSION_AFTER and self._fallback_shared is not None:
-            self._fallback_calls_here += 1
-            return self._fallback_shared.still_unique(rules, givens, removed, solution)
-        session = self._session
-        if (
-            session is None
-            or session.rules != rules
-            or session.solution.values != solution.values
-            or not session.compatible(givens)
-        ):
-            if session is not None:
-                session.close()
-            session = self._session = backend.removal_session(rules, solution)
-        return session.still_unique(givens, removed, fix=self._necessary, budget=self.budget)  # type: ignore[no-any-return]
-
-    def random_full_grid(
-        self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
-    ) -> Grid | None:
-        model = self._model(rules)
-        values = bytes(start.values) if start is not None else bytes(rules.shape.cell_count)
-        _status, found = model.search(values, seed=rng.getrandbits(63)).run(1, **self.limits)
-        return Grid._trusted(rules.shape, tuple(found[0])) if found else None
-
-    def still_unique(
-        self, rules: RuleSet, givens: Sequence[int], removed: Sequence[int], solution: Grid
-    ) -> bool | None:
-        if rules.shape.size < 16:
-            return self._native_still_unique(rules, givens, removed, solution, self.limits)
-        if self._necessary_for != solution.values:
-            self._necessary_for = solution.values
-            self._necessary = set()
-            self._fallback_calls_here = 0
-        answer = self._native_still_unique(rules, givens, removed, solution, self.first_limits)
-        if answer is None and self.first_limits != self.limits:
-            backend = self._fallback_backend()
-            if backend is None:
-                answer = self._native_still_unique(rules, givens, removed, solution, self.limits)
-            else:
-                self.fallback_calls += 1
-                answer = self._fallback_still_unique(backend, rules, givens, removed, solution)
-        if answer is False and len(removed) == 1:
-            self._necessary.add(removed[0])  # a necessary clue stays a given of this grid
-        return answer
-
-    def _native_still_unique(
-        self,
-        rules: RuleSet,
-        givens: Sequence[int],
-        removed: Sequence[int],
-        solution: Grid,
-        limits: dict[str, Any],
-    ) -> bool | None:
-        model = self._model(rules)
-        budget_status = self._status["budget"]
-        # Another solution usually agrees with the known one almost everywhere: the known
-        # digits tried first at each branch find it in a few nodes (generic path).
-        known = bytes(solution.values)
-        if len(removed) > self.GROUP_LIMIT:
-            count, status, *_ = model.solve(
-                bytes(givens), limit=1, keep=0, avoid=known, prefer=known, **limits
-            )
-            if count:
-                return False
-            return None if status == budget_status else True
-        values = bytearray(givens)
-        sol = solution.values
-        for cell in removed:
-            count, status, *_ = model.solve(
-                values, limit=1, keep=0, prefer=known, forbidden=((cell, sol[cell]),), **limits
-            )
-            if count:
-                return False
-            if status == budget_status:
-                return None
-            values[cell] = sol[cell]
-        return True
+    def close(self) -> None:
+        """Close the current oracle (its counters go to ``stats``)."""
+        if self._oracle is not None:
+            self._collect()
+            self._oracle.close()
+            self._oracle = None
 
 
 def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> GenerationEngine:
-    """The fastest engine a backend allows (by the primitives it offers), else the generic
-    one over its public API.
+    """The generation engine of a backend (object or registered name).
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for a backend name that cannot load.
@@ -812,178 +620,7 @@ def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> Gener
         from .solving import get_backend
 
         backend = get_backend(backend)
-    if callable(getattr(backend, "model", None)) and callable(
-        getattr(backend, "keeps_unique_without", None)
-    ):
-        return _CompiledModelEngine(backend, budget)
-    if callable(getattr(backend, "digit_is_forced", None)):
-        return _ForcedDigitEngine(backend, budget)
-    return _PublicApiEngine(backend, budget)
-
-
-# -- the Python randomised search for full grids -------------------------------------------
-class _Singles:
-    """Naked- and hidden-single propagation on candidate bitmasks (bit d-1 = digit d), for
-    the Python full-grid search and the solver-free removal shortcut of large grids."""
-
-    _cache: dict[RuleSet, _Singles] = {}
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.peers = tuple(tuple(sorted(p)) for p in rules.peers)
-        self.full = (1 << rules.shape.size) - 1
-        self.full_units = rules.full_units
-
-    @classmethod
-    def of(cls, rules: RuleSet) -> _Singles:
-        tables = cls._cache.get(rules)
-        if tables is None:
-            tables = cls._cache[rules] = cls(rules)
-        return tables
-
-    def place(self, values: list[int], cand: list[int], cell: int, bit: int) -> bool:
-        """Set ``cell`` to ``bit`` and follow naked singles; False on a contradiction."""
-        peers = self.peers
-        todo = [(cell, bit)]
-        while todo:
-            cell, bit = todo.pop()
-            if values[cell]:
-                if values[cell] != bit:
-                    return False
-                continue
-            if not cand[cell] & bit:
-                return False
-            values[cell] = bit
-            cand[cell] = bit
-            for p in peers[cell]:
-                cp = cand[p]
-                if cp & bit:
-                    if values[p]:
-                        return False
-                    cp ^= bit
-                    if not cp:
-                        return False
-                    cand[p] = cp
-                    if not cp & (cp - 1):
-                        todo.append((p, cp))
-        return True
-
-    def hidden_singles(self, values: list[int], cand: list[int]) -> bool:
-        """Place every hidden single (to a fixpoint); False on a contradiction."""
-        full = self.full
-        changed = True
-        while changed:
-            changed = False
-            for unit in self.full_units:
-                once = twice = placed = 0
-                for c in unit:
-                    if values[c]:
-                        placed |= values[c]
-                    else:
-                        m = cand[c]
-                        twice |= once & m
-                        once |= m
-                if (once | placed) != full:
-                    return False  # some digit has no place left in this unit
-                lonely = once & ~twice & ~placed
-                while lonely:
-                    bit = lonely & -lonely
-                    lonely ^= bit
-                    for c in unit:
-                        if not values[c] and cand[c] & bit:
-                            if not self.place(values, cand, c, bit):
-                                return False
-                            changed = True
-                            break
-        return True
-
-    def solves(self, givens: Sequence[int]) -> bool:
-        """True when singles alone fill the grid from ``givens`` (then it is unique)."""
-        count = len(givens)
-        values = [0] * count
-        cand = [self.full] * count
-        for cell, v in enumerate(givens):
-            if v and not self.place(values, cand, cell, 1 << (v - 1)):
-                return False
-        return self.hidden_singles(values, cand) and 0 not in values
-
-
-@lru_cache(maxsize=4)
-def _popcount_table(n: int) -> list[int]:
-    """Bit counts of 0 .. 2^n - 1 (a list lookup beats ``int.bit_count`` in the hot loop)."""
-    table = [0] * (1 << n)
-    for m in range(1, 1 << n):
-        table[m] = table[m >> 1] + (m & 1)
-    return table
-
-
-def _random_fill(
-    rules: RuleSet, rng: random.Random, start: Grid | None = None, *, max_nodes: int | None = None
-) -> Grid | None:
-    """A random solution of ``rules`` extending ``start``: depth-first search on candidate
-    bitmasks with naked singles (and hidden singles, except for classic grids up to 9x9,
-    where they cost more than the backtracking they save), the cell with fewest candidates
-    first (first such cell in cell order) and the digits in random order. None when there
-    is no solution or the node limit (default 20 n^2) is reached; the caller then draws
-    again."""
-    singles = _Singles.of(rules)
-    place = singles.place
-    full = singles.full
-    n = rules.shape.size
-    use_hidden = not (rules.is_classic and n <= 9) and bool(singles.full_units)
-    cell_count = n * n
-    limit = max_nodes if max_nodes is not None else 20 * cell_count
-    popcount = _popcount_table(n).__getitem__ if n <= 16 else int.bit_count
-
-    def settle(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
-        return place(values, cand, cell, bit) and (
-            not use_hidden or singles.hidden_singles(values, cand)
-        )
-
-    values = [0] * cell_count
-    cand = [full] * cell_count
-    if start is not None:
-        for cell, v in enumerate(start.values):
-            if v and not place(values, cand, cell, 1 << (v - 1)):
-                return None
-    if use_hidden and not singles.hidden_singles(values, cand):
-        return None
-    # Depth-first with lazy branching: a frame is a state and the digits still to try at
-    # its branching cell; a digit is placed (lists copied) only when it is tried.
-    frames: list[tuple[list[int], list[int], int, list[int]]] = []
-    nodes = 0
-    while True:
-        nodes += 1
-        if nodes > limit:
-            return None
-        best, best_count = -1, n + 1
-        for cell in range(cell_count):
-            if not values[cell]:
-                k = popcount(cand[cell])
-                if k < best_count:
-                    best, best_count = cell, k
-                    if k == 2:
-                        break
-        if best < 0:
-            return Grid._trusted(rules.shape, tuple(v.bit_length() for v in values))
-        bits = []
-        m = cand[best]
-        while m:
-            low = m & -m
-            bits.append(low)
-            m ^= low
-        frames.append((values, cand, best, bits))
-        while frames:
-            base_values, base_cand, cell, todo = frames[-1]
-            if not todo:
-                frames.pop()
-                continue
-            # One random draw per digit tried (not a shuffle of all): most cells need one.
-            bit = todo.pop(rng.randrange(len(todo)))
-            values, cand = base_values[:], base_cand[:]
-            if settle(values, cand, cell, bit):
-                break
-        else:
-            return None
+    return GenerationEngine(backend, budget)
 
 
 # -- the workflow --------------------------------------------------------------------------
@@ -1131,13 +768,13 @@ def generate_one(
         peer_values = _peer_getters(rules)
         wanted = shape.size  # {0} plus the n - 1 other digits
         # Hidden singles cost a few microseconds: worth it only before slow solver calls.
-        slow_calls = getattr(engine, "slow_calls", True)
+        slow_calls = not engine.oracle(rules, solution).cheap_calls
         hidden = _full_units_of_cell(rules) if slow_calls else None
         # From 16x16 up a solver call costs milliseconds to seconds: a full propagation of
         # singles in Python first (milliseconds) saves most of them while the grid is
         # dense. It stops paying once it keeps failing, so it is dropped after a run of
         # failures (a rule that depends only on the answers: still reproducible).
-        propagate = _Singles.of(rules) if slow_calls and shape.size >= 16 else None
+        propagate = Singles.of(rules) if slow_calls and shape.size >= 16 else None
         propagate_failures = 0
         for k, orbit in enumerate(order):
             if spec.clues is not None and clues <= spec.clues:

@@ -1,16 +1,52 @@
-"""The solving API shared by every backend: budgets, verdicts, results, the base class
-and the registry.
+"""The solving API shared by every backend: budgets, verdicts, results, the base class,
+the optional primitives and the registry.
 
 This module imports no solver. Backends live in the top-level ``backends`` package and are
-found by name through the entry-point group ``sudoku_model.backends``, so a third party can
-add one (say z3) without touching this code.
+found by name through the entry-point group ``sudoku_model.backends`` (or, for tests and
+notebooks, :func:`register_backend`), so a third party can add one (say z3) without
+touching this code.
 
-Every backend answers the same four questions the same way:
+The backend contract
+--------------------
+A backend subclasses :class:`Backend` and implements one method, ``_search(puzzle, *,
+limit, budget) -> SearchOutcome`` (up to ``limit`` solutions, and whether the search space
+was exhausted). The base class builds the four public questions on it, the same way for
+every backend (capabilities and clashing givens checked first, wall time measured alike):
 
 * ``solve(puzzle)`` -> :class:`SolveResult`
 * ``count(puzzle, limit=N)`` -> :class:`CountResult` (exact when ``complete``)
 * ``solutions(puzzle, limit=None)`` -> an iterator of :class:`~sudoku_model.Grid`
-* ``check_unique(puzzle)`` -> :class:`Verdict` with witnesses
+* ``check_unique(puzzle, solution=None)`` -> :class:`Verdict` with witnesses
+
+Beyond the four, the workflows (verify, generate, compare) use three optional primitives
+(:data:`PRIMITIVES`), each with a generic default here built on the four, so a backend
+that implements only ``_search`` gets every workflow:
+
+* ``check_unique_batch(rules, givens)`` -> :class:`UniqueBatch`: uniqueness of many puzzles
+  of one rule set (packed givens in, columns out). Default: ``check_unique`` per puzzle.
+* ``removal_oracle(rules, solution)`` -> :class:`RemovalOracle`, whose
+  ``still_unique(givens, removed)`` says whether the puzzle stays unique without some
+  clues of the full grid. Default: ``check_unique(puzzle, solution=...)``.
+* ``random_solution(rules, rng, start=None)`` -> a random full grid drawn from ``rng``.
+  Default: a randomised Python search (:mod:`sudoku_model.fill`).
+
+A backend that does better overrides a primitive and names it in its
+:class:`Capabilities` (``fast_paths``; ``sudoku backends`` shows them): native overrides all
+three (one C call per batch, releasing the GIL; forbidden pairs with a SAT fallback for
+large grids; a seeded C search), PySAT the removal oracle (assumptions in a long-lived
+solver). Workflows read capabilities as data, never probe methods with ``getattr``; the
+contract tests check that what a backend declares is what it overrides, and that each
+override answers like the default.
+
+Budgets and interruption: every search takes a :class:`Budget` (:data:`DEFAULT_BUDGET`
+when None). Budget spent has one meaning everywhere: the verdict ``unknown`` (a count not
+``complete``, a solve ``unknown``, a batch entry ``unknown``), or ``None`` from the
+primitives that answer yes/no or a grid (``still_unique``, ``random_solution``); never an
+exception. :meth:`Backend.interrupt` (safe from a signal handler) makes the search in
+flight, and every later call until :meth:`Backend.clear_interrupt`, raise
+:class:`~sudoku_model.errors.SearchInterrupted`, which is never a verdict. A count becomes a
+verdict by one rule, :func:`verdict_of_count`; the evidence of a verdict is checked by one
+function, :func:`evidence_problem`.
 
 >>> from sudoku_model import Puzzle
 >>> backend = get_backend("native")                                   # doctest: +SKIP
@@ -23,8 +59,9 @@ from __future__ import annotations
 import abc
 import enum
 import math
+import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -32,6 +69,7 @@ from typing import Any, ClassVar
 from .errors import BackendNotFoundError, SearchInterrupted, UnsupportedPuzzleError
 from .grid import Grid
 from .puzzle import Puzzle
+from .rules import RuleSet
 
 __all__ = [
     "DEFAULT_BACKEND",
@@ -48,8 +86,16 @@ __all__ = [
     "SolveStatus",
     "Verdict",
     "VerdictKind",
+    "PRIMITIVES",
+    "RemovalOracle",
+    "UniqueBatch",
     "available_backends",
+    "evidence_problem",
+    "is_full_grid",
     "get_backend",
+    "register_backend",
+    "unregister_backend",
+    "verdict_of_count",
 ]
 
 ENTRY_POINT_GROUP = "sudoku_model.backends"
@@ -132,6 +178,24 @@ class SolveStatus(enum.StrEnum):
         return self.value
 
 
+def verdict_of_count(count: int, complete: bool, *, contradictory: bool = False) -> VerdictKind:
+    """The one rule from a count of solutions to a uniqueness verdict, used by every
+    backend and workflow: clashing givens are ``contradictory``; two or more solutions are
+    ``multiple`` whatever stopped the search; otherwise an unfinished search (budget
+    spent) is ``unknown``, a finished one ``unsolvable`` (0) or ``unique`` (1).
+
+    >>> [verdict_of_count(c, done).value for c, done in ((1, True), (1, False), (2, False))]
+    ['unique', 'unknown', 'multiple']
+    """
+    if contradictory:
+        return VerdictKind.CONTRADICTORY
+    if count >= 2:
+        return VerdictKind.MULTIPLE
+    if not complete:
+        return VerdictKind.UNKNOWN
+    return VerdictKind.UNSOLVABLE if count == 0 else VerdictKind.UNIQUE
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """One solution (or why there is none). ``seconds`` is wall time of the whole call."""
@@ -146,6 +210,16 @@ class SolveResult:
     @property
     def solved(self) -> bool:
         return self.status is SolveStatus.SOLVED
+
+    def __repr__(self) -> str:
+        grid = "None" if self.solution is None else repr(self.solution.to_line())
+        return (
+            f"<SolveResult {self.status.value} by {self.backend} in {_ms(self.seconds)}: "
+            f"{_puzzle_text(self.puzzle)} -> {grid}>"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
 
 @dataclass(frozen=True)
@@ -169,13 +243,22 @@ class CountResult:
 
     @property
     def verdict(self) -> VerdictKind:
-        if self.contradictory:
-            return VerdictKind.CONTRADICTORY
-        if self.count >= 2:
-            return VerdictKind.MULTIPLE
-        if not self.complete:
-            return VerdictKind.UNKNOWN
-        return VerdictKind.UNSOLVABLE if self.count == 0 else VerdictKind.UNIQUE
+        """The uniqueness verdict this count implies (:func:`verdict_of_count`)."""
+        return verdict_of_count(self.count, self.complete, contradictory=self.contradictory)
+
+    def __repr__(self) -> str:
+        # Compact: a count up to 10**6 keeps thousands of grids, which a notebook would
+        # otherwise print in full as the last line of a cell.
+        exact = "exact" if self.complete else "at least"
+        return (
+            f"<CountResult {exact} {self.count:,} solution{'s' * (self.count != 1)} "
+            f"({self.verdict.value}; limit {self.limit:,}) by {self.backend} in "
+            f"{_ms(self.seconds)}: {_puzzle_text(self.puzzle)}; "
+            f"{_first_grids(self.solutions, len(self.solutions))}>"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
 
 @dataclass(frozen=True)
@@ -208,6 +291,23 @@ class Verdict:
             return []
         return self.witnesses[0].differences(self.witnesses[1])
 
+    def __repr__(self) -> str:
+        parts = [f"<Verdict {self.kind.value} by {self.backend} in {_ms(self.seconds)}"]
+        if self.puzzle is not None:
+            parts.append(f": {_puzzle_text(self.puzzle)}")
+        if self.solution is not None:
+            parts.append(f"; solution {self.solution.to_line()!r}")
+        if self.witnesses:
+            parts.append(f"; witnesses {_first_grids(self.witnesses, len(self.witnesses))}")
+        if self.conflicts:
+            parts.append(f"; conflicts {list(self.conflicts[:3])}")
+        if self.error:
+            parts.append(f"; error {self.error!r}")
+        return "".join(parts) + ">"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
     # -- Jupyter (drawing code is imported only when a notebook asks) -------------------
     def _repr_svg_(self) -> str:
         from .display import verdict_svg
@@ -220,16 +320,59 @@ class Verdict:
         return verdict_html(self)
 
 
+#: Grids shown by the compact reprs of results (a count may hold thousands).
+REPR_GRIDS = 3
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
+
+
+def _puzzle_text(puzzle: Puzzle | None) -> str:
+    if puzzle is None:
+        return "no puzzle"
+    line = puzzle.givens.to_line()
+    name = puzzle.shape.name
+    return f"{name} {line!r}" if len(line) <= 81 else f"{name} {line[:78]!r}..."
+
+
+def _first_grids(grids: Sequence[Grid], total: int) -> str:
+    shown = [g.to_line() for g in grids[:REPR_GRIDS]]
+    more = total - len(shown)
+    return repr(shown)[:-1] + (f", ... {more:,} more]" if more > 0 else "]")
+
+
 # -- backend base --------------------------------------------------------------------------
+#: The optional primitives of the backend contract: each has a generic default on
+#: :class:`Backend` built on the four public methods; a backend that overrides one with a
+#: faster path names it in :attr:`Capabilities.fast_paths`.
+PRIMITIVES = ("check_unique_batch", "removal_oracle", "random_solution")
+
+
 @dataclass(frozen=True)
 class Capabilities:
-    """What a backend can do, as data (shown by ``sudoku backends``)."""
+    """What a backend can do, as data (shown by ``sudoku backends``).
+
+    ``fast_paths`` names the :data:`PRIMITIVES` the backend overrides with a path of its
+    own (the others run the generic defaults); workflows read it, never ``getattr``.
+
+    Raises:
+        ValueError: for a fast path that is not one of :data:`PRIMITIVES`.
+    """
 
     rule_kinds: frozenset[str]
     min_size: int = 4
     max_size: int = 25
     budgets: tuple[str, ...] = ("seconds",)
     notes: str = ""
+    fast_paths: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.fast_paths) - set(PRIMITIVES)
+        if unknown:
+            raise ValueError(
+                f"unknown fast path(s) {sorted(unknown)}; the primitives are {PRIMITIVES}"
+            )
 
 
 @dataclass
@@ -276,6 +419,135 @@ class SolutionIterator(Iterator[Grid]):
         close = getattr(self._inner, "close", None)
         if close is not None:
             close()
+
+
+@dataclass(frozen=True)
+class UniqueBatch:
+    """The answers of :meth:`Backend.check_unique_batch`: uniqueness of many puzzles of one
+    rule set, in columns (a fast path fills them straight from its own buffers, with no
+    Python object per puzzle until one is asked for).
+
+    ``kinds[i]`` is puzzle i's verdict. ``solutions`` holds ``n*n`` bytes per puzzle: its
+    first solution found (the solution when ``unique``), zeros when none was found.
+    ``witnesses[i]`` holds two different solutions of a ``multiple`` puzzle (missing when
+    the budget ran out before two were found again). ``seconds`` is the wall time of the
+    whole batch; ``stats`` the backend's counters summed over it (:data:`STAT_KEYS`).
+    """
+
+    rules: RuleSet
+    kinds: list[VerdictKind]
+    solutions: bytes
+    witnesses: dict[int, tuple[bytes, bytes]]
+    backend: str
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def solution(self, index: int) -> Grid | None:
+        """The solution of puzzle ``index`` when it is unique, else None."""
+        if self.kinds[index] is not VerdictKind.UNIQUE:
+            return None
+        nc = self.rules.shape.cell_count
+        return Grid._trusted(self.rules.shape, tuple(self.solutions[index * nc : (index + 1) * nc]))
+
+    def verdict(self, index: int, puzzle: Puzzle | None = None) -> Verdict:
+        """Puzzle ``index``'s answer as a :class:`Verdict` (``seconds`` is its share of the
+        batch; ``conflicts`` are listed when ``puzzle`` is given)."""
+        kind = self.kinds[index]
+        shape = self.rules.shape
+        pair = self.witnesses.get(index)
+        witnesses = (
+            tuple(Grid._trusted(shape, tuple(w)) for w in pair)
+            if pair is not None and kind is VerdictKind.MULTIPLE
+            else ()
+        )
+        conflicts: tuple[str, ...] = ()
+        if kind is VerdictKind.CONTRADICTORY and puzzle is not None:
+            conflicts = tuple(c.describe(shape) for c in puzzle.conflicts())
+        return Verdict(
+            kind,
+            puzzle,
+            self.backend,
+            self.seconds / max(1, len(self.kinds)),
+            solution=self.solution(index),
+            witnesses=witnesses,
+            conflicts=conflicts,
+        )
+
+
+class RemovalOracle(abc.ABC):
+    """Answers "is the puzzle still unique?" while clues are removed from one full grid S
+    (from :meth:`Backend.removal_oracle`): the generator's and ``--minimal``'s question.
+
+    ``still_unique(givens, removed)``: ``givens`` are S with some cells emptied (0), and
+    the puzzle was unique before the ``removed`` cells were emptied too. Then it is still
+    unique exactly when no solution differs from S in a removed cell, which a backend can
+    ask as one search ("the givens + a removed cell != its digit in S"). True: still
+    unique; False: another solution exists; None: the budget ran out first (the one
+    meaning of "budget spent" for every primitive; never an exception).
+
+    ``cheap_calls`` says that one call costs microseconds (a C search), so a caller should
+    not spend Python time on shortcuts first. ``stats`` counts what the oracle did, under
+    keys of its own (native: ``fallback_calls``). Use it as a context manager, or call
+    :meth:`close`, to free a solver it holds. Not thread-safe.
+    """
+
+    cheap_calls: ClassVar[bool] = False
+
+    def __init__(self, rules: RuleSet, solution: Grid, budget: Budget) -> None:
+        self.rules = rules
+        self.solution = solution
+        self.budget = budget
+        self.stats: dict[str, int] = {}
+
+    @abc.abstractmethod
+    def still_unique(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
+        """See the class docstring.
+
+        Raises:
+            ValueError: when ``givens`` has not one value per cell.
+            SearchInterrupted: after :meth:`Backend.interrupt`.
+        """
+
+    def note_necessary(self, cells: Iterable[int]) -> None:
+        """A hint from the caller: these clues were shown necessary and stay givens of
+        this grid from now on (an oracle may make them fixed constraints of its own; the
+        default ignores it). Answers never depend on it."""
+        return None
+
+    def _check(self, givens: Sequence[int]) -> None:
+        if len(givens) != self.rules.shape.cell_count:
+            raise ValueError(
+                f"givens has {len(givens)} values; the grid has {self.rules.shape.cell_count} cells"
+            )
+
+    def close(self) -> None:
+        """Free what the oracle holds (nothing, by default)."""
+        return None
+
+    def __enter__(self) -> RemovalOracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _CheckUniqueOracle(RemovalOracle):
+    """The default removal oracle: one ``check_unique(puzzle, solution=S)`` per call."""
+
+    def __init__(self, backend: Backend, rules: RuleSet, solution: Grid, budget: Budget) -> None:
+        super().__init__(rules, solution, budget)
+        self.backend = backend
+
+    def still_unique(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
+        self._check(givens)
+        puzzle = Puzzle(Grid._trusted(self.rules.shape, tuple(givens)), self.rules)
+        kind = self.backend.check_unique(puzzle, solution=self.solution, budget=self.budget).kind
+        if kind is VerdictKind.UNIQUE:
+            return True
+        return False if kind is VerdictKind.MULTIPLE else None
 
 
 class Backend(abc.ABC):
@@ -340,19 +612,16 @@ class Backend(abc.ABC):
     # -- public API --------------------------------------------------------------------
     def supports(self, puzzle: Puzzle) -> str | None:
         """None when this backend can answer the puzzle, else the reason it cannot."""
-        caps = self.capabilities
-        missing = puzzle.rules.kinds - caps.rule_kinds
-        if missing:
-            return f"backend {self.name} does not support rule kind(s) {', '.join(sorted(missing))}"
-        n = puzzle.size
-        if not caps.min_size <= n <= caps.max_size:
-            return (
-                f"backend {self.name} supports sizes {caps.min_size}..{caps.max_size}, not {n}x{n}"
-            )
-        return None
+        return _refusal(self.capabilities, self.name, puzzle.rules)
 
     def _require_supported(self, puzzle: Puzzle) -> None:
-        reason = self.supports(puzzle)
+        reason = _refusal(self.capabilities, self.name, puzzle.rules)
+        if reason is not None:
+            raise UnsupportedPuzzleError(reason)
+
+    def _require_rules(self, rules: RuleSet) -> None:
+        """:meth:`_require_supported` for the rules alone (the primitives' check)."""
+        reason = _refusal(self.capabilities, self.name, rules)
         if reason is not None:
             raise UnsupportedPuzzleError(reason)
 
@@ -488,8 +757,185 @@ class Backend(abc.ABC):
         seconds = time.perf_counter() - start
         return _verdict_from(puzzle, self.name, found, complete, seconds, outcome.stats)
 
+    # -- the optional primitives (generic defaults; fast paths in Capabilities) ------------
+    def check_unique_batch(
+        self,
+        rules: RuleSet,
+        givens: bytes | Sequence[bytes],
+        *,
+        budget: Budget | None = None,
+    ) -> UniqueBatch:
+        """:meth:`check_unique` for many puzzles of one rule set, in one call.
+
+        ``givens`` holds ``n*n`` values (0 = empty, 1..n) per puzzle: one ``bytes`` per
+        puzzle, or all of them back to back. The budget applies to each puzzle. The default
+        asks :meth:`check_unique` once per puzzle; a fast path (native: one C call that
+        releases the GIL, so threads overlap batches) answers the same.
+
+        Raises:
+            ValueError: for data of the wrong length or a value outside 0..n.
+            UnsupportedPuzzleError: for rules or a size this backend lacks.
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        rows = _split_givens(rules, givens)
+        self._require_rules(rules)
+        start = time.perf_counter()
+        shape = rules.shape
+        empty = bytes(shape.cell_count)
+        kinds: list[VerdictKind] = []
+        solutions: list[bytes] = []
+        witnesses: dict[int, tuple[bytes, bytes]] = {}
+        stats: dict[str, Any] = {}
+        for i, row in enumerate(rows):
+            v = self.check_unique(Puzzle(Grid._trusted(shape, tuple(row)), rules), budget=budget)
+            kinds.append(v.kind)
+            first = v.solution if v.solution is not None else (v.witnesses or (None,))[0]
+            solutions.append(empty if first is None else bytes(first.values))
+            if v.kind is VerdictKind.MULTIPLE and len(v.witnesses) >= 2:
+                witnesses[i] = (bytes(v.witnesses[0].values), bytes(v.witnesses[1].values))
+            for key in STAT_KEYS:
+                value = v.stats.get(key)
+                if isinstance(value, int):
+                    stats[key] = stats.get(key, 0) + value
+        return UniqueBatch(
+            rules,
+            kinds,
+            b"".join(solutions),
+            witnesses,
+            self.name,
+            time.perf_counter() - start,
+            stats,
+        )
+
+    def removal_oracle(
+        self, rules: RuleSet, solution: Grid, *, budget: Budget | None = None
+    ) -> RemovalOracle:
+        """An oracle answering "still unique without these clues?" for the full grid
+        ``solution`` (see :class:`RemovalOracle`); ``budget`` applies to each call. The
+        default asks :meth:`check_unique` with the known solution (one search for another
+        one); fast paths: native (forbidden pairs in C, a SAT fallback for the hard calls
+        of large grids), PySAT (assumptions in a long-lived solver).
+
+        Raises:
+            ValueError: when ``solution`` is not a full grid of ``rules``.
+            UnsupportedPuzzleError: for rules or a size this backend lacks.
+        """
+        _require_full_grid(rules, solution)
+        self._require_rules(rules)
+        return _CheckUniqueOracle(self, rules, solution, self._budget(budget))
+
+    def random_solution(
+        self,
+        rules: RuleSet,
+        rng: random.Random,
+        *,
+        start: Grid | None = None,
+        budget: Budget | None = None,
+    ) -> Grid | None:
+        """A random solution of ``rules`` (a full grid; one extending ``start`` when
+        given), drawn from ``rng`` only: the same ``rng`` state gives the same grid, on
+        any backend that does not override this. Not uniform over all grids.
+
+        The default is a randomised depth-first search in Python (fewest candidates first,
+        singles, random digit order; :func:`sudoku_model.fill.random_fill`) with a node
+        limit; when that gives up on a ``start``, the backend's own :meth:`solve` answers
+        (not random). None: no grid this time (the node limit or the budget ran out, or
+        ``start`` has no solution): draw again.
+
+        Raises:
+            ValueError: when ``start`` has another shape.
+            UnsupportedPuzzleError: for rules or a size this backend lacks.
+        """
+        from .fill import random_fill
+
+        if start is not None and start.shape != rules.shape:
+            raise ValueError(f"start of {start.shape.name} for rules of {rules.shape.name}")
+        self._require_rules(rules)
+        grid = random_fill(rules, rng, start)
+        if grid is None and start is not None:
+            grid = self.solve(Puzzle(start, rules), budget=budget).solution
+        return grid
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def evidence_problem(puzzle: Puzzle, verdict: Verdict) -> str | None:
+    """Why the evidence of a verdict is wrong (a backend bug), or None when it holds: a
+    ``unique`` verdict needs a grid that solves the puzzle, a ``multiple`` one two
+    different such grids. The one check of verify, compare and the contract tests.
+    """
+    kind = verdict.kind
+    if kind is VerdictKind.UNIQUE:
+        if verdict.solution is None or not puzzle.is_solution(verdict.solution):
+            return f"{verdict.backend} answered unique with a grid that does not solve the puzzle"
+    elif kind is VerdictKind.MULTIPLE:
+        w = verdict.witnesses
+        if len(w) < 2 or w[0] == w[1] or not all(puzzle.is_solution(g) for g in w):
+            return f"{verdict.backend} answered multiple without two different valid solutions"
+    return None
+
+
+@lru_cache(maxsize=512)
+def _refusal(caps: Capabilities, name: str, rules: RuleSet) -> str | None:
+    # Cached: the primitives ask once per grid or batch, and building the answer costs
+    # more than many a native search.
+    missing = rules.kinds - caps.rule_kinds
+    if missing:
+        return f"backend {name} does not support rule kind(s) {', '.join(sorted(missing))}"
+    n = rules.shape.size
+    if not caps.min_size <= n <= caps.max_size:
+        return f"backend {name} supports sizes {caps.min_size}..{caps.max_size}, not {n}x{n}"
+    return None
+
+
+def _split_givens(rules: RuleSet, givens: bytes | Sequence[bytes]) -> list[bytes]:
+    """One ``bytes`` per puzzle, checked: n*n values in 0..n each."""
+    nc = rules.shape.cell_count
+    n = rules.shape.size
+    if isinstance(givens, (bytes, bytearray, memoryview)):
+        data = bytes(givens)
+        if len(data) % nc:
+            raise ValueError(f"{len(data)} bytes is not a whole number of {nc}-cell grids")
+        rows = [data[k : k + nc] for k in range(0, len(data), nc)]
+    else:
+        rows = [bytes(g) for g in givens]
+        if any(len(r) != nc for r in rows):
+            raise ValueError(f"every puzzle needs {nc} values")
+    if any(max(r, default=0) > n for r in rows):
+        raise ValueError(f"a value outside 0..{n} in the givens")
+    return rows
+
+
+def is_full_grid(rules: RuleSet, grid: Grid) -> bool:
+    """True when ``grid`` is a complete solution of ``rules``: no empty cell, no unit with
+    a repeated digit, no "different" pair with equal digits (a fast
+    :meth:`Puzzle.is_solution` for grids without givens to keep).
+    """
+    if grid.shape != rules.shape:
+        return False
+    values = grid.values
+    if 0 in values:
+        return False
+    units, pairs = _grid_checks(rules)
+    return all(len(set(get(values))) == size for get, size in units) and all(
+        values[a] != values[b] for a, b in pairs
+    )
+
+
+@lru_cache(maxsize=64)
+def _grid_checks(
+    rules: RuleSet,
+) -> tuple[tuple[tuple[Callable[[Sequence[int]], Any], int], ...], tuple[tuple[int, int], ...]]:
+    from operator import itemgetter
+
+    units = tuple((itemgetter(*u), len(u)) for u in rules.units if len(u) > 1)
+    return units, rules.pairs
+
+
+def _require_full_grid(rules: RuleSet, solution: Grid) -> None:
+    if not is_full_grid(rules, solution):
+        raise ValueError(f"the solution must be a full grid of the rules ({rules.shape.name})")
 
 
 def _verdict_from(
@@ -500,20 +946,12 @@ def _verdict_from(
     seconds: float,
     stats: dict[str, Any],
 ) -> Verdict:
-    if len(found) >= 2:
-        return Verdict(
-            VerdictKind.MULTIPLE,
-            puzzle,
-            backend,
-            seconds,
-            witnesses=(found[0], found[1]),
-            stats=stats,
-        )
-    if not complete:
-        return Verdict(VerdictKind.UNKNOWN, puzzle, backend, seconds, stats=stats)
-    if not found:
-        return Verdict(VerdictKind.UNSOLVABLE, puzzle, backend, seconds, stats=stats)
-    return Verdict(VerdictKind.UNIQUE, puzzle, backend, seconds, solution=found[0], stats=stats)
+    kind = verdict_of_count(len(found), complete)
+    if kind is VerdictKind.MULTIPLE:
+        return Verdict(kind, puzzle, backend, seconds, witnesses=(found[0], found[1]), stats=stats)
+    if kind is VerdictKind.UNIQUE:
+        return Verdict(kind, puzzle, backend, seconds, solution=found[0], stats=stats)
+    return Verdict(kind, puzzle, backend, seconds, stats=stats)
 
 
 # -- registry ------------------------------------------------------------------------------
@@ -527,9 +965,38 @@ def _entry_points() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+#: Backends registered at run time (:func:`register_backend`), by name.
+_REGISTERED: dict[str, Callable[..., Backend]] = {}
+
+
+def register_backend(name: str, factory: Callable[..., Backend]) -> None:
+    """Register a backend factory under ``name`` for this process, beside the entry points
+    (which it shadows): ``factory(sub, **options)`` is called as an entry point's is, with
+    the part of the name after a colon (or None). For tests, notebooks and experiments; a
+    package registers through the ``sudoku_model.backends`` entry-point group instead.
+
+    Worker processes started by fork (verify's and generate's on Linux) inherit the
+    registration; spawned ones (macOS, Windows, or a parent that runs threads) do not: run
+    such workflows with one job, or register in a module the workers import.
+
+    Raises:
+        ValueError: for an empty name or one with a colon.
+    """
+    key = name.strip().lower()
+    if not key or ":" in key:
+        raise ValueError(f"a backend name is a non-empty word without a colon, got {name!r}")
+    _REGISTERED[key] = factory
+
+
+def unregister_backend(name: str) -> None:
+    """Forget a backend of :func:`register_backend` (no error when there is none)."""
+    _REGISTERED.pop(name.strip().lower(), None)
+
+
 def available_backends() -> list[str]:
-    """Names registered under the ``sudoku_model.backends`` entry-point group."""
-    return sorted(_entry_points())
+    """Names registered under the ``sudoku_model.backends`` entry-point group, and those
+    of :func:`register_backend`."""
+    return sorted(set(_entry_points()) | set(_REGISTERED))
 
 
 def get_backend(name: str = DEFAULT_BACKEND, **options: Any) -> Backend:
@@ -544,9 +1011,12 @@ def get_backend(name: str = DEFAULT_BACKEND, **options: Any) -> Backend:
     """
     base, _, sub = name.strip().partition(":")
     base = _ALIASES.get(base.lower(), base.lower())
+    registered = _REGISTERED.get(base)
+    if registered is not None:
+        return registered(sub or None, **options)
     eps = _entry_points()
     if base not in eps:
-        known = ", ".join(sorted(eps)) or "none (is the package installed?)"
+        known = ", ".join(available_backends()) or "none (is the package installed?)"
         raise BackendNotFoundError(f"no backend named {name!r}; registered: {known}")
     factory = eps[base].load()
     return factory(sub or None, **options)

@@ -17,9 +17,12 @@ results in input order, so memory stays constant however long the input. The com
 ``sudoku verify`` (:mod:`sudoku_model.cli.verify`) writes them as JSONL or CSV, flushed per
 chunk, and can resume an interrupted run (:func:`resume_state`).
 
-The classic-rules native backend has a fast path: a whole chunk is answered by one call
-into C that releases the GIL (``native_backtrack`` batch API), so threads overlap solving
-with reading and formatting.
+A backend whose capabilities list the ``check_unique_batch`` fast path (native) answers a
+whole chunk per rule set in one call (native: into C, releasing the GIL), so threads
+overlap solving with reading and formatting; its evidence is validated by the same batch
+call on the grids it gave (a full grid that does not clash is a solution). Every other
+backend is asked :meth:`~sudoku_model.solving.Backend.check_unique` per puzzle. This module
+holds no solver-specific code.
 """
 
 from __future__ import annotations
@@ -38,7 +41,15 @@ from . import records as record_schema
 from .errors import ParseError
 from .grid import Grid
 from .puzzle import Puzzle
-from .solving import DEFAULT_BUDGET, Backend, Budget, Verdict, VerdictKind
+from .solving import (
+    DEFAULT_BUDGET,
+    Backend,
+    Budget,
+    UniqueBatch,
+    Verdict,
+    VerdictKind,
+    evidence_problem,
+)
 
 __all__ = [
     "VerifyConfig",
@@ -371,11 +382,14 @@ def _stats_json(stats: dict[str, Any]) -> str:
 
 
 # -- the backends of one process -----------------------------------------------------------
+#: Backends this module made by name (one per process and name). A backend object passed
+#: in by a caller is never stored here: later look-ups by name must not get it.
 _BACKENDS: dict[str, tuple[Backend, str]] = {}
 
 
 def _backend(name_or_backend: str | Backend) -> tuple[Backend, str]:
-    """A cached backend instance (one per process and name) and its version."""
+    """The backend (made by name once per process and cached; an object is used as it
+    is, uncached) and its version."""
     if isinstance(name_or_backend, Backend):
         return name_or_backend, _version(name_or_backend)
     hit = _BACKENDS.get(name_or_backend)
@@ -406,19 +420,7 @@ def _verdict_on(backend: Backend, puzzle: Puzzle, budget: Budget) -> Verdict:
         return Verdict(_K.UNKNOWN, puzzle, backend.name, 0.0, error=str(exc))
 
 
-def _evidence_problem(puzzle: Puzzle, v: Verdict) -> str | None:
-    """Why the evidence of a verdict is wrong (a backend bug), or None when it holds."""
-    if v.kind is _K.UNIQUE:
-        if v.solution is None or not puzzle.is_solution(v.solution):
-            return f"{v.backend} answered unique with a grid that does not solve the puzzle"
-    elif v.kind is _K.MULTIPLE:
-        if (
-            len(v.witnesses) < 2
-            or v.witnesses[0] == v.witnesses[1]
-            or not all(puzzle.is_solution(w) for w in v.witnesses)
-        ):
-            return f"{v.backend} answered multiple without two different valid solutions"
-    return None
+_evidence_problem = evidence_problem  # the one check, shared with compare
 
 
 def redundant_clues(
@@ -431,11 +433,9 @@ def redundant_clues(
     """The clues of a unique puzzle that can be removed one at a time keeping it unique.
 
     Clue ``c`` is redundant exactly when "the other clues + (cell c != its digit)" has no
-    solution: one search per clue. A backend primitive answers that directly; otherwise
-    each clue is
-    removed and the rest asked for a solution other than ``solution``. Used: native
-    ``keeps_unique_without`` (forbidden pairs), PySAT ``digit_is_forced`` (assumptions),
-    else ``check_unique(smaller, solution=solution)`` (one search for another solution).
+    solution: one question per clue to the backend's removal oracle
+    (:meth:`~sudoku_model.solving.Backend.removal_oracle`: native forbidden pairs, PySAT
+    assumptions, else ``check_unique(smaller, solution=solution)``).
 
     Returns:
         (redundant cells, cells whose check ran out of budget), both sorted.
@@ -449,27 +449,16 @@ def redundant_clues(
         raise ValueError("the solution given to redundant_clues does not solve the puzzle")
     red: list[int] = []
     unknown: list[int] = []
-    givens = puzzle.givens
-    keeps_unique_without = getattr(b, "keeps_unique_without", None)  # native
-    digit_is_forced = getattr(b, "digit_is_forced", None)  # pysat
-    for cell in givens.filled_cells():
-        keeps: bool | None
-        if callable(keeps_unique_without):
-            keeps = keeps_unique_without(puzzle, cell, solution, budget=budget)
-        elif callable(digit_is_forced):
-            smaller = puzzle.with_givens(givens.without([cell]))
-            try:
-                keeps = digit_is_forced(smaller, cell, solution.values[cell], budget=budget)
-            except TimeoutError:
-                keeps = None
-        else:
-            smaller = puzzle.with_givens(givens.without([cell]))
-            kind = b.check_unique(smaller, solution=solution, budget=budget).kind
-            keeps = True if kind is _K.UNIQUE else None if kind is _K.UNKNOWN else False
-        if keeps:
-            red.append(cell)
-        elif keeps is None:
-            unknown.append(cell)
+    values = bytearray(puzzle.givens.values)
+    with b.removal_oracle(puzzle.rules, solution, budget=budget) as oracle:
+        for cell in puzzle.givens.filled_cells():
+            values[cell] = 0
+            keeps = oracle.still_unique(values, (cell,))
+            values[cell] = solution.values[cell]
+            if keeps:
+                red.append(cell)
+            elif keeps is None:
+                unknown.append(cell)
     return red, unknown
 
 
@@ -496,14 +485,16 @@ def _result_from(
     )
 
 
-def _malformed(record: Any, config: VerifyConfig, options: dict[str, Any]) -> VerifyResult:
+def _malformed(
+    record: Any, config: VerifyConfig, options: dict[str, Any], version: str | None = None
+) -> VerifyResult:
     return VerifyResult(
         record.source,
         record.line,
         None,
         _K.MALFORMED,
         config.backend,
-        _backend(config.backend)[1],
+        _backend(config.backend)[1] if version is None else version,
         0.0,
         error=record.error,
         text=record.text,
@@ -635,27 +626,36 @@ def _check_published(result: VerifyResult, record: Any) -> str | None:
     return None
 
 
-def verify_chunk(records: Sequence[Any], config: VerifyConfig) -> list[VerifyResult]:
+def verify_chunk(
+    records: Sequence[Any], config: VerifyConfig, backend: Backend | None = None
+) -> list[VerifyResult]:
     """Answer a list of records (:class:`sudoku_model.formats.Record`) in order.
 
     This is the unit of work of every executor (serial, processes, Dask); it creates its
-    backends once per process. Malformed records become ``malformed`` results; nothing
-    here raises for a bad puzzle.
+    backends once per process (``backend``, when given, is used as the main backend
+    instead of the one named by ``config.backend``, and is not cached). Malformed records
+    become ``malformed`` results; nothing here raises for a bad puzzle.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for a backend that cannot be made.
     """
-    prepared = _prepare_chunk(records, config)
-    solved = _solve_prepared(prepared, config) if prepared is not None else None
-    return _build_chunk(records, config, prepared, solved)
+    prepared = _prepare_chunk(records, config, backend)
+    solved = _solve_prepared(prepared, config, backend) if prepared is not None else None
+    return _build_chunk(records, config, prepared, solved, backend)
 
 
-def _prepare_chunk(records: Sequence[Any], config: VerifyConfig) -> list[list[Any]] | None:
-    """For a backend with a batch call (native ``count_batch``): the chunk's puzzles
+def _main(config: VerifyConfig, backend: Backend | None) -> tuple[Backend, str]:
+    return _backend(config.backend if backend is None else backend)
+
+
+def _prepare_chunk(
+    records: Sequence[Any], config: VerifyConfig, backend: Backend | None = None
+) -> list[list[Any]] | None:
+    """For a backend with the ``check_unique_batch`` fast path: the chunk's puzzles
     grouped by rule set, as ``[rules, indices, refusal reason, givens, joined givens]``;
-    None for other backends."""
-    main, _ = _backend(config.backend)
-    if not callable(getattr(main, "count_batch", None)):
+    None for other backends (they are asked one puzzle at a time)."""
+    main, _ = _main(config, backend)
+    if "check_unique_batch" not in main.capabilities.fast_paths:
         return None
     groups: dict[Any, list[int]] = {}
     for i, rec in enumerate(records):
@@ -669,28 +669,51 @@ def _prepare_chunk(records: Sequence[Any], config: VerifyConfig) -> list[list[An
     return prepared
 
 
-def _solve_prepared(prepared: list[list[Any]], config: VerifyConfig) -> list[Any]:
-    """The C part of a chunk, no Python per puzzle: thread workers run only this (the
-    batch releases the GIL) while the consumer parses and formats.
+def _solve_prepared(
+    prepared: list[list[Any]], config: VerifyConfig, backend: Backend | None = None
+) -> list[Any]:
+    """The solver part of a chunk, no Python per puzzle: thread workers run only this
+    (native's batch releases the GIL) while the consumer parses and formats.
 
-    Per group: counts up to 2 keeping the first solution, then (to validate it) the same
-    call on the solutions themselves: a complete grid that does not clash is a solution.
+    Per group: one ``check_unique_batch``, then (to validate the evidence) the same call
+    on the grids it gave: a complete grid that does not clash is a solution, so each must
+    come back ``unique``. Returns per group None (refused) or (answers, grid owners,
+    their answers).
     """
-    main: Any
-    main, _ = _backend(config.backend)
+    main, _ = _main(config, backend)
     solved: list[Any] = []
     for rules, _indices, reason, _givens, data in prepared:
         if reason is not None:
             solved.append(None)
             continue
-        res = main.count_batch(rules, data, limit=2, keep=1, budget=config.budget)
-        check = (
-            main.count_batch(rules, res.solutions, limit=1, keep=0, budget=config.budget)
-            if config.validate
-            else None
-        )
+        res = main.check_unique_batch(rules, data, budget=config.budget)
+        check: tuple[list[int], UniqueBatch] | None = None
+        if config.validate:
+            owners, grids = _evidence_grids(res)
+            if owners:
+                check = (owners, main.check_unique_batch(rules, grids, budget=config.budget))
         solved.append((res, check))
     return solved
+
+
+def _evidence_grids(res: UniqueBatch) -> tuple[list[int], bytes]:
+    """Every grid a batch gave as evidence (unique: the solution; multiple: both
+    witnesses), joined, with the index of the puzzle each belongs to."""
+    nc = res.rules.shape.cell_count
+    raw = res.solutions
+    witnesses = res.witnesses
+    unique = _K.UNIQUE
+    owners: list[int] = []
+    grids: list[bytes] = []
+    for j, kind in enumerate(res.kinds):
+        if kind is unique:
+            owners.append(j)
+            grids.append(raw[j * nc : (j + 1) * nc])
+        elif j in witnesses:
+            a, b = witnesses[j]
+            owners += (j, j)
+            grids += (a, b)
+    return owners, b"".join(grids)
 
 
 @lru_cache(maxsize=64)
@@ -704,17 +727,21 @@ _GIVEN_MASK = bytes([0] + [255] * 255)
 
 
 def _build_chunk(
-    records: Sequence[Any], config: VerifyConfig, prepared: Any, solved: Any
+    records: Sequence[Any],
+    config: VerifyConfig,
+    prepared: Any,
+    solved: Any,
+    backend: Backend | None = None,
 ) -> list[VerifyResult]:
     """Results of a chunk from the batch answers (or, for a backend without a batch, by
     asking it one puzzle at a time), plus cross-checks and minimality."""
-    main, version = _backend(config.backend)
+    main, version = _main(config, backend)
     options = _options_of(config)
     results: list[Any] = [None] * len(records)
     good: list[int] = []
     for i, rec in enumerate(records):
         if rec.error is not None or rec.puzzle is None:
-            results[i] = _malformed(rec, config, options)
+            results[i] = _malformed(rec, config, options, version)
         else:
             good.append(i)
     if prepared is not None:
@@ -729,7 +756,7 @@ def _build_chunk(
                 config,
                 options,
             )
-    validate = config.validate and prepared is None  # a batch validated its evidence in C
+    validate = config.validate and prepared is None  # a batch validated its evidence
     every = validate or bool(config.cross_check) or config.minimal
     for i in good:
         if every or records[i].solution is not None:  # a published solution is compared
@@ -747,17 +774,14 @@ def _batch_results(
     options: dict[str, Any],
     results: list[Any],
 ) -> None:
-    """Fill ``results`` for one rule-set group of a native batch, straight from the C
-    buffers.
+    """Fill ``results`` for one rule-set group of a batch, straight from its columns.
 
     ``seconds`` of each result is the batch's wall time divided by its size; ``stats`` holds
-    the batch totals (``batch_size``, ``batch_nodes``, ``batch_guesses``). Puzzles with two
-    or more solutions are asked again, together, keeping two witnesses. With
-    ``config.validate`` a solution or witness that clashes (checked in C), has an empty
-    cell or changes a given is reported as a disagreement (a backend bug).
+    the batch totals (``batch_size``, then ``batch_`` + each counter of the backend). With
+    ``config.validate`` a solution or witness that clashes (the validating batch did not
+    answer unique), has an empty cell or changes a given is reported as a disagreement
+    (a backend bug).
     """
-    import native_backtrack as nb
-
     name = backend.name
     rules, indices, reason, givens, _data = group
     if reason is not None:
@@ -778,115 +802,55 @@ def _batch_results(
     res, check = answer
     shape = rules.shape
     nc = shape.cell_count
-    counts, statuses, raw = res.counts, res.statuses, res.solutions
-    multiple = [j for j, c in enumerate(counts) if c >= 2]
-    witnesses: dict[int, tuple[bytes, bytes]] = {}
-    seconds_total = res.seconds
-    if multiple:
-        again = backend.count_batch(
-            rules, b"".join(givens[j] for j in multiple), limit=2, keep=2, budget=config.budget
-        )
-        seconds_total += again.seconds
-        for k, j in enumerate(multiple):
-            base = 2 * k * nc
-            witnesses[j] = (
-                again.solutions[base : base + nc],
-                again.solutions[base + nc : base + 2 * nc],
-            )
+    kinds, raw, witnesses = res.kinds, res.solutions, res.witnesses
     bad: set[int] = set()
     if check is not None:
+        owners, answers = check
         from_bytes = int.from_bytes
-        contradictory = nb.CONTRADICTORY
-        evidence: list[tuple[int, bytes]] = []
-        for j, count in enumerate(counts):
-            if not count:
-                continue
-            grids = witnesses[j] if j in witnesses else (raw[j * nc : (j + 1) * nc],)
-            if j not in witnesses and check.statuses[j] == contradictory:
-                bad.add(j)
-            if j in witnesses:
-                evidence.extend((j, g) for g in grids)
+        unique = _K.UNIQUE
+        checked = answers.solutions
+        for k, (j, kind) in enumerate(zip(owners, answers.kinds)):
+            grid = checked[k * nc : (k + 1) * nc] if kind is unique else b"\0"
             g = givens[j]
-            mask = from_bytes(g.translate(_GIVEN_MASK), "big")
-            want = from_bytes(g, "big")
-            for grid in grids:
-                if 0 in grid or from_bytes(grid, "big") & mask != want:
-                    bad.add(j)
-        if evidence:
-            more = backend.count_batch(
-                rules, b"".join(g for _, g in evidence), limit=1, keep=0, budget=config.budget
-            )
-            for (j, _), status in zip(evidence, more.statuses):
-                if status == contradictory:
-                    bad.add(j)
+            if (
+                kind is not unique
+                or 0 in grid
+                or from_bytes(grid, "big") & from_bytes(g.translate(_GIVEN_MASK), "big")
+                != from_bytes(g, "big")
+            ):
+                bad.add(j)
     size = len(indices)
-    seconds = seconds_total / size
-    stats = {"batch_size": size, "batch_nodes": res.nodes, "batch_guesses": res.guesses}
+    seconds = res.seconds / size
+    stats = {"batch_size": size, **{f"batch_{k}": v for k, v in res.stats.items()}}
     trusted = Grid._trusted
-    exhausted = nb.EXHAUSTED
+    multiple, unique, contradictory = _K.MULTIPLE, _K.UNIQUE, _K.CONTRADICTORY
     for j, i in enumerate(indices):
         rec = records[i]
-        count, status = counts[j], statuses[j]
-        if j in witnesses:
-            a, b = witnesses[j]
+        kind = kinds[j]
+        if kind is multiple:
+            pair = witnesses.get(j)
             r = VerifyResult(
                 rec.source,
                 rec.line,
                 rec.puzzle,
-                _K.MULTIPLE,
+                kind,
                 name,
                 version,
                 seconds,
-                witnesses=(trusted(shape, tuple(a)), trusted(shape, tuple(b))),
+                witnesses=()
+                if pair is None  # the second search ran out of budget before two again
+                else (trusted(shape, tuple(pair[0])), trusted(shape, tuple(pair[1]))),
                 stats=stats,
                 options=options,
             )
-            if a == b:
+            if pair is not None and pair[0] == pair[1]:
                 r.disagreement = f"{name} answered multiple with two equal grids"
-        elif count >= 2:  # the second call ran out of budget before finding two again
+        elif kind is unique:
             r = VerifyResult(
                 rec.source,
                 rec.line,
                 rec.puzzle,
-                _K.MULTIPLE,
-                name,
-                version,
-                seconds,
-                stats=stats,
-                options=options,
-            )
-        elif status == nb.CONTRADICTORY:
-            p = rec.puzzle
-            r = VerifyResult(
-                rec.source,
-                rec.line,
-                p,
-                _K.CONTRADICTORY,
-                name,
-                version,
-                seconds,
-                conflicts=tuple(c.describe(shape) for c in p.conflicts()),
-                stats=stats,
-                options=options,
-            )
-        elif status != exhausted:
-            r = VerifyResult(
-                rec.source,
-                rec.line,
-                rec.puzzle,
-                _K.UNKNOWN,
-                name,
-                version,
-                seconds,
-                stats=stats,
-                options=options,
-            )
-        elif count == 1:
-            r = VerifyResult(
-                rec.source,
-                rec.line,
-                rec.puzzle,
-                _K.UNIQUE,
+                kind,
                 name,
                 version,
                 seconds,
@@ -894,19 +858,33 @@ def _batch_results(
                 stats=stats,
                 options=options,
             )
-        else:
+        elif kind is contradictory:
+            p = rec.puzzle
+            r = VerifyResult(
+                rec.source,
+                rec.line,
+                p,
+                kind,
+                name,
+                version,
+                seconds,
+                conflicts=tuple(c.describe(shape) for c in p.conflicts()),
+                stats=stats,
+                options=options,
+            )
+        else:  # unsolvable, unknown
             r = VerifyResult(
                 rec.source,
                 rec.line,
                 rec.puzzle,
-                _K.UNSOLVABLE,
+                kind,
                 name,
                 version,
                 seconds,
                 stats=stats,
                 options=options,
             )
-        if j in bad and count:
+        if j in bad:
             r.disagreement = (
                 f"{name} answered {r.verdict.value} with a grid that does not solve the puzzle"
             )
@@ -929,13 +907,11 @@ def verify_puzzle(
     from .formats import Record
 
     name = backend if isinstance(backend, str) else backend.name
-    if not isinstance(backend, str):
-        _BACKENDS.setdefault(name, (backend, _version(backend)))
     config = VerifyConfig(
         name, tuple(cross_check), minimal, DEFAULT_BUDGET if budget is None else budget
     )
     rec = Record("<puzzle>", 1, puzzle.givens.to_line(), puzzle)
-    return verify_chunk([rec], config)[0]
+    return verify_chunk([rec], config, None if isinstance(backend, str) else backend)[0]
 
 
 # -- batches -------------------------------------------------------------------------------
@@ -1132,8 +1108,9 @@ def verify_records(
 
 
 def _has_batch(name: str) -> bool:
+    """Whether the backend declares the ``check_unique_batch`` fast path."""
     b, _ = _backend(name)
-    return callable(getattr(b, "count_batch", None))
+    return "check_unique_batch" in b.capabilities.fast_paths
 
 
 # -- summary -------------------------------------------------------------------------------

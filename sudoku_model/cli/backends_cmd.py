@@ -39,6 +39,7 @@ def describe_backends() -> list[dict]:
             "sizes": f"{caps.min_size}..{caps.max_size}",
             "budgets": list(caps.budgets),
             "notes": caps.notes,
+            "fast_paths": sorted(caps.fast_paths),
         }
         variants = getattr(backend, "sub_solvers", None)
         if variants:
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
             f"{row['name']:<18} {row['version']:<12} rules: {', '.join(row['rule_kinds'])}"
             f"; sizes {row['sizes']}; budgets: {', '.join(row['budgets'])}"
         )
+        print(f"{'':<18} fast paths: {', '.join(row['fast_paths']) or 'none (generic defaults)'}")
         if row.get("sub_solvers"):
             print(f"{'':<18} sub-solvers: {', '.join(row['sub_solvers'])}")
         if row["notes"]:

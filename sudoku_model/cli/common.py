@@ -123,10 +123,10 @@ def iter_inputs(arg: str, args: argparse.Namespace) -> Iterator[Any]:
         yield from formats.iter_records(sys.stdin, source="<stdin>", **opts)
         return
     if arg.startswith("bundled:"):
-        from ..data import bundled_path
+        from ..data import resolve_input
 
         try:
-            path = bundled_path(arg.split(":", 1)[1])
+            path = resolve_input(arg)[0]
         except KeyError as exc:
             raise CliError(str(exc.args[0])) from None
         yield from formats.iter_records(path, source=arg, **opts)

@@ -139,18 +139,17 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 def _check_inputs(inputs: list[str]) -> None:
     """Fail before any work on an input that cannot be read (exit 2)."""
-    from ..data import BUNDLED
+    from ..data import resolve_input
     from .common import _looks_like_path
 
     for arg in inputs:
         if arg == "-":
             continue
         if arg.startswith("bundled:"):
-            name = arg.split(":", 1)[1].removesuffix(".txt.gz").removesuffix(".txt")
-            if name not in BUNDLED:
-                raise CliError(
-                    f"no bundled collection {name!r}; bundled: {', '.join(sorted(BUNDLED))}"
-                )
+            try:
+                resolve_input(arg)
+            except KeyError as exc:
+                raise CliError(str(exc.args[0])) from None
         elif os.path.isdir(arg):
             raise CliError(f"{arg}: is a directory, not a puzzle file")
         elif os.path.exists(arg):

@@ -150,7 +150,7 @@ def test_augmented_and_extended_agree_on_random_puzzles(
     rng = random.Random(7)
     cells = list(range(shape.cell_count))
     for k in range(12):
-        full = augmented.random_solution(Puzzle.empty(shape, rules), rng=rng)
+        full = augmented.random_model(Puzzle.empty(shape, rules), rng=rng)
         assert full is not None and Puzzle.empty(shape, rules).check(full).ok
         keep = shape.cell_count * rng.randint(15, 45) // 81
         puzzle = Puzzle(full.without(rng.sample(cells, shape.cell_count - keep)), rules)
@@ -275,13 +275,13 @@ def test_random_solution_is_valid_and_varied(shape: Shape, variants: tuple[str, 
     backend = create()
     rng = random.Random(11)
     puzzle = Puzzle.empty(shape, RuleSet.build(shape, variants))
-    grids = [backend.random_solution(puzzle, rng=rng) for _ in range(20)]
+    grids = [backend.random_model(puzzle, rng=rng) for _ in range(20)]
     assert all(g is not None and puzzle.check(g).ok for g in grids)
     assert len(set(grids)) >= 15
     # same seeds on a fresh backend, same grids
     one, two = create(), create()
-    assert [one.random_solution(puzzle, rng=random.Random(s)) for s in range(3)] == [
-        two.random_solution(puzzle, rng=random.Random(s)) for s in range(3)
+    assert [one.random_model(puzzle, rng=random.Random(s)) for s in range(3)] == [
+        two.random_model(puzzle, rng=random.Random(s)) for s in range(3)
     ]
     for b in (backend, one, two):
         b.close()
@@ -290,10 +290,10 @@ def test_random_solution_is_valid_and_varied(shape: Shape, variants: tuple[str, 
 def test_random_solution_respects_givens_and_reports_none() -> None:
     backend = create()
     puzzle, _ = records("counts-43", 1)[0]
-    assert backend.random_solution(puzzle, rng=random.Random(1)) == backend.solve(puzzle).solution
+    assert backend.random_model(puzzle, rng=random.Random(1)) == backend.solve(puzzle).solution
     values = [0] * 16
     values[0], values[1], values[7], values[14] = 1, 2, 4, 3  # no candidate for r1c3
-    assert backend.random_solution(Puzzle(Grid(Shape(2, 2), values))) is None
+    assert backend.random_model(Puzzle(Grid(Shape(2, 2), values))) is None
     backend.close()
 
 

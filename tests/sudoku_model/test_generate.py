@@ -7,11 +7,13 @@ levels reached."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from sudoku_model import Grid, ParseError, Puzzle, RuleSet, Shape, VerdictKind, get_backend
+from sudoku_model.fill import random_fill as _random_fill
 from sudoku_model.generate import (
     DEFAULT_LEVEL_TRIES,
     LEVEL_NAMES,
@@ -19,8 +21,6 @@ from sudoku_model.generate import (
     GenerationError,
     GenerationSpec,
     ImpossibleRequestError,
-    _PublicApiEngine,
-    _random_fill,
     engine_for,
     generate,
     generate_one,
@@ -35,6 +35,7 @@ from sudoku_model.generate import (
     symmetry_orbits,
 )
 from sudoku_model.logic import LEVELS, grade
+from sudoku_model.solving import PRIMITIVES, Backend
 
 MAKER_CHECKER = [("native", "pysat"), ("pysat", "native")]
 CLASSIC9 = RuleSet.classic(Shape(3, 3))
@@ -381,15 +382,28 @@ def test_engines_agree_given_the_same_seed(backends):
     # get the same yes/no answers, whichever backend gives them: the same puzzle results.
     spec = GenerationSpec(RuleSet.classic(Shape(3, 3)))
     sat = generate_one(spec, engine_for(backends["pysat"]), seed=31)
-    generic = generate_one(spec, _PublicApiEngine(backends["native"], None), seed=31)
+    generic = generate_one(spec, engine_for(_defaults_only(backends["native"])), seed=31)
     assert sat.puzzle == generic.puzzle and sat.solution == generic.solution
+
+
+def _defaults_only(backend: Backend) -> Backend:
+    """The backend with every primitive back to the base class's generic default."""
+
+    class Plain(type(backend)):
+        capabilities = dataclasses.replace(type(backend).capabilities, fast_paths=frozenset())
+        check_unique_batch = Backend.check_unique_batch
+        removal_oracle = Backend.removal_oracle
+        random_solution = Backend.random_solution
+
+    plain = Plain()
+    assert set(PRIMITIVES) == {"check_unique_batch", "removal_oracle", "random_solution"}
+    return plain
 
 
 def test_generic_engine_works_with_any_backend(backends):
     cpsat = get_backend("cpsat")
     spec = GenerationSpec(RuleSet.classic(Shape(2, 2)), symmetry="rot180")
-    engine = engine_for(cpsat)
-    assert isinstance(engine, _PublicApiEngine)
+    assert not cpsat.capabilities.fast_paths  # every primitive is the generic default
     for m in generate(spec, count=3, seed=8, backend=cpsat):
         assert_unique(m.puzzle, m.solution, backends["native"])
         assert m.minimal is (removable_clues(m.puzzle, backends["native"]) == [])

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from backends.native import NativeRemovalOracle
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, get_backend
 from sudoku_model.generate import GenerationSpec, engine_for, generate_one
 
 
 @pytest.mark.slow
-def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal() -> None:
+def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal(monkeypatch) -> None:
     pytest.importorskip("pysat")
     rules = RuleSet.classic(Shape(4, 4))
     engine = engine_for("native")
-    engine.first_limits["nodes"] = 3  # almost every solver call goes to the fallback
+    # almost every solver call goes to the fallback
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 3)
     made = generate_one(GenerationSpec(rules), engine, seed=11)
     assert engine.fallback_calls > 20
     assert made.minimal is True
@@ -29,19 +31,19 @@ def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal() -> None:
         values[cell] = puzzle.givens.values[cell]
 
 
-def test_small_grids_never_use_the_fallback() -> None:
+def test_small_grids_never_use_the_fallback(monkeypatch) -> None:
     engine = engine_for("native")
-    engine.first_limits["nodes"] = 1
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 1)
     generate_one(GenerationSpec(RuleSet.classic(Shape(3, 3))), engine, seed=3)
     assert engine.fallback_calls == 0
 
 
 @pytest.mark.slow
-def test_fallback_sessions_handle_symmetric_groups_and_new_grids() -> None:
+def test_fallback_sessions_handle_symmetric_groups_and_new_grids(monkeypatch) -> None:
     pytest.importorskip("pysat")
     rules = RuleSet.classic(Shape(4, 4))
     engine = engine_for("native")
-    engine.first_limits["nodes"] = 3
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 3)
     native = get_backend("native")
     spec = GenerationSpec(rules, symmetry="rot180")
     made = [generate_one(spec, engine, seed=seed) for seed in (5, 6)]  # one session per grid

@@ -1,0 +1,87 @@
+"""Who may import whom (DESIGN.md section 1): the package ``sudoku_model`` imports no solver.
+Every module of it is read with ``ast`` (imports inside functions included) and none may
+import ``native_backtrack`` or ``backends``: the workflows reach solvers only through the
+registry and the declared backend contract."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import sudoku_model
+
+FORBIDDEN = ("native_backtrack", "backends")
+PACKAGE = Path(sudoku_model.__file__).parent
+
+#: Modules allowed one named import, with the reason.
+EXCEPTIONS = {
+    # `sudoku cnf` writes the PySAT backend's encoding as DIMACS: a command about that
+    # backend's encoder, not a workflow that solves.
+    ("cli/cnf.py", "backends.cnf"),
+}
+
+
+def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append((node.lineno, node.module))
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module":
+            # importlib.import_module("native_backtrack") is an import too
+            if node.args and isinstance(node.args[0], ast.Constant):
+                out.append((node.lineno, str(node.args[0].value)))
+    return out
+
+
+def test_the_package_imports_no_solver() -> None:
+    modules = sorted(PACKAGE.rglob("*.py"))
+    assert len(modules) > 30
+    found = []
+    for path in modules:
+        rel = path.relative_to(PACKAGE).as_posix()
+        for line, name in imported_modules(ast.parse(path.read_text(), str(path))):
+            top = name.split(".")[0]
+            if top in FORBIDDEN and (rel, name) not in EXCEPTIONS:
+                found.append(f"sudoku_model/{rel}:{line}: imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_scan_sees_imports_inside_functions() -> None:
+    tree = ast.parse(
+        "def f():\n    import native_backtrack as nb\n"
+        "    from backends.native import create\n"
+        "    importlib.import_module('native_backtrack')\n"
+    )
+    assert [name for _, name in imported_modules(tree)] == [
+        "native_backtrack",
+        "backends.native",
+        "native_backtrack",
+    ]
+
+
+LOOKUPS = ("getattr", "hasattr")
+
+
+def test_verify_and_generate_find_no_method_by_getattr() -> None:
+    # fast paths are declared (Capabilities.fast_paths), never discovered
+    for name in ("verify.py", "generate.py"):
+        tree = ast.parse((PACKAGE / name).read_text())
+        calls = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) in ("getattr", "hasattr")
+        ]
+        assert calls == [] or name == "generate.py" and _only_dataclass_fields(tree), (name, calls)
+
+
+def _only_dataclass_fields(tree: ast.AST) -> bool:
+    # GenerationSpec validates its own fields with getattr(self, name): not a capability
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in LOOKUPS:
+            first = node.args[0] if node.args else None
+            if not (isinstance(first, ast.Name) and first.id == "self"):
+                return False
+    return True

@@ -115,7 +115,7 @@ class Grid:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Grid is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Grid._trusted, (self.shape, self.values))
 
     # -- construction ------------------------------------------------------------------

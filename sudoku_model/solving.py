@@ -548,5 +548,5 @@ def get_backend(name: str = DEFAULT_BACKEND, **options: Any) -> Backend:
     if base not in eps:
         known = ", ".join(sorted(eps)) or "none (is the package installed?)"
         raise BackendNotFoundError(f"no backend named {name!r}; registered: {known}")
-    factory = eps[base].load()
+    factory: Callable[..., Backend] = eps[base].load()
     return factory(sub or None, **options)

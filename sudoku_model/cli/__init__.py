@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -58,7 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns (and exits with) the exit code."""
+    """Run the command line; returns the exit code (see :mod:`sudoku_model.cli.common`).
+
+    Every failure becomes one line on standard error, never a traceback: usage and input
+    errors, an ``OSError`` (an output that cannot be written, even one that fails only at
+    close) and any unexpected exception all exit 2, never 1 (1 means the answer is "no").
+    Set ``SUDOKU_DEBUG=1`` to get the traceback of an unexpected exception instead.
+    """
+    from . import common
+
+    common._opened_outputs.clear()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -66,6 +76,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         code = int(args.func(args) or 0)
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            print(f"sudoku: standard output: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            code = EXIT_USAGE
     except (ParseError, CliError) as exc:
         print(f"sudoku: {exc}" if isinstance(exc, CliError) else str(exc), file=sys.stderr)
         code = EXIT_USAGE
@@ -79,6 +96,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sudoku: interrupted", file=sys.stderr)
         code = 130
+    except OSError as exc:
+        print(f"sudoku: {common.describe_os_error(exc)}", file=sys.stderr)
+        code = EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 2
+        if os.environ.get("SUDOKU_DEBUG"):
+            raise
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        print(
+            f"sudoku: internal error: {type(exc).__name__}"
+            + (f": {detail}" if detail else "")
+            + " (a bug: please report it with the command line; SUDOKU_DEBUG=1 shows where)",
+            file=sys.stderr,
+        )
+        code = EXIT_USAGE
     return code
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import os
 import sys
@@ -28,6 +30,10 @@ __all__ = [
     "json_dumps",
     "open_output",
     "check_output_path",
+    "describe_os_error",
+    "prefetch",
+    "require_matplotlib",
+    "writing",
 ]
 
 EXIT_OK = 0
@@ -219,16 +225,26 @@ def check_output_path(path: str) -> None:
     if not os.path.isdir(parent):
         raise CliError(f"{path}: cannot write: directory {parent} does not exist")
     if os.path.exists(path):
-        if not os.access(path, os.W_OK) or not os.path.isfile(path):
-            raise CliError(f"{path}: cannot write: not a writable regular file")
+        # /dev/null, /dev/stdout and named pipes are fine outputs; only a file that cannot be
+        # written is refused here (what fails only at write time is caught at the top level).
+        if not os.access(path, os.W_OK):
+            raise CliError(f"{path}: cannot write: permission denied")
     elif not os.access(parent, os.W_OK):
         raise CliError(f"{path}: cannot write: directory {parent} is not writable")
+
+
+#: Output files opened by :func:`open_output` in this process, latest last: a write or
+#: close error has no file name (``OSError.filename`` is None), so the top-level handler
+#: names the file from here.
+_opened_outputs: list[str] = []
 
 
 def open_output(path: str, *, append: bool = False, binary: bool = False) -> IO[Any]:
     """Open an output file (``-`` is standard output) after :func:`check_output_path`.
 
     Call it only once every other option has been validated: opening for writing truncates.
+    A later write or close error (a full disk, ``/proc/version``) propagates as ``OSError``;
+    :func:`sudoku_model.cli.main` turns it into one line naming this path, exit 2.
 
     Raises:
         CliError: the path cannot be written (with the reason, never a traceback).
@@ -239,7 +255,61 @@ def open_output(path: str, *, append: bool = False, binary: bool = False) -> IO[
     mode = ("a" if append else "w") + ("b" if binary else "")
     try:
         if binary:
-            return open(path, mode)  # noqa: SIM115 - the caller closes it
-        return open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115
+            f = open(path, mode)  # noqa: SIM115 - the caller closes it
+        else:
+            f = open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115
     except OSError as exc:
         raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    _opened_outputs.append(path)
+    return f
+
+
+@contextlib.contextmanager
+def writing(path: str | None, *, append: bool = False) -> Iterator[IO[str]]:
+    """:func:`open_output` as a context manager: ``None`` and ``-`` are standard output
+    (left open), a file is closed at the end (a close error propagates as ``OSError``).
+
+    Raises:
+        CliError: the path cannot be written.
+    """
+    out = open_output(path or "-", append=append)
+    try:
+        yield out
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for an ``OSError`` that reached the top: the file it concerns (its own
+    name, else the latest output opened by :func:`open_output`, else standard output) and
+    the reason."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    where = _opened_outputs[-1] if _opened_outputs else "standard output"
+    return f"{where}: cannot write: {reason}"
+
+
+def require_matplotlib(what: str) -> None:
+    """Refuse an option that draws with matplotlib when it is not installed, before any work.
+
+    Raises:
+        CliError: matplotlib is missing (naming the extra that brings it).
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise CliError(f"{what} needs matplotlib: pip install 'sudoku-model[notebooks]'")
+
+
+def prefetch(records: Iterator[Any]) -> Iterator[Any]:
+    """``records`` with its first item already read, so that a missing input file, an
+    unknown ``bundled:`` name or a bad input option fails *before* the caller opens (and
+    truncates) its output file.
+
+    Raises:
+        CliError: what reading the first record raised.
+    """
+    first = list(itertools.islice(records, 1))
+    return itertools.chain(first, records)

@@ -7,6 +7,7 @@ import argparse
 import csv
 import json
 import sys
+from typing import Any
 
 from .common import (
     EXIT_NO,
@@ -14,8 +15,12 @@ from .common import (
     CliError,
     add_input_options,
     budget_from,
+    check_output_path,
+    get_backend_or_exit,
     is_terminal,
     iter_inputs,
+    require_matplotlib,
+    writing,
 )
 
 
@@ -94,6 +99,19 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(
                 f"--{option} {value}: the format comes from the extension: {', '.join(allowed)}"
             )
+    # Everything that can be refused is refused before the (possibly long) run.
+    for path in (args.output, args.plot):
+        if path:
+            check_output_path(path)
+    if args.plot:
+        require_matplotlib(f"--plot {args.plot}")
+    names = [n.strip() for n in args.backends.split(",") if n.strip()] if args.backends else None
+    if args.backends is not None and not names:
+        raise CliError("--backends: no backend named")
+    # Backends named on the command line must load (a typo is a usage error); without
+    # --backends every registered one is tried and those that do not load are reported.
+    chosen: list[Any] | None = [get_backend_or_exit(n) for n in names] if names else None
+    budget = budget_from(args)
     entries: list[PuzzleEntry] = []
     malformed = 0
     for rec in iter_inputs(args.input, args):
@@ -106,9 +124,6 @@ def run(args: argparse.Namespace) -> int:
         entries.append(PuzzleEntry(len(entries), rec.puzzle, rec.source, rec.line))
     if not entries:
         raise CliError(f"{args.input}: no puzzle to compare")
-    names = [n.strip() for n in args.backends.split(",") if n.strip()] if args.backends else None
-    budget = budget_from(args)
-
     progress = None
     if is_terminal(sys.stderr):
 
@@ -122,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = compare(
         entries,
-        backends=names,
+        backends=chosen,
         task=args.task,
         limit=args.limit,
         repeat=args.repeat,
@@ -172,25 +187,26 @@ def run(args: argparse.Namespace) -> int:
             result.plot(args.plot)
         except ImportError as exc:
             raise CliError(str(exc)) from None
+        except OSError as exc:
+            raise CliError(f"{args.plot}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.plot}")
     return EXIT_NO if disagreements or failed_runs else EXIT_OK
 
 
-def _write(result, path: str) -> None:  # type: ignore[no-untyped-def]
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            if path.lower().endswith(".json"):
-                json.dump(_without_nan(result.to_json()), f, indent=1, allow_nan=False)
-                f.write("\n")
-            else:
-                rows = result.rows()
-                writer = csv.DictWriter(
-                    f, fieldnames=list(rows[0]) if rows else ["puzzle"], lineterminator="\n"
-                )
-                writer.writeheader()
-                writer.writerows(rows)
-    except OSError as exc:
-        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+def _write(result: Any, path: str) -> None:
+    """The per-puzzle rows as CSV, or everything as JSON, by the extension of ``path``.
+    A write error propagates as ``OSError`` (one line, exit 2, from the top level)."""
+    with writing(path) as f:
+        if path.lower().endswith(".json"):
+            json.dump(_without_nan(result.to_json()), f, indent=1, allow_nan=False)
+            f.write("\n")
+        else:
+            rows = result.rows()
+            writer = csv.DictWriter(
+                f, fieldnames=list(rows[0]) if rows else ["puzzle"], lineterminator="\n"
+            )
+            writer.writeheader()
+            writer.writerows(rows)
 
 
 def _without_nan(obj: object) -> object:

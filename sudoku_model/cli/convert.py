@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 from ..grid import ALPHABETS
-from .common import EXIT_OK, EXIT_USAGE, CliError, add_input_options, iter_inputs
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_input_options,
+    iter_inputs,
+    prefetch,
+    writing,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,20 +49,19 @@ def run(args: argparse.Namespace) -> int:
     alphabet = ALPHABETS[args.to_alphabet or args.alphabet]
     if args.blank in alphabet.symbols[:9]:
         raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} alphabet")
+    # A missing input or a bad input option fails here, before the output is truncated.
+    records = prefetch(iter_inputs(args.input, args))
     failures = 0
 
-    def good():
+    def good() -> Iterator[tuple[Any, Any]]:
         nonlocal failures
-        for rec in iter_inputs(args.input, args):
+        for rec in records:
             if rec.error is not None:
                 print(str(rec.error), file=sys.stderr)
                 failures += 1
                 continue
             yield rec.puzzle, rec.solution
 
-    if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-            write_records(good(), args.to, out, blank=args.blank, alphabet=alphabet)
-    else:
-        write_records(good(), args.to, sys.stdout, blank=args.blank, alphabet=alphabet)
+    with writing(args.output) as out:
+        write_records(good(), args.to, out, blank=args.blank, alphabet=alphabet)
     return EXIT_USAGE if failures else EXIT_OK

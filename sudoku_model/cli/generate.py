@@ -33,6 +33,7 @@ from .common import (
     budget_from,
     is_terminal,
     iter_inputs,
+    open_output,
 )
 
 FORMATS = ("line", "block", "csv", "json", "jsonl")
@@ -439,11 +440,10 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_OK
     failed_levels = None
     with contextlib.ExitStack() as stack:
-        out = (
-            stack.enter_context(open(args.output, "w", encoding="utf-8", newline="\n"))
-            if args.output
-            else sys.stdout
-        )
+        # Every option is checked above: opening (and truncating) the output comes last.
+        out = open_output(args.output) if args.output else sys.stdout
+        if out is not sys.stdout:
+            stack.callback(out.close)
         writer = _Writer(
             out,
             args.to,

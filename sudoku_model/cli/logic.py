@@ -19,6 +19,8 @@ from .common import (
     budget_from,
     iter_inputs,
     json_dumps,
+    open_output,
+    prefetch,
 )
 
 
@@ -228,18 +230,14 @@ def run_rate(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
-    out = sys.stdout
-    if args.output:
-        try:
-            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    # A missing input or a bad input option fails here, before the output is truncated.
+    records = prefetch(iter_inputs(args.file, args))
+    out = open_output(args.output) if args.output else sys.stdout
     levels: Counter[str] = Counter()
     malformed = 0
     start = time.perf_counter()
     pool = None
     try:
-        records = iter_inputs(args.file, args)
 
         def jobs() -> Any:
             for rec in records:

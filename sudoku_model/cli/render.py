@@ -14,8 +14,10 @@ from .common import (
     add_backend_option,
     add_input_options,
     budget_from,
+    check_output_path,
     get_backend_or_exit,
     iter_inputs,
+    require_matplotlib,
 )
 
 
@@ -84,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
         args.first is not None and args.first < 1
     ):
         raise CliError("--per-page and --first must be at least 1")
+    if not args.output.lower().endswith(".svg"):
+        require_matplotlib(f"--to {args.output}")
+    check_output_path(args.output)
+    if args.solutions:
+        get_backend_or_exit(args.backend)  # an unknown --backend fails before any work
+        budget_from(args)
     code = EXIT_OK
     items: list[tuple[Any, Any, str]] = []
     for rec in iter_inputs(args.input, args):

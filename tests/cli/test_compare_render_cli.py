@@ -120,7 +120,7 @@ def test_compare_csv_and_plot(small_file, tmp_path: Path, capsys) -> None:
 def test_compare_usage_errors(small_file, capsys) -> None:
     path, _ = small_file
     assert main(["compare", str(path), "--backends", "no-such-backend"]) == 2
-    assert "no backend could be loaded" in capsys.readouterr().err
+    assert "no backend named 'no-such-backend'" in capsys.readouterr().err
     assert main(["compare", str(path), "--output", "x.xlsx"]) == 2
     assert main(["compare", str(path), "--repeat", "0"]) == 2
     assert main(["compare", "missing-file.txt"]) == 2

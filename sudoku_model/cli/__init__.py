@@ -5,8 +5,10 @@ Each command lives in its own module of this package and exposes
 taking the parsed namespace and returning the exit code). Modules import solver packages
 only inside their ``func`` so that ``sudoku --help`` stays fast.
 
-Exit codes: 0 fine, 1 the answer is "no" (a wrong solution, a puzzle that is not unique),
-2 usage or input error (printed as ``file:line:col: message``, never a traceback).
+Exit codes, one rule for every command (:func:`sudoku_model.cli.common.exit_code`): 0 fine,
+1 the answer is "no" (a wrong solution, a puzzle that is not unique), 2 usage or input
+error, any malformed record included (printed as ``file:line:col: message``, never a
+traceback; input errors win over "no"), 130 after SIGINT, 143 after SIGTERM.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ParseError, SudokuError
-from .common import EXIT_USAGE, CliError
+from .common import EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE, CliError, Terminated
 
 __all__ = ["build_parser", "main", "run"]
 
@@ -95,7 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = 0
     except KeyboardInterrupt:
         print("sudoku: interrupted", file=sys.stderr)
-        code = 130
+        code = EXIT_SIGINT
+    except Terminated:
+        print("sudoku: terminated", file=sys.stderr)
+        code = EXIT_SIGTERM
     except OSError as exc:
         print(f"sudoku: {common.describe_os_error(exc)}", file=sys.stderr)
         code = EXIT_USAGE
@@ -113,6 +119,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def run() -> None:
-    """Console-script entry point: ``sys.exit(main())``."""
+    """Console-script entry point: ``sys.exit(main())``, with SIGTERM turned into
+    :class:`~sudoku_model.cli.common.Terminated` (outputs closed, exit 143). Only here, not
+    in :func:`main`, which tests and notebooks call in-process."""
+    signal.signal(signal.SIGTERM, _terminate)
     raise SystemExit(main())

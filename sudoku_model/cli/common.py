@@ -18,8 +18,13 @@ from ..grid import ALPHABETS, DEFAULT_ALPHABET, Alphabet
 __all__ = [
     "EXIT_NO",
     "EXIT_OK",
+    "EXIT_SIGINT",
+    "EXIT_SIGTERM",
     "EXIT_USAGE",
     "CliError",
+    "Outcome",
+    "Terminated",
+    "exit_code",
     "add_backend_option",
     "add_budget_options",
     "add_input_options",
@@ -36,13 +41,65 @@ __all__ = [
     "writing",
 ]
 
+# The exit-code rule, the same for every command (README "Exit codes"):
+#   0  fine;
+#   1  the answer is "no": a puzzle that is not unique or has no solution, a wrong
+#      solution, backends that disagree, a request that could not be met;
+#   2  usage or input error, any malformed input record included: input errors win over
+#      "no", so a run that met bad input never exits 0 or 1; an unwritable output and an
+#      unexpected exception are 2 too (never 1, which would read as an answer);
+#   130 / 143  interrupted by SIGINT / SIGTERM.
 EXIT_OK = 0
 EXIT_NO = 1
 EXIT_USAGE = 2
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
+
+
+def exit_code(*, input_errors: int = 0, noes: int = 0) -> int:
+    """The exit code of a run that met ``input_errors`` bad inputs (malformed records,
+    unsupported puzzles) and ``noes`` "no" answers: input errors win over "no".
+
+    >>> exit_code(), exit_code(noes=3), exit_code(input_errors=1, noes=3)
+    (0, 1, 2)
+    """
+    if input_errors:
+        return EXIT_USAGE
+    return EXIT_NO if noes else EXIT_OK
+
+
+class Outcome:
+    """What a command met while it ran, turned into its exit code by :func:`exit_code`.
+
+    ``malformed(message)`` prints the ``file:line:col: message`` on standard error and
+    counts an input error; ``no()`` counts a "no" answer; ``code`` is the exit code.
+    """
+
+    def __init__(self) -> None:
+        self.input_errors = 0
+        self.noes = 0
+
+    def malformed(self, message: object) -> None:
+        """Report one bad input (a malformed record, an unsupported puzzle) on stderr."""
+        print(str(message), file=sys.stderr)
+        self.input_errors += 1
+
+    def no(self) -> None:
+        """Count one "no" answer (not unique, no solution, wrong, disagreement)."""
+        self.noes += 1
+
+    @property
+    def code(self) -> int:
+        return exit_code(input_errors=self.input_errors, noes=self.noes)
 
 
 class CliError(SudokuError):
     """A usage or input problem: printed as one line, exit code 2."""
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by the SIGTERM handler the ``sudoku`` script installs, so
+    that ``finally`` blocks close outputs and the run exits 143 (like SIGINT and 130)."""
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:

@@ -10,9 +10,8 @@ import sys
 from typing import Any
 
 from .common import (
-    EXIT_NO,
-    EXIT_OK,
     CliError,
+    Outcome,
     add_input_options,
     budget_from,
     check_output_path,
@@ -113,13 +112,12 @@ def run(args: argparse.Namespace) -> int:
     chosen: list[Any] | None = [get_backend_or_exit(n) for n in names] if names else None
     budget = budget_from(args)
     entries: list[PuzzleEntry] = []
-    malformed = 0
+    outcome = Outcome()
     for rec in iter_inputs(args.input, args):
         if args.first is not None and len(entries) >= args.first:
             break
         if rec.error is not None:
-            print(f"skipped: {rec.error}", file=sys.stderr)
-            malformed += 1
+            outcome.malformed(f"skipped: {rec.error}")
             continue
         entries.append(PuzzleEntry(len(entries), rec.puzzle, rec.source, rec.line))
     if not entries:
@@ -152,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(
         f"{args.task} on {len(entries)} puzzles from {args.input}"
-        + (f" ({malformed} malformed lines skipped)" if malformed else "")
+        + (f" ({outcome.input_errors} malformed lines skipped)" if outcome.input_errors else "")
         + f", {args.repeat} timed run(s) each, time = median per puzzle"
     )
     print(result.table())
@@ -190,7 +188,9 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CliError(f"{args.plot}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.plot}")
-    return EXIT_NO if disagreements or failed_runs else EXIT_OK
+    if disagreements or failed_runs:
+        outcome.no()
+    return outcome.code
 
 
 def _write(result: Any, path: str) -> None:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 from ..grid import ALPHABETS
 from .common import (
-    EXIT_OK,
-    EXIT_USAGE,
     CliError,
+    Outcome,
     add_input_options,
     iter_inputs,
     prefetch,
@@ -51,17 +49,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} alphabet")
     # A missing input or a bad input option fails here, before the output is truncated.
     records = prefetch(iter_inputs(args.input, args))
-    failures = 0
+    outcome = Outcome()
 
     def good() -> Iterator[tuple[Any, Any]]:
-        nonlocal failures
         for rec in records:
             if rec.error is not None:
-                print(str(rec.error), file=sys.stderr)
-                failures += 1
+                outcome.malformed(rec.error)
                 continue
             yield rec.puzzle, rec.solution
 
     with writing(args.output) as out:
         write_records(good(), args.to, out, blank=args.blank, alphabet=alphabet)
-    return EXIT_USAGE if failures else EXIT_OK
+    return outcome.code

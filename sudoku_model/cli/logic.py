@@ -12,11 +12,12 @@ from typing import Any
 from .common import (
     EXIT_NO,
     EXIT_OK,
-    EXIT_USAGE,
     CliError,
+    Outcome,
     add_budget_options,
     add_input_options,
     budget_from,
+    exit_code,
     iter_inputs,
     json_dumps,
     open_output,
@@ -114,11 +115,10 @@ def run_explain(args: argparse.Namespace) -> int:
     techniques = _techniques(args)
     budget = budget_from(args)
     records = list(iter_inputs(args.puzzle, args))
-    code = EXIT_OK
+    outcome = Outcome()
     for index, rec in enumerate(records):
         if rec.error is not None:
-            print(str(rec.error), file=sys.stderr)
-            code = EXIT_USAGE
+            outcome.malformed(rec.error)
             continue
         puzzle = rec.puzzle
         result = grade(puzzle, techniques=techniques, budget=budget)
@@ -146,9 +146,9 @@ def run_explain(args: argparse.Namespace) -> int:
             for number, step in enumerate(result.steps, start=1):
                 print(f"{number:>{width}}. {_title(step.technique)}: {step.explanation}")
             print(_summary_line(result))
-        if result.verdict.value != "unique" and code == EXIT_OK:
-            code = EXIT_NO
-    return code
+        if result.verdict.value != "unique":
+            outcome.no()
+    return outcome.code
 
 
 def _summary_line(result: Any) -> str:
@@ -298,7 +298,7 @@ def run_rate(args: argparse.Namespace) -> int:
     ]
     histogram = ", ".join(f"{k} {levels[k]}" for k in order if levels[k])
     print(f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}", file=sys.stderr)
-    return EXIT_USAGE if malformed else EXIT_OK
+    return exit_code(input_errors=malformed)
 
 
 def _maybe_rate(job: Any) -> dict[str, Any] | None:

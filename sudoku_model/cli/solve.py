@@ -2,8 +2,9 @@
 
 ``solve`` prints one solution per puzzle: a block for a single puzzle given on the command
 line when standard output is a terminal, else one line per puzzle (the solution, or the
-status word ``contradictory`` / ``unsolvable`` / ``unknown`` in its place, so output lines
-stay aligned with input puzzles). Exit 0 when every puzzle was solved, 1 when some had no
+status word ``contradictory`` / ``unsolvable`` / ``unknown`` in its place, and
+``malformed: file:line:col: message`` for a record that could not be read, so output line k
+always answers input puzzle k). Exit 0 when every puzzle was solved, 1 when some had no
 solution (or the budget ran out), 2 when some input was malformed.
 
 ``count`` counts solutions up to ``--limit`` and prints ``COUNT VERDICT`` per puzzle
@@ -11,8 +12,9 @@ solution (or the budget ran out), 2 when some input was malformed.
 with source, line, puzzle, verdict, count, complete, solutions, seconds and stats.
 Exit 0, or 2 when some input was malformed.
 
-Malformed records are reported as ``file:line:col: message`` on standard error; the other
-puzzles are still answered.
+Malformed records are reported as ``file:line:col: message`` on standard error, and in
+their place in the output (``malformed: ...`` lines; ``"verdict": "malformed"`` objects with
+``--json``); the other puzzles are still answered.
 """
 
 from __future__ import annotations
@@ -24,9 +26,7 @@ import time
 from typing import Any
 
 from .common import (
-    EXIT_NO,
-    EXIT_OK,
-    EXIT_USAGE,
+    Outcome,
     add_backend_option,
     add_budget_options,
     add_input_options,
@@ -90,8 +90,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(func=run_count)
 
 
-def _report_malformed(rec: Any) -> None:
-    print(str(rec.error), file=sys.stderr)
+def _first_line(error: object) -> str:
+    """The ``file:line:col: message`` line of an error (without the excerpt lines)."""
+    text = str(error)
+    return text.splitlines()[0] if text else text
+
+
+def _print_count_failure(as_json: bool, rec: Any, verdict: str, message: str) -> None:
+    if as_json:
+        print(
+            json_dumps(
+                {"source": rec.source, "line": rec.line, "verdict": verdict, "error": message}
+            )
+        )
+    else:
+        print(f"{verdict}: {message}")
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -102,23 +115,26 @@ def run_solve(args: argparse.Namespace) -> int:
     from ..solving import SolveStatus
 
     records = iter_inputs(args.input, args)
-    code = EXIT_OK
+    outcome = Outcome()
     block = args.output == "block"
     if args.output == "auto" and is_terminal(sys.stdout):
         # one literal puzzle on a terminal: a block is easier to read
         head = list(itertools.islice(records, 2))
         block = len(head) == 1 and head[0].source == "<argument>"
         records = itertools.chain(head, records)
+    # One output line per input record, whatever happens to it, so that output line k
+    # answers input puzzle k (`paste puzzles.txt solutions.txt` lines up).
     for rec in records:
         if rec.error is not None:
-            _report_malformed(rec)
-            code = EXIT_USAGE
+            outcome.malformed(rec.error)
+            print(f"malformed: {_first_line(rec.error)}")
             continue
         try:
             result = backend.solve(rec.puzzle, budget=budget)
         except UnsupportedPuzzleError as exc:
-            print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
-            code = EXIT_USAGE
+            message = f"{rec.source}:{rec.line}: {exc}"
+            outcome.malformed(message)
+            print(f"unsupported: {_first_line(message)}")
             continue
         if result.status is SolveStatus.SOLVED:
             grid = result.solution
@@ -126,9 +142,8 @@ def run_solve(args: argparse.Namespace) -> int:
         else:
             print(str(result.status))
             print(f"{rec.source}:{rec.line}: {result.status}", file=sys.stderr)
-            if code == EXIT_OK:
-                code = EXIT_NO
-    return code
+            outcome.no()
+    return outcome.code
 
 
 def run_count(args: argparse.Namespace) -> int:
@@ -141,18 +156,20 @@ def run_count(args: argparse.Namespace) -> int:
     alphabet = input_options(args)["alphabet"]
     from ..errors import UnsupportedPuzzleError
 
-    code = EXIT_OK
+    outcome = Outcome()
     for rec in iter_inputs(args.input, args):
+        # As in solve: one output line per input record, a malformed one included.
         if rec.error is not None:
-            _report_malformed(rec)
-            code = EXIT_USAGE
+            outcome.malformed(rec.error)
+            _print_count_failure(args.json, rec, "malformed", _first_line(rec.error))
             continue
         start = time.perf_counter()
         try:
             result = backend.count(rec.puzzle, limit=args.limit, budget=budget)
         except UnsupportedPuzzleError as exc:
-            print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
-            code = EXIT_USAGE
+            message = f"{rec.source}:{rec.line}: {exc}"
+            outcome.malformed(message)
+            _print_count_failure(args.json, rec, "unsupported", _first_line(message))
             continue
         seconds = time.perf_counter() - start
         if args.json:
@@ -175,4 +192,4 @@ def run_count(args: argparse.Namespace) -> int:
         else:
             bound = "" if result.complete else "+"
             print(f"{result.count}{bound} {result.verdict}")
-    return code
+    return outcome.code

@@ -14,6 +14,7 @@ from .common import (
     add_input_options,
     check_output_path,
     iter_inputs,
+    output_alphabet,
     writing,
 )
 
@@ -89,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         raise record.error
     puzzle = record.puzzle
     cnf = encode_puzzle(puzzle, encoding=args.encoding, amo=args.amo, simplify=args.simplify)
-    cnf.comments.insert(0, f"puzzle {puzzle.to_line()} ({record.source}:{record.line})")
+    line = puzzle.to_line(alphabet=output_alphabet(args, record))
+    cnf.comments.insert(0, f"puzzle {line} ({record.source}:{record.line})")
     if args.simplify and cnf.variables.table:
         shape = puzzle.shape
         cnf.comments.extend(

@@ -34,6 +34,7 @@ __all__ = [
     "iter_inputs",
     "json_dumps",
     "open_output",
+    "output_alphabet",
     "check_output_path",
     "describe_os_error",
     "prefetch",
@@ -165,6 +166,23 @@ def input_options(args: argparse.Namespace) -> dict[str, Any]:
         "variants": tuple(variants),
         "fmt": getattr(args, "input_format", "auto"),
     }
+
+
+def output_alphabet(args: argparse.Namespace, record: Any = None) -> Alphabet:
+    """The alphabet output is written in: ``--to-alphabet`` when the command has it and it
+    was given, else the alphabet the input was read in (issue 13 item 27: ``show`` must not
+    turn ``0-F`` input into ``1-9A-G``).
+
+    Every command that prints puzzles, solutions or values takes its alphabet from here, so
+    the record's own alphabet plugs in at one place.
+    """
+    told = getattr(args, "to_alphabet", None)
+    if told:
+        return ALPHABETS[told]
+    # PLUG-IN (issue 13 item 27): once formats.Record remembers the alphabet it was read in
+    # (formats branch), return it here: `if record is not None and record.alphabet: ...`.
+    alphabet: Alphabet = input_options(args)["alphabet"]
+    return alphabet
 
 
 def _looks_like_path(arg: str) -> bool:

@@ -6,12 +6,12 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
-from ..grid import ALPHABETS
 from .common import (
     CliError,
     Outcome,
     add_input_options,
     iter_inputs,
+    output_alphabet,
     prefetch,
     writing,
 )
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.blank) != 1:
         raise CliError(f"--blank must be one character, got {args.blank!r}")
-    alphabet = ALPHABETS[args.to_alphabet or args.alphabet]
+    alphabet = output_alphabet(args)  # one alphabet for the whole output file
     if args.blank in alphabet.symbols[:9]:
         raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} alphabet")
     # A missing input or a bad input option fails here, before the output is truncated.

@@ -4,9 +4,11 @@ command line (human techniques, step-by-step explanations, difficulty grades).""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .common import (
@@ -21,6 +23,7 @@ from .common import (
     iter_inputs,
     json_dumps,
     open_output,
+    output_alphabet,
     prefetch,
 )
 
@@ -99,6 +102,30 @@ def _techniques(args: argparse.Namespace) -> Any:
         raise CliError(str(exc)) from None
 
 
+def _value_writer(tables: Any, alphabet: Any, size: int) -> Callable[[str], str]:
+    """A function that rewrites the values in a step's explanation in ``alphabet``.
+
+    The logic solver writes values as numbers (``r1c1 = 21``); a 25x25 or ``0-F`` grid is
+    read and written in symbols (``P``, ``0``), so the explanation must say the same. A
+    number is a value unless it is part of a cell name (``r10c8``) or a unit name
+    (``row 3``, ``box 12``). With an alphabet that writes every value as its own number
+    (9x9 in ``1-9A-Z``) the text is returned unchanged.
+    """
+    if all(alphabet.symbol(v) == str(v) for v in range(1, size + 1)):
+        return lambda text: text
+    words = sorted({name.rsplit(" ", 1)[0] for name in tables.unit_names}, key=len, reverse=True)
+    units = "|".join(re.escape(w) for w in words) or "(?!)"
+    token = re.compile(rf"(r\d+c\d+)|(\b(?:{units}) \d+)|(\b\d+\b)")
+
+    def value(match: re.Match[str]) -> str:
+        if match.group(3) is None:
+            return match.group(0)
+        v = int(match.group(3))
+        return alphabet.symbol(v) if 1 <= v <= size else match.group(0)
+
+    return lambda text: token.sub(value, text)
+
+
 def _title(key: str | None) -> str:
     from ..logic import TECHNIQUES_BY_KEY
 
@@ -123,17 +150,21 @@ def run_explain(args: argparse.Namespace) -> int:
         puzzle = rec.puzzle
         result = grade(puzzle, techniques=techniques, budget=budget)
         tables = tables_for(puzzle.rules)
+        alphabet = output_alphabet(args, rec)
+        values = _value_writer(tables, alphabet, puzzle.shape.size)
         if args.json:
             for number, step in enumerate(result.steps, start=1):
-                print(json_dumps({"step": number, **step.to_json(tables)}))
+                data = step.to_json(tables)
+                data["explanation"] = values(data["explanation"])
+                print(json_dumps({"step": number, **data}))
             summary = {
                 "source": rec.source,
                 "line": rec.line,
-                "puzzle": puzzle.to_line(),
+                "puzzle": puzzle.to_line(alphabet=alphabet),
                 **result.to_json(),
             }
             if result.solution is not None:
-                summary["solution"] = result.solution.to_line()
+                summary["solution"] = result.solution.to_line(alphabet=alphabet)
             if result.reason:
                 summary["reason"] = result.reason
             print(json_dumps(summary))
@@ -141,17 +172,18 @@ def run_explain(args: argparse.Namespace) -> int:
             if len(records) > 1:
                 if index:
                     print()
-                print(f"{rec.source}:{rec.line}: {puzzle.to_line()}")
+                print(f"{rec.source}:{rec.line}: {puzzle.to_line(alphabet=alphabet)}")
             width = len(str(len(result.steps)))
             for number, step in enumerate(result.steps, start=1):
-                print(f"{number:>{width}}. {_title(step.technique)}: {step.explanation}")
-            print(_summary_line(result))
+                print(f"{number:>{width}}. {_title(step.technique)}: {values(step.explanation)}")
+            print(_summary_line(result, values))
         if result.verdict.value != "unique":
             outcome.no()
     return outcome.code
 
 
-def _summary_line(result: Any) -> str:
+def _summary_line(result: Any, values: Callable[[str], str] = str) -> str:
+    """The last line of ``explain``; ``values`` rewrites the values in a reason."""
     v = result.verdict.value
     if v == "unique":
         if result.guesses:
@@ -171,9 +203,10 @@ def _summary_line(result: Any) -> str:
             f"{result.logic_steps} steps)"
         )
     if v == "unsolvable":
-        return f"unsolvable: the puzzle has no solution ({result.reason or 'search exhausted'})"
+        reason = values(result.reason) if result.reason else "search exhausted"
+        return f"unsolvable: the puzzle has no solution ({reason})"
     if v == "contradictory":
-        return f"contradictory: {result.reason}"
+        return f"contradictory: {values(result.reason or '')}"
     return f"unknown: {result.reason or 'budget spent'}"
 
 
@@ -189,9 +222,12 @@ def run_hint(args: argparse.Namespace) -> int:
     if rec.error is not None:
         raise rec.error
     puzzle = rec.puzzle
+    tables = tables_for(puzzle.rules)
+    values = _value_writer(tables, output_alphabet(args, rec), puzzle.shape.size)
     conflicts = puzzle.conflicts()
     if conflicts:
-        print("contradictory: " + "; ".join(c.describe(puzzle.shape) for c in conflicts))
+        text = "; ".join(c.describe(puzzle.shape) for c in conflicts)
+        print("contradictory: " + values(text))
         return EXIT_NO
     grid = CandidateGrid.from_puzzle(puzzle)
     if grid.broken is None and grid.empty == 0:
@@ -199,7 +235,7 @@ def run_hint(args: argparse.Namespace) -> int:
         return EXIT_OK
     step = next(iter_steps(grid, techniques), None) if grid.broken is None else None
     if grid.broken is not None and step is None:
-        print(f"unsolvable: {grid.broken}")
+        print(f"unsolvable: {values(str(grid.broken))}")
         return EXIT_NO
     if step is None:
         print(
@@ -208,9 +244,11 @@ def run_hint(args: argparse.Namespace) -> int:
         )
         return EXIT_NO
     if args.json:
-        print(json_dumps(step.to_json(tables_for(puzzle.rules))))
+        data = step.to_json(tables)
+        data["explanation"] = values(data["explanation"])
+        print(json_dumps(data))
     else:
-        print(f"{_title(step.technique)}: {step.explanation}")
+        print(f"{_title(step.technique)}: {values(step.explanation)}")
     return EXIT_OK
 
 
@@ -271,7 +309,7 @@ def run_rate(args: argparse.Namespace) -> int:
                 row = {
                     "source": rec.source,
                     "line": rec.line,
-                    "puzzle": rec.puzzle.to_line(),
+                    "puzzle": rec.puzzle.to_line(alphabet=output_alphabet(args, rec)),
                     **rating,
                 }
                 levels[rating["level"] or rating["verdict"]] += 1

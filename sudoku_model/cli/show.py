@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import Outcome, add_input_options, iter_inputs
+from .common import Outcome, add_input_options, iter_inputs, output_alphabet
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
             f"# {rec.source}:{rec.line}  {puzzle.shape.name}  {variants}  "
             f"{puzzle.clues} clues" + (f"  ({rec.comment})" if rec.comment else "")
         )
-        print(puzzle.givens.to_block(separators=not args.plain))
+        alphabet = output_alphabet(args, rec)
+        print(puzzle.givens.to_block(separators=not args.plain, alphabet=alphabet))
         for conflict in puzzle.conflicts():
             print(f"# clash: {conflict.describe(puzzle.shape)}")
     return outcome.code

@@ -32,10 +32,10 @@ from .common import (
     add_input_options,
     budget_from,
     get_backend_or_exit,
-    input_options,
     is_terminal,
     iter_inputs,
     json_dumps,
+    output_alphabet,
 )
 
 #: Default ``--limit`` of ``sudoku count``.
@@ -110,7 +110,6 @@ def _print_count_failure(as_json: bool, rec: Any, verdict: str, message: str) ->
 def run_solve(args: argparse.Namespace) -> int:
     backend = get_backend_or_exit(args.backend)
     budget = budget_from(args)
-    alphabet = input_options(args)["alphabet"]
     from ..errors import UnsupportedPuzzleError
     from ..solving import SolveStatus
 
@@ -138,6 +137,7 @@ def run_solve(args: argparse.Namespace) -> int:
             continue
         if result.status is SolveStatus.SOLVED:
             grid = result.solution
+            alphabet = output_alphabet(args, rec)
             print(grid.to_block(alphabet=alphabet) if block else grid.to_line(alphabet=alphabet))
         else:
             print(str(result.status))
@@ -153,7 +153,6 @@ def run_count(args: argparse.Namespace) -> int:
         raise CliError(f"--limit must be a positive integer, got {args.limit}")
     backend = get_backend_or_exit(args.backend)
     budget = budget_from(args)
-    alphabet = input_options(args)["alphabet"]
     from ..errors import UnsupportedPuzzleError
 
     outcome = Outcome()
@@ -173,6 +172,7 @@ def run_count(args: argparse.Namespace) -> int:
             continue
         seconds = time.perf_counter() - start
         if args.json:
+            alphabet = output_alphabet(args, rec)
             print(
                 json_dumps(
                     {

@@ -14,6 +14,7 @@ traceback; input errors win over "no"), 130 after SIGINT, 143 after SIGTERM.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import signal
@@ -61,6 +62,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parse_args``, except that an unknown option of a subcommand (``sudoku verify
+    --bakend x``) is reported with that subcommand's usage and a "did you mean", not with
+    the top-level usage (argparse hands the leftovers to the top-level parser)."""
+    args, extras = parser.parse_known_args(argv)
+    if not extras:
+        return args
+    sub = _subparser(parser, getattr(args, "command", None))
+    if sub is None:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    # Compared without the dashes, which every option shares and would make "--zz" look
+    # like "--size".
+    known = {s[2:]: s for action in sub._actions for s in action.option_strings if s[:2] == "--"}
+    hints = []
+    for extra in extras:
+        if extra.startswith("-"):
+            word = extra.split("=", 1)[0].lstrip("-")
+            close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+            if close:
+                hints.append(f"{extra}: did you mean {known[close[0]]}?")
+    message = f"unrecognized arguments: {' '.join(extras)}"
+    if hints:
+        message += " (" + "; ".join(hints) + ")"
+    sub.error(message)
+
+
+def _subparser(
+    parser: argparse.ArgumentParser, command: str | None
+) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            sub: argparse.ArgumentParser = action.choices[command]
+            return sub
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see :mod:`sudoku_model.cli.common`).
 
@@ -73,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     common._opened_outputs.clear()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE

@@ -73,6 +73,9 @@ def main() -> int:
     installed = Path(sudoku_model.__file__).resolve()
     if root is not None and root in installed.parents:
         failures.append(f"sudoku_model is imported from the source tree ({installed})")
+    for data in ("DESIGN.md", "data/README.md", "logic/techniques/__init__.py"):
+        if not (installed.parent / data).is_file():
+            failures.append(f"the installed package lacks {data}")
     exe = Path(sys.executable).parent / "sudoku"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -297,6 +297,8 @@ def run_rate(args: argparse.Namespace) -> int:
             count += 1
             if rating is None:
                 malformed += 1
+                # on stderr too, as every command reports bad input: file:line:col: message
+                print(str(rec.error), file=sys.stderr)
                 row = {
                     "source": rec.source,
                     "line": rec.line,

@@ -39,6 +39,7 @@ from .solving import Backend, Budget, SolveStatus, VerdictKind, evidence_problem
 
 __all__ = [
     "TASKS",
+    "answer_order",
     "Run",
     "PuzzleEntry",
     "BackendSummary",
@@ -239,7 +240,7 @@ class Comparison:
                     unsupported=counts.get("unsupported", 0),
                     errors=counts.get("error", 0),
                     first_call_seconds=self.first_call_seconds.get(backend, math.nan),
-                    answers=dict(sorted(counts.items())),
+                    answers=dict(sorted(counts.items(), key=lambda kv: answer_order(kv[0]))),
                 )
             )
         return out
@@ -414,6 +415,21 @@ class Comparison:
         if path is not None and fig is not None:
             fig.savefig(os.fspath(path), dpi=120)
         return fig if fig is not None else ax.figure
+
+
+def answer_order(answer: str) -> tuple[int, int, str]:
+    """Sort key for answers: counts as numbers (``2`` before ``10``), a lower bound
+    ``>=N`` after every exact count, then the words (``error``, ``unique``, ...)
+    alphabetically.
+
+    >>> sorted(["10", "unknown", "2", ">=50", "0", "102"], key=answer_order)
+    ['0', '2', '10', '102', '>=50', 'unknown']
+    """
+    if answer.isdigit():
+        return (0, int(answer), "")
+    if answer.startswith(">=") and answer[2:].isdigit():
+        return (1, int(answer[2:]), "")
+    return (2, 0, answer)
 
 
 def _has_solution(task: str, answer: str) -> bool:

@@ -75,7 +75,7 @@ class ParseError(SudokuError, ValueError):
             text=self.text,
         )
 
-    def __reduce__(self):  # keep pickling (worker processes) lossless
+    def __reduce__(self) -> tuple[object, ...]:  # keep pickling (worker processes) lossless
         return (
             _rebuild_parse_error,
             (self.message, self.source, self.line, self.column, self.text),

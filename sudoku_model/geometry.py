@@ -62,7 +62,7 @@ class Shape:
     def __repr__(self) -> str:
         return f"Shape({self.box_rows}, {self.box_cols})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         # Pickle the two numbers, not the cached unit tables (worker processes).
         return (Shape, (self.box_rows, self.box_cols))
 

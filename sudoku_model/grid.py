@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from .geometry import Shape, shape_for_cell_count, shape_for_size
 
@@ -54,7 +54,7 @@ class Alphabet:
     def __repr__(self) -> str:
         return f"<Alphabet {self.name}>"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # the registered alphabets unpickle as themselves (records cross process pools)
         if ALPHABETS.get(self.name) is self:
             return (_registered, (self.name,))
@@ -140,7 +140,7 @@ class Grid:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Grid is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Grid._trusted, (self.shape, self.values))
 
     # -- construction ------------------------------------------------------------------

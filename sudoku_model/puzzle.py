@@ -86,7 +86,7 @@ class Puzzle:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Puzzle is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Puzzle, (self.givens, self.rules))
 
     @classmethod

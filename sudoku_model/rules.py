@@ -260,7 +260,7 @@ class RuleSet:
     def __repr__(self) -> str:
         return f"<RuleSet {self.shape.name} {'+'.join(self.variants)}>"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         if self.is_classic:
             return (RuleSet.classic, (self.shape,))
         return (RuleSet, (self.shape, self.rules, self.variants))
@@ -385,9 +385,9 @@ class RuleSet:
         raise IndexError(index)
 
     # -- serialisation -----------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """A JSON-ready description (see :mod:`sudoku_model.formats` for the file form)."""
-        d: dict = {
+        d: dict[str, object] = {
             "box": [self.shape.box_rows, self.shape.box_cols],
             "variants": [v for v in self.variants if v != "classic"],
         }

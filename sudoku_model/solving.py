@@ -1018,5 +1018,5 @@ def get_backend(name: str = DEFAULT_BACKEND, **options: Any) -> Backend:
     if base not in eps:
         known = ", ".join(available_backends()) or "none (is the package installed?)"
         raise BackendNotFoundError(f"no backend named {name!r}; registered: {known}")
-    factory = eps[base].load()
+    factory: Callable[..., Backend] = eps[base].load()
     return factory(sub or None, **options)

@@ -7,9 +7,16 @@ Variables are ``cell * n + digit`` (cells 0-based row-major, digits 1..n); with
 from __future__ import annotations
 
 import argparse
-import sys
 
-from .common import EXIT_OK, CliError, add_input_options, iter_inputs
+from .common import (
+    EXIT_OK,
+    CliError,
+    add_input_options,
+    check_output_path,
+    iter_inputs,
+    output_alphabet,
+    writing,
+)
 
 ENCODINGS = ("minimal", "efficient", "extended", "augmented")
 AMO_ENCODINGS = (
@@ -70,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.index < 1:
         raise CliError(f"--index counts from 1, got {args.index}")
+    if args.output:
+        check_output_path(args.output)  # before the (possibly long) encoding
     record = None
     for k, rec in enumerate(iter_inputs(args.input, args), start=1):
         if k == args.index:
@@ -81,19 +90,14 @@ def run(args: argparse.Namespace) -> int:
         raise record.error
     puzzle = record.puzzle
     cnf = encode_puzzle(puzzle, encoding=args.encoding, amo=args.amo, simplify=args.simplify)
-    cnf.comments.insert(0, f"puzzle {puzzle.to_line()} ({record.source}:{record.line})")
+    line = puzzle.to_line(alphabet=output_alphabet(args, record))
+    cnf.comments.insert(0, f"puzzle {line} ({record.source}:{record.line})")
     if args.simplify and cnf.variables.table:
         shape = puzzle.shape
         cnf.comments.extend(
             f"var {v} {shape.cell_name(c)} {d}" for (c, d), v in cnf.variables.table.items()
         )
     text = cnf.to_dimacs()
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as exc:
-            raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
-    else:
-        sys.stdout.write(text)
+    with writing(args.output) as out:
+        out.write(text)
     return EXIT_OK

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import os
 import sys
@@ -16,8 +18,13 @@ from ..grid import ALPHABETS, DEFAULT_ALPHABET, Alphabet
 __all__ = [
     "EXIT_NO",
     "EXIT_OK",
+    "EXIT_SIGINT",
+    "EXIT_SIGTERM",
     "EXIT_USAGE",
     "CliError",
+    "Outcome",
+    "Terminated",
+    "exit_code",
     "add_backend_option",
     "add_budget_options",
     "add_input_options",
@@ -27,16 +34,73 @@ __all__ = [
     "iter_inputs",
     "json_dumps",
     "open_output",
+    "output_alphabet",
     "check_output_path",
+    "describe_os_error",
+    "prefetch",
+    "require_matplotlib",
+    "writing",
 ]
 
+# The exit-code rule, the same for every command (README "Exit codes"):
+#   0  fine;
+#   1  the answer is "no": a puzzle that is not unique or has no solution, a wrong
+#      solution, backends that disagree, a request that could not be met;
+#   2  usage or input error, any malformed input record included: input errors win over
+#      "no", so a run that met bad input never exits 0 or 1; an unwritable output and an
+#      unexpected exception are 2 too (never 1, which would read as an answer);
+#   130 / 143  interrupted by SIGINT / SIGTERM.
 EXIT_OK = 0
 EXIT_NO = 1
 EXIT_USAGE = 2
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
+
+
+def exit_code(*, input_errors: int = 0, noes: int = 0) -> int:
+    """The exit code of a run that met ``input_errors`` bad inputs (malformed records,
+    unsupported puzzles) and ``noes`` "no" answers: input errors win over "no".
+
+    >>> exit_code(), exit_code(noes=3), exit_code(input_errors=1, noes=3)
+    (0, 1, 2)
+    """
+    if input_errors:
+        return EXIT_USAGE
+    return EXIT_NO if noes else EXIT_OK
+
+
+class Outcome:
+    """What a command met while it ran, turned into its exit code by :func:`exit_code`.
+
+    ``malformed(message)`` prints the ``file:line:col: message`` on standard error and
+    counts an input error; ``no()`` counts a "no" answer; ``code`` is the exit code.
+    """
+
+    def __init__(self) -> None:
+        self.input_errors = 0
+        self.noes = 0
+
+    def malformed(self, message: object) -> None:
+        """Report one bad input (a malformed record, an unsupported puzzle) on stderr."""
+        print(str(message), file=sys.stderr)
+        self.input_errors += 1
+
+    def no(self) -> None:
+        """Count one "no" answer (not unique, no solution, wrong, disagreement)."""
+        self.noes += 1
+
+    @property
+    def code(self) -> int:
+        return exit_code(input_errors=self.input_errors, noes=self.noes)
 
 
 class CliError(SudokuError):
     """A usage or input problem: printed as one line, exit code 2."""
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by the SIGTERM handler the ``sudoku`` script installs, so
+    that ``finally`` blocks close outputs and the run exits 143 (like SIGINT and 130)."""
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -63,10 +127,11 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--alphabet",
-        default="1-9A-Z",
+        default=None,
         choices=["1-9A-Z", "0-F", "A-P", "A-Y"],
-        help="symbols for values: 1-9A-Z (default), 0-F (value 1 written 0), "
-        "A-P (16x16) or A-Y (25x25) (value 1 written A)",
+        help="symbols for values: 1-9A-Z, 0-F (value 1 written 0), A-P (16x16) or A-Y "
+        "(25x25) (value 1 written A); default: what the file shows (a 16x16 file with 0 and "
+        "letters up to F is 0-F, one of letters only A-P), else 1-9A-Z",
     )
     g.add_argument(
         "--format",
@@ -87,7 +152,9 @@ def input_options(args: argparse.Namespace) -> dict[str, Any]:
             shape = parse_box(str(args.size))
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    alphabet: Alphabet = ALPHABETS.get(getattr(args, "alphabet", "1-9A-Z"), DEFAULT_ALPHABET)
+    # None: the reader infers the alphabet from the file, or refuses naming --alphabet
+    told = getattr(args, "alphabet", None)
+    alphabet: Alphabet | None = ALPHABETS[told] if told else None
     variants: list[str] = []
     for v in getattr(args, "variant", []) or []:
         variants.extend(x for x in v.split(",") if x)
@@ -103,6 +170,23 @@ def input_options(args: argparse.Namespace) -> dict[str, Any]:
         "variants": tuple(variants),
         "fmt": getattr(args, "input_format", "auto"),
     }
+
+
+def output_alphabet(args: argparse.Namespace, record: Any = None) -> Alphabet:
+    """The alphabet output is written in: ``--to-alphabet`` when the command has it and it
+    was given, else the alphabet the input was read in (issue 13 item 27: ``show`` must not
+    turn ``0-F`` input into ``1-9A-G``).
+
+    Every command that prints puzzles, solutions or values takes its alphabet from here, so
+    the record's own alphabet plugs in at one place.
+    """
+    told = getattr(args, "to_alphabet", None)
+    if told:
+        return ALPHABETS[told]
+    if record is not None and getattr(record, "alphabet", None) is not None:
+        return record.alphabet  # type: ignore[no-any-return]
+    alphabet: Alphabet | None = input_options(args)["alphabet"]
+    return alphabet if alphabet is not None else DEFAULT_ALPHABET
 
 
 def _looks_like_path(arg: str) -> bool:
@@ -220,16 +304,26 @@ def check_output_path(path: str) -> None:
     if not os.path.isdir(parent):
         raise CliError(f"{path}: cannot write: directory {parent} does not exist")
     if os.path.exists(path):
-        if not os.access(path, os.W_OK) or not os.path.isfile(path):
-            raise CliError(f"{path}: cannot write: not a writable regular file")
+        # /dev/null, /dev/stdout and named pipes are fine outputs; only a file that cannot be
+        # written is refused here (what fails only at write time is caught at the top level).
+        if not os.access(path, os.W_OK):
+            raise CliError(f"{path}: cannot write: permission denied")
     elif not os.access(parent, os.W_OK):
         raise CliError(f"{path}: cannot write: directory {parent} is not writable")
+
+
+#: Output files opened by :func:`open_output` in this process, latest last: a write or
+#: close error has no file name (``OSError.filename`` is None), so the top-level handler
+#: names the file from here.
+_opened_outputs: list[str] = []
 
 
 def open_output(path: str, *, append: bool = False, binary: bool = False) -> IO[Any]:
     """Open an output file (``-`` is standard output) after :func:`check_output_path`.
 
     Call it only once every other option has been validated: opening for writing truncates.
+    A later write or close error (a full disk, ``/proc/version``) propagates as ``OSError``;
+    :func:`sudoku_model.cli.main` turns it into one line naming this path, exit 2.
 
     Raises:
         CliError: the path cannot be written (with the reason, never a traceback).
@@ -240,7 +334,61 @@ def open_output(path: str, *, append: bool = False, binary: bool = False) -> IO[
     mode = ("a" if append else "w") + ("b" if binary else "")
     try:
         if binary:
-            return open(path, mode)  # noqa: SIM115 - the caller closes it
-        return open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115
+            f = open(path, mode)  # noqa: SIM115 - the caller closes it
+        else:
+            f = open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115
     except OSError as exc:
         raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    _opened_outputs.append(path)
+    return f
+
+
+@contextlib.contextmanager
+def writing(path: str | None, *, append: bool = False) -> Iterator[IO[str]]:
+    """:func:`open_output` as a context manager: ``None`` and ``-`` are standard output
+    (left open), a file is closed at the end (a close error propagates as ``OSError``).
+
+    Raises:
+        CliError: the path cannot be written.
+    """
+    out = open_output(path or "-", append=append)
+    try:
+        yield out
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for an ``OSError`` that reached the top: the file it concerns (its own
+    name, else the latest output opened by :func:`open_output`, else standard output) and
+    the reason."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    where = _opened_outputs[-1] if _opened_outputs else "standard output"
+    return f"{where}: cannot write: {reason}"
+
+
+def require_matplotlib(what: str) -> None:
+    """Refuse an option that draws with matplotlib when it is not installed, before any work.
+
+    Raises:
+        CliError: matplotlib is missing (naming the extra that brings it).
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise CliError(f"{what} needs matplotlib: pip install 'sudoku-model[notebooks]'")
+
+
+def prefetch(records: Iterator[Any]) -> Iterator[Any]:
+    """``records`` with its first item already read, so that a missing input file, an
+    unknown ``bundled:`` name or a bad input option fails *before* the caller opens (and
+    truncates) its output file.
+
+    Raises:
+        CliError: what reading the first record raised.
+    """
+    first = list(itertools.islice(records, 1))
+    return itertools.chain(first, records)

@@ -8,13 +8,16 @@ import sys
 from typing import Any
 
 from .common import (
-    EXIT_NO,
-    EXIT_OK,
     CliError,
+    Outcome,
     add_input_options,
     budget_from,
+    check_output_path,
+    get_backend_or_exit,
     is_terminal,
     iter_inputs,
+    require_matplotlib,
+    writing,
 )
 
 
@@ -93,21 +96,30 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(
                 f"--{option} {value}: the format comes from the extension: {', '.join(allowed)}"
             )
+    # Everything that can be refused is refused before the (possibly long) run.
+    for path in (args.output, args.plot):
+        if path:
+            check_output_path(path)
+    if args.plot:
+        require_matplotlib(f"--plot {args.plot}")
+    names = [n.strip() for n in args.backends.split(",") if n.strip()] if args.backends else None
+    if args.backends is not None and not names:
+        raise CliError("--backends: no backend named")
+    # Backends named on the command line must load (a typo is a usage error); without
+    # --backends every registered one is tried and those that do not load are reported.
+    chosen: list[Any] | None = [get_backend_or_exit(n) for n in names] if names else None
+    budget = budget_from(args)
     entries: list[PuzzleEntry] = []
-    malformed = 0
+    outcome = Outcome()
     for rec in iter_inputs(args.input, args):
         if args.first is not None and len(entries) >= args.first:
             break
         if rec.error is not None:
-            print(f"skipped: {rec.error}", file=sys.stderr)
-            malformed += 1
+            outcome.malformed(f"skipped: {rec.error}")
             continue
         entries.append(PuzzleEntry(len(entries), rec.puzzle, rec.source, rec.line))
     if not entries:
         raise CliError(f"{args.input}: no puzzle to compare")
-    names = [n.strip() for n in args.backends.split(",") if n.strip()] if args.backends else None
-    budget = budget_from(args)
-
     progress = None
     if is_terminal(sys.stderr):
 
@@ -121,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = compare(
         entries,
-        backends=names,
+        backends=chosen,
         task=args.task,
         limit=args.limit,
         repeat=args.repeat,
@@ -136,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(
         f"{args.task} on {len(entries)} puzzles from {args.input}"
-        + (f" ({malformed} malformed lines skipped)" if malformed else "")
+        + (f" ({outcome.input_errors} malformed lines skipped)" if outcome.input_errors else "")
         + f", {args.repeat} timed run(s) each, time = median per puzzle"
     )
     print(result.table())
@@ -171,8 +183,12 @@ def run(args: argparse.Namespace) -> int:
             result.plot(args.plot)
         except ImportError as exc:
             raise CliError(str(exc)) from None
+        except OSError as exc:
+            raise CliError(f"{args.plot}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.plot}")
-    return EXIT_NO if disagreements or failed_runs else EXIT_OK
+    if disagreements or failed_runs:
+        outcome.no()
+    return outcome.code
 
 
 #: Columns of ``--output FILE.csv``: the fields of a compare record.
@@ -195,14 +211,13 @@ CSV_COLUMNS = (
 
 
 def _write(result: Any, path: str) -> None:
+    """The per-puzzle records as CSV, or everything as JSON, by the extension of ``path``.
+    A write error propagates as ``OSError`` (one line, exit 2, from the top level)."""
     from ..records import CsvWriter, dumps
 
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            if path.lower().endswith(".json"):
-                f.write(dumps(result.to_json(), indent=1) + "\n")
-            else:
-                writer = CsvWriter(f, CSV_COLUMNS)
-                writer.write_many(result.rows())
-    except OSError as exc:
-        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    with writing(path) as f:
+        if path.lower().endswith(".json"):
+            f.write(dumps(result.to_json(), indent=1) + "\n")
+        else:
+            writer = CsvWriter(f, CSV_COLUMNS)
+            writer.write_many(result.rows())

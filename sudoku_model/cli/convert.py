@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Iterator
+from typing import Any
 
-from ..grid import ALPHABETS
-from .common import EXIT_OK, EXIT_USAGE, CliError, add_input_options, iter_inputs
+from .common import (
+    CliError,
+    Outcome,
+    add_input_options,
+    iter_inputs,
+    output_alphabet,
+    prefetch,
+    writing,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,23 +44,20 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.blank) != 1:
         raise CliError(f"--blank must be one character, got {args.blank!r}")
-    alphabet = ALPHABETS[args.to_alphabet or args.alphabet]
+    alphabet = output_alphabet(args)  # one alphabet for the whole output file
     if args.blank in alphabet.symbols[:9]:
         raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} alphabet")
-    failures = 0
+    # A missing input or a bad input option fails here, before the output is truncated.
+    records = prefetch(iter_inputs(args.input, args))
+    outcome = Outcome()
 
-    def good():
-        nonlocal failures
-        for rec in iter_inputs(args.input, args):
+    def good() -> Iterator[tuple[Any, Any]]:
+        for rec in records:
             if rec.error is not None:
-                print(str(rec.error), file=sys.stderr)
-                failures += 1
+                outcome.malformed(rec.error)
                 continue
             yield rec.puzzle, rec.solution
 
-    if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-            write_records(good(), args.to, out, blank=args.blank, alphabet=alphabet)
-    else:
-        write_records(good(), args.to, sys.stdout, blank=args.blank, alphabet=alphabet)
-    return EXIT_USAGE if failures else EXIT_OK
+    with writing(args.output) as out:
+        write_records(good(), args.to, out, blank=args.blank, alphabet=alphabet)
+    return outcome.code

@@ -33,6 +33,7 @@ from .common import (
     budget_from,
     is_terminal,
     iter_inputs,
+    open_output,
 )
 
 FORMATS = ("line", "block", "csv", "json", "jsonl")
@@ -412,7 +413,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from ..generate import GenerationError, generate
-    from ..grid import ALPHABETS
+    from ..grid import ALPHABETS, DEFAULT_ALPHABET
     from ..puzzle import Puzzle
     from .common import get_backend_or_exit
 
@@ -429,7 +430,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1
     if args.seed is None and not args.quiet:
         print(f"seed: {seed}", file=sys.stderr)
-    alphabet = ALPHABETS[args.alphabet]
+    alphabet = ALPHABETS[args.alphabet] if args.alphabet else DEFAULT_ALPHABET
     progress = _Progress(
         args.count,
         sys.stderr,
@@ -441,11 +442,10 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_OK
     failed_levels = None
     with contextlib.ExitStack() as stack:
-        out = (
-            stack.enter_context(open(args.output, "w", encoding="utf-8", newline="\n"))
-            if args.output
-            else sys.stdout
-        )
+        # Every option is checked above: opening (and truncating) the output comes last.
+        out = open_output(args.output) if args.output else sys.stdout
+        if out is not sys.stdout:
+            stack.callback(out.close)
         writer = _Writer(
             out,
             args.to,

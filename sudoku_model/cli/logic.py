@@ -4,21 +4,27 @@ command line (human techniques, step-by-step explanations, difficulty grades).""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .common import (
     EXIT_NO,
     EXIT_OK,
-    EXIT_USAGE,
     CliError,
+    Outcome,
     add_budget_options,
     add_input_options,
     budget_from,
+    exit_code,
     iter_inputs,
     json_dumps,
+    open_output,
+    output_alphabet,
+    prefetch,
 )
 
 
@@ -96,6 +102,30 @@ def _techniques(args: argparse.Namespace) -> Any:
         raise CliError(str(exc)) from None
 
 
+def _value_writer(tables: Any, alphabet: Any, size: int) -> Callable[[str], str]:
+    """A function that rewrites the values in a step's explanation in ``alphabet``.
+
+    The logic solver writes values as numbers (``r1c1 = 21``); a 25x25 or ``0-F`` grid is
+    read and written in symbols (``P``, ``0``), so the explanation must say the same. A
+    number is a value unless it is part of a cell name (``r10c8``) or a unit name
+    (``row 3``, ``box 12``). With an alphabet that writes every value as its own number
+    (9x9 in ``1-9A-Z``) the text is returned unchanged.
+    """
+    if all(alphabet.symbol(v) == str(v) for v in range(1, size + 1)):
+        return lambda text: text
+    words = sorted({name.rsplit(" ", 1)[0] for name in tables.unit_names}, key=len, reverse=True)
+    units = "|".join(re.escape(w) for w in words) or "(?!)"
+    token = re.compile(rf"(r\d+c\d+)|(\b(?:{units}) \d+)|(\b\d+\b)")
+
+    def value(match: re.Match[str]) -> str:
+        if match.group(3) is None:
+            return match.group(0)
+        v = int(match.group(3))
+        return alphabet.symbol(v) if 1 <= v <= size else match.group(0)
+
+    return lambda text: token.sub(value, text)
+
+
 def _title(key: str | None) -> str:
     from ..logic import TECHNIQUES_BY_KEY
 
@@ -112,26 +142,29 @@ def run_explain(args: argparse.Namespace) -> int:
     techniques = _techniques(args)
     budget = budget_from(args)
     records = list(iter_inputs(args.puzzle, args))
-    code = EXIT_OK
+    outcome = Outcome()
     for index, rec in enumerate(records):
         if rec.error is not None:
-            print(str(rec.error), file=sys.stderr)
-            code = EXIT_USAGE
+            outcome.malformed(rec.error)
             continue
         puzzle = rec.puzzle
         result = grade(puzzle, techniques=techniques, budget=budget)
         tables = tables_for(puzzle.rules)
+        alphabet = output_alphabet(args, rec)
+        values = _value_writer(tables, alphabet, puzzle.shape.size)
         if args.json:
             for number, step in enumerate(result.steps, start=1):
-                print(json_dumps({"step": number, **step.to_json(tables)}))
+                data = step.to_json(tables)
+                data["explanation"] = values(data["explanation"])
+                print(json_dumps({"step": number, **data}))
             summary = {
                 "source": rec.source,
                 "line": rec.line,
-                "puzzle": puzzle.to_line(),
+                "puzzle": puzzle.to_line(alphabet=alphabet),
                 **result.to_json(),
             }
             if result.solution is not None:
-                summary["solution"] = result.solution.to_line()
+                summary["solution"] = result.solution.to_line(alphabet=alphabet)
             if result.reason:
                 summary["reason"] = result.reason
             print(json_dumps(summary))
@@ -139,17 +172,18 @@ def run_explain(args: argparse.Namespace) -> int:
             if len(records) > 1:
                 if index:
                     print()
-                print(f"{rec.source}:{rec.line}: {puzzle.to_line()}")
+                print(f"{rec.source}:{rec.line}: {puzzle.to_line(alphabet=alphabet)}")
             width = len(str(len(result.steps)))
             for number, step in enumerate(result.steps, start=1):
-                print(f"{number:>{width}}. {_title(step.technique)}: {step.explanation}")
-            print(_summary_line(result))
-        if result.verdict.value != "unique" and code == EXIT_OK:
-            code = EXIT_NO
-    return code
+                print(f"{number:>{width}}. {_title(step.technique)}: {values(step.explanation)}")
+            print(_summary_line(result, values))
+        if result.verdict.value != "unique":
+            outcome.no()
+    return outcome.code
 
 
-def _summary_line(result: Any) -> str:
+def _summary_line(result: Any, values: Callable[[str], str] = str) -> str:
+    """The last line of ``explain``; ``values`` rewrites the values in a reason."""
     v = result.verdict.value
     if v == "unique":
         if result.guesses:
@@ -169,9 +203,10 @@ def _summary_line(result: Any) -> str:
             f"{result.logic_steps} steps)"
         )
     if v == "unsolvable":
-        return f"unsolvable: the puzzle has no solution ({result.reason or 'search exhausted'})"
+        reason = values(result.reason) if result.reason else "search exhausted"
+        return f"unsolvable: the puzzle has no solution ({reason})"
     if v == "contradictory":
-        return f"contradictory: {result.reason}"
+        return f"contradictory: {values(result.reason or '')}"
     return f"unknown: {result.reason or 'budget spent'}"
 
 
@@ -187,9 +222,12 @@ def run_hint(args: argparse.Namespace) -> int:
     if rec.error is not None:
         raise rec.error
     puzzle = rec.puzzle
+    tables = tables_for(puzzle.rules)
+    values = _value_writer(tables, output_alphabet(args, rec), puzzle.shape.size)
     conflicts = puzzle.conflicts()
     if conflicts:
-        print("contradictory: " + "; ".join(c.describe(puzzle.shape) for c in conflicts))
+        text = "; ".join(c.describe(puzzle.shape) for c in conflicts)
+        print("contradictory: " + values(text))
         return EXIT_NO
     grid = CandidateGrid.from_puzzle(puzzle)
     if grid.broken is None and grid.empty == 0:
@@ -197,7 +235,7 @@ def run_hint(args: argparse.Namespace) -> int:
         return EXIT_OK
     step = next(iter_steps(grid, techniques), None) if grid.broken is None else None
     if grid.broken is not None and step is None:
-        print(f"unsolvable: {grid.broken}")
+        print(f"unsolvable: {values(str(grid.broken))}")
         return EXIT_NO
     if step is None:
         print(
@@ -206,9 +244,11 @@ def run_hint(args: argparse.Namespace) -> int:
         )
         return EXIT_NO
     if args.json:
-        print(json_dumps(step.to_json(tables_for(puzzle.rules))))
+        data = step.to_json(tables)
+        data["explanation"] = values(data["explanation"])
+        print(json_dumps(data))
     else:
-        print(f"{_title(step.technique)}: {step.explanation}")
+        print(f"{_title(step.technique)}: {values(step.explanation)}")
     return EXIT_OK
 
 
@@ -228,12 +268,9 @@ def run_rate(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
-    out = sys.stdout
-    if args.output:
-        try:
-            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    # A missing input or a bad input option fails here, before the output is truncated.
+    records = prefetch(iter_inputs(args.file, args))
+    out = open_output(args.output) if args.output else sys.stdout
     from ..records import JsonlWriter, head, malformed_record, puzzle_fields
 
     writer = JsonlWriter(out)
@@ -242,7 +279,6 @@ def run_rate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     pool = None
     try:
-        records = iter_inputs(args.file, args)
 
         def jobs() -> Any:
             for rec in records:
@@ -264,11 +300,13 @@ def run_rate(args: argparse.Namespace) -> int:
             count += 1
             if rating is None:
                 malformed += 1
+                # on stderr too, as every command reports bad input: file:line:col: message
+                print(str(rec.error), file=sys.stderr)
                 row = malformed_record("rate", rec)
                 levels["malformed"] += 1
             else:
                 row = head("rate", rec.source, rec.line)
-                row.update(puzzle_fields(rec.puzzle))
+                row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
                 row.update(rating)
                 levels[rating["level"] or rating["verdict"]] += 1
             writer.write(row)
@@ -294,7 +332,7 @@ def run_rate(args: argparse.Namespace) -> int:
     ]
     histogram = ", ".join(f"{k} {levels[k]}" for k in order if levels[k])
     print(f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}", file=sys.stderr)
-    return EXIT_USAGE if malformed else EXIT_OK
+    return exit_code(input_errors=malformed)
 
 
 def _maybe_rate(job: Any) -> dict[str, Any] | None:

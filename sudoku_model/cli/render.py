@@ -8,14 +8,15 @@ import sys
 from typing import Any
 
 from .common import (
-    EXIT_OK,
-    EXIT_USAGE,
     CliError,
+    Outcome,
     add_backend_option,
     add_input_options,
     budget_from,
+    check_output_path,
     get_backend_or_exit,
     iter_inputs,
+    require_matplotlib,
 )
 
 
@@ -84,14 +85,19 @@ def run(args: argparse.Namespace) -> int:
         args.first is not None and args.first < 1
     ):
         raise CliError("--per-page and --first must be at least 1")
-    code = EXIT_OK
+    if not args.output.lower().endswith(".svg"):
+        require_matplotlib(f"--to {args.output}")
+    check_output_path(args.output)
+    if args.solutions:
+        get_backend_or_exit(args.backend)  # an unknown --backend fails before any work
+        budget_from(args)
+    outcome = Outcome()
     items: list[tuple[Any, Any, str]] = []
     for rec in iter_inputs(args.input, args):
         if args.first is not None and len(items) >= args.first:
             break
         if rec.error is not None:
-            print(str(rec.error), file=sys.stderr)
-            code = EXIT_USAGE
+            outcome.malformed(rec.error)
             continue
         label = f"{len(items) + 1}"
         if rec.comment:
@@ -117,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     print(f"{len(items)} puzzle(s) on {len(pages)} page(s): {', '.join(written)}")
-    return code
+    return outcome.code
 
 
 def _with_solutions(items, args):  # type: ignore[no-untyped-def]

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from .common import EXIT_OK, EXIT_USAGE, add_input_options, iter_inputs
+from .common import Outcome, add_input_options, iter_inputs, output_alphabet
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,12 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    code = EXIT_OK
+    outcome = Outcome()
     first = True
     for rec in iter_inputs(args.input, args):
         if rec.error is not None:
-            print(str(rec.error), file=sys.stderr)
-            code = EXIT_USAGE
+            outcome.malformed(rec.error)
             continue
         puzzle = rec.puzzle
         if not first:
@@ -38,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
             f"# {rec.source}:{rec.line}  {puzzle.shape.name}  {variants}  "
             f"{puzzle.clues} clues" + (f"  ({rec.comment})" if rec.comment else "")
         )
-        print(puzzle.givens.to_block(separators=not args.plain))
+        alphabet = output_alphabet(args, rec)
+        print(puzzle.givens.to_block(separators=not args.plain, alphabet=alphabet))
         for conflict in puzzle.conflicts():
             print(f"# clash: {conflict.describe(puzzle.shape)}")
-    return code
+    return outcome.code

@@ -2,8 +2,9 @@
 
 ``solve`` prints one solution per puzzle: a block for a single puzzle given on the command
 line when standard output is a terminal, else one line per puzzle (the solution, or the
-status word ``contradictory`` / ``unsolvable`` / ``unknown`` in its place, so output lines
-stay aligned with input puzzles). Exit 0 when every puzzle was solved, 1 when some had no
+status word ``contradictory`` / ``unsolvable`` / ``unknown`` in its place, and
+``malformed: file:line:col: message`` for a record that could not be read, so output line k
+always answers input puzzle k). Exit 0 when every puzzle was solved, 1 when some had no
 solution (or the budget ran out), 2 when some input was malformed.
 
 ``count`` counts solutions up to ``--limit`` and prints ``COUNT VERDICT`` per puzzle
@@ -13,8 +14,9 @@ With ``--json`` both write one record per input record, malformed ones included,
 schema of :mod:`sudoku_model.records` (``solve``: ``status`` and ``solution``; ``count``:
 ``verdict``, ``count``, ``complete``, ``limit``, ``solutions``).
 
-Malformed records are reported as ``file:line:col: message`` on standard error; the other
-puzzles are still answered.
+Malformed records are reported as ``file:line:col: message`` on standard error, and in
+their place in the output (``malformed: ...`` lines; ``"verdict": "malformed"`` objects with
+``--json``); the other puzzles are still answered.
 """
 
 from __future__ import annotations
@@ -26,17 +28,15 @@ import time
 from typing import Any
 
 from .common import (
-    EXIT_NO,
-    EXIT_OK,
-    EXIT_USAGE,
+    Outcome,
     add_backend_option,
     add_budget_options,
     add_input_options,
     budget_from,
     get_backend_or_exit,
-    input_options,
     is_terminal,
     iter_inputs,
+    output_alphabet,
 )
 
 #: Default ``--limit`` of ``sudoku count``.
@@ -96,12 +96,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(func=run_count)
 
 
-def _report_malformed(rec: Any, writer: Any = None, command: str = "") -> None:
-    print(str(rec.error), file=sys.stderr)
+def _first_line(error: object) -> str:
+    """The ``file:line:col: message`` line of an error (without the excerpt lines)."""
+    text = str(error)
+    return text.splitlines()[0] if text else text
+
+
+def _report_malformed(rec: Any, outcome: Outcome, writer: Any, command: str) -> None:
+    """A malformed record: ``file:line:col: message`` on stderr, and in its place in the
+    output a ``malformed: ...`` line, or a malformed record with ``--json``."""
+    outcome.malformed(rec.error)
     if writer is not None:
         from ..records import malformed_record
 
         writer.write(malformed_record(command, rec))
+    else:
+        print(f"malformed: {_first_line(rec.error)}")
 
 
 def _json_writer(args: argparse.Namespace) -> Any:
@@ -165,47 +175,49 @@ def _count_record(
 def run_solve(args: argparse.Namespace) -> int:
     backend = get_backend_or_exit(args.backend)
     budget = budget_from(args)
-    alphabet = input_options(args)["alphabet"]
     from ..errors import UnsupportedPuzzleError
     from ..solving import SolveStatus
 
     records = iter_inputs(args.input, args)
     writer = _json_writer(args)
-    code = EXIT_OK
+    outcome = Outcome()
     block = args.output == "block"
     if args.output == "auto" and is_terminal(sys.stdout):
         # one literal puzzle on a terminal: a block is easier to read
         head = list(itertools.islice(records, 2))
         block = len(head) == 1 and head[0].source == "<argument>"
         records = itertools.chain(head, records)
+    # One output line per input record, whatever happens to it, so that output line k
+    # answers input puzzle k (`paste puzzles.txt solutions.txt` lines up).
     for rec in records:
         if rec.error is not None:
-            _report_malformed(rec, writer, "solve")
-            code = EXIT_USAGE
+            _report_malformed(rec, outcome, writer, "solve")
             continue
         try:
             result = backend.solve(rec.puzzle, budget=budget)
         except UnsupportedPuzzleError as exc:
-            print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
-            code = EXIT_USAGE
+            message = f"{rec.source}:{rec.line}: {exc}"
+            outcome.malformed(message)
             if writer is not None:
+                alphabet = output_alphabet(args, rec)
                 writer.write(_refused_record("solve", rec, backend, str(exc), alphabet))
+            else:
+                print(f"unsupported: {_first_line(message)}")
             continue
         if writer is not None:
-            writer.write(_solve_record(rec, result, alphabet))
+            writer.write(_solve_record(rec, result, output_alphabet(args, rec)))
             if result.status is not SolveStatus.SOLVED:
                 print(f"{rec.source}:{rec.line}: {result.status}", file=sys.stderr)
-                if code == EXIT_OK:
-                    code = EXIT_NO
+                outcome.no()
         elif result.status is SolveStatus.SOLVED:
             grid = result.solution
+            alphabet = output_alphabet(args, rec)
             print(grid.to_block(alphabet=alphabet) if block else grid.to_line(alphabet=alphabet))
         else:
             print(str(result.status))
             print(f"{rec.source}:{rec.line}: {result.status}", file=sys.stderr)
-            if code == EXIT_OK:
-                code = EXIT_NO
-    return code
+            outcome.no()
+    return outcome.code
 
 
 def run_count(args: argparse.Namespace) -> int:
@@ -215,29 +227,32 @@ def run_count(args: argparse.Namespace) -> int:
         raise CliError(f"--limit must be a positive integer, got {args.limit}")
     backend = get_backend_or_exit(args.backend)
     budget = budget_from(args)
-    alphabet = input_options(args)["alphabet"]
     from ..errors import UnsupportedPuzzleError
 
     writer = _json_writer(args)
-    code = EXIT_OK
+    outcome = Outcome()
     for rec in iter_inputs(args.input, args):
+        # As in solve: one output line per input record, a malformed one included.
         if rec.error is not None:
-            _report_malformed(rec, writer, "count")
-            code = EXIT_USAGE
+            _report_malformed(rec, outcome, writer, "count")
             continue
         start = time.perf_counter()
         try:
             result = backend.count(rec.puzzle, limit=args.limit, budget=budget)
         except UnsupportedPuzzleError as exc:
-            print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
-            code = EXIT_USAGE
+            message = f"{rec.source}:{rec.line}: {exc}"
+            outcome.malformed(message)
             if writer is not None:
+                alphabet = output_alphabet(args, rec)
                 writer.write(_refused_record("count", rec, backend, str(exc), alphabet, args.limit))
+            else:
+                print(f"unsupported: {_first_line(message)}")
             continue
         seconds = time.perf_counter() - start
         if writer is not None:
+            alphabet = output_alphabet(args, rec)
             writer.write(_count_record(rec, result, seconds, args.limit, alphabet))
         else:
             bound = "" if result.complete else "+"
             print(f"{result.count}{bound} {result.verdict}")
-    return code
+    return outcome.code

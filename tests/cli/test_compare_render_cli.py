@@ -120,7 +120,7 @@ def test_compare_csv_and_plot(small_file, tmp_path: Path, capsys) -> None:
 def test_compare_usage_errors(small_file, capsys) -> None:
     path, _ = small_file
     assert main(["compare", str(path), "--backends", "no-such-backend"]) == 2
-    assert "no backend could be loaded" in capsys.readouterr().err
+    assert "no backend named 'no-such-backend'" in capsys.readouterr().err
     assert main(["compare", str(path), "--output", "x.xlsx"]) == 2
     assert main(["compare", str(path), "--repeat", "0"]) == 2
     assert main(["compare", "missing-file.txt"]) == 2
@@ -168,3 +168,12 @@ def test_render_single_puzzle_and_pdf(tmp_path: Path, capsys) -> None:
     assert pdf.read_bytes().startswith(b"%PDF")
     assert "7 puzzle(s) on 2 page(s)" in capsys.readouterr().out
     assert main(["render", line, "--to", str(tmp_path / "x.gif")]) == 2
+
+
+def test_compare_count_answers_sorted_as_numbers(capsys) -> None:
+    # issue 13 item 26: "0 10, 1 18, 102 1, 113 1, ..." sorted as text before
+    assert main(["compare", "bundled:counts-43", "--backends", ONE, "--task", "count"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(f"  {ONE}"))
+    answers = [pair.split()[0] for pair in line.split(": ", 1)[1].split(", ")]
+    counts = [int(a) for a in answers]
+    assert counts == sorted(counts) and {0, 3, 102, 847} <= set(counts)

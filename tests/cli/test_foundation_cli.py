@@ -124,3 +124,27 @@ def test_missing_file_and_unknown_option_exit_2():
     assert out.returncode == 2 and "no such file" in out.stderr and "Traceback" not in out.stderr
     assert sudoku("show", TOP95_1, "--box", "3by3").returncode == 2
     assert sudoku("convert", TOP95_1, "--to", "xml").returncode == 2
+
+
+@pytest.mark.parametrize(
+    "argv,usage,hint",
+    [
+        (["verify", "bundled:top95", "--bakend", "native"], "usage: sudoku verify", "--backend"),
+        (["solve", TOP95_1, "--budget-secnds", "1"], "usage: sudoku solve", "--budget-seconds"),
+        (["show", TOP95_1, "extra"], "usage: sudoku show", None),
+    ],
+)
+def test_typo_gives_the_subcommand_usage(argv, usage, hint, capsys):
+    # issue 13 item 28: argparse hands a subcommand's unknown option to the top level
+    from sudoku_model.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage), err
+    assert "usage: sudoku [-h]" not in err
+    if hint:
+        assert f"did you mean {hint}?" in err
+    else:
+        assert "did you mean" not in err

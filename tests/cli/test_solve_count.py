@@ -35,8 +35,11 @@ def test_solve_file_line_per_puzzle_and_errors(
     assert main(["solve", str(f)]) == 2
     captured = capsys.readouterr()
     out = captured.out.splitlines()
-    assert out[:2] == ["unsolvable", "contradictory"]
-    assert Puzzle.parse("1" + "." * 15).is_solution(Grid.parse(out[2]))
+    # one output line per input line, the malformed one included (issue 13 item 22)
+    assert len(out) == 4
+    assert out[0] == "unsolvable" and out[2] == "contradictory"
+    assert out[1].startswith(f"malformed: {f}:2:") and "\n" not in out[1]
+    assert Puzzle.parse("1" + "." * 15).is_solution(Grid.parse(out[3]))
     assert f"{f}:2:" in captured.err
 
 
@@ -82,6 +85,12 @@ def test_count_malformed_keeps_going(tmp_path: Path, capsys: pytest.CaptureFixtu
     f.write_text("................\nabc\n1...............\n")
     assert main(["count", str(f), "--limit", "1000"]) == 2
     captured = capsys.readouterr()
-    assert captured.out.splitlines() == ["288 multiple", "72 multiple"]
+    out = captured.out.splitlines()
+    assert out[0] == "288 multiple" and out[2] == "72 multiple"
+    assert out[1].startswith(f"malformed: {f}:2:") and len(out) == 3
     assert f"{f}:2:" in captured.err
+    assert main(["count", str(f), "--limit", "1000", "--json"]) == 2
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["verdict"] for r in records] == ["multiple", "malformed", "multiple"]
+    assert records[1]["line"] == 2 and records[1]["error"].startswith(f"{f}:2:")
     assert main(["count", str(f), "--limit", "0"]) == 2

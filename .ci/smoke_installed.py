@@ -1,0 +1,122 @@
+"""Run every ``sudoku`` subcommand once against an installed (non-editable) toolkit.
+
+CI builds a wheel, installs it into a fresh virtual environment and runs this script with
+that environment's Python from a scratch directory, so nothing is imported from the source
+tree: a subpackage or data file the wheel leaves out (as ``sudoku_model.logic`` once was)
+fails here. Each command must exit with the code it documents and print no traceback.
+The list of commands comes from the installed parser, so a new subcommand without a smoke
+case fails too.
+
+Usage: ``python .ci/smoke_installed.py [REPO_ROOT]`` (the root is only used to check that
+the package is not imported from it). Exit 0 when every case passes, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SMALL = ".2..3....1....4."
+SMALL_SOLUTION = "1234341241232341"
+
+
+def cases(work: Path) -> list[tuple[str, list[str], int]]:
+    """(command name, arguments, expected exit code): at least one per subcommand."""
+    bad = work / "bad.txt"
+    bad.write_text(HARD + "\n12x" + "." * 78 + "\n")
+    out = work / "out"
+    out.mkdir()
+    return [
+        ("backends", ["backends"], 0),
+        ("show", ["show", "bundled:hardest"], 0),
+        ("show", ["show", str(bad)], 2),  # a malformed line: file:line:col, exit 2
+        ("check", ["check", SMALL, SMALL_SOLUTION], 0),
+        ("convert", ["convert", "bundled:hardest", "--to", "jsonl", "-o", str(out / "h.jsonl")], 0),
+        ("solve", ["solve", "bundled:hardest"], 0),
+        ("count", ["count", "bundled:counts-43", "--limit", "1000"], 0),
+        ("cnf", ["cnf", HARD, "-o", str(out / "p.cnf")], 0),
+        ("generate", ["generate", "-n", "2", "--seed", "1", "-q", "-o", str(out / "g.txt")], 0),
+        ("verify", ["verify", "bundled:hardest", "-o", str(out / "v.jsonl")], 0),
+        ("explain", ["explain", HARD], 0),
+        ("hint", ["hint", HARD], 0),
+        ("rate", ["rate", "bundled:hardest", "-o", str(out / "r.jsonl")], 0),
+        (
+            "compare",
+            ["compare", "bundled:hardest", "--backends", "native,pysat,cpsat,logic"],
+            0,
+        ),
+        ("render", ["render", "bundled:hardest", "--first", "2", "--to", str(out / "b.svg")], 0),
+    ]
+
+
+def subcommands() -> list[str]:
+    from sudoku_model.cli import build_parser
+
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def main() -> int:
+    import sudoku_model
+
+    failures: list[str] = []
+    root = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
+    installed = Path(sudoku_model.__file__).resolve()
+    if root is not None and root in installed.parents:
+        failures.append(f"sudoku_model is imported from the source tree ({installed})")
+    for data in ("DESIGN.md", "data/README.md", "logic/techniques/__init__.py"):
+        if not (installed.parent / data).is_file():
+            failures.append(f"the installed package lacks {data}")
+    exe = Path(sys.executable).parent / "sudoku"
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        planned = cases(work)
+        missing = sorted(set(subcommands()) - {name for name, _, _ in planned})
+        if missing:
+            failures.append(f"no smoke case for: {', '.join(missing)}")
+        for _, argv, expected in planned:
+            start = time.perf_counter()
+            proc = subprocess.run(
+                [str(exe), *argv],
+                cwd=work,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                env={**os.environ, "PYTHONPATH": ""},
+            )
+            seconds = time.perf_counter() - start
+            shown = " ".join(argv)
+            problems = []
+            if proc.returncode != expected:
+                problems.append(f"exit {proc.returncode}, expected {expected}")
+            if "Traceback" in proc.stdout + proc.stderr:
+                problems.append("printed a traceback")
+            print(f"smoke: {'FAIL' if problems else 'ok  '} {seconds:6.2f} s  sudoku {shown}")
+            if problems:
+                tail = (proc.stderr or proc.stdout).strip().splitlines()[-15:]
+                failures.append(
+                    f"sudoku {shown}: {'; '.join(problems)}\n    " + "\n    ".join(tail)
+                )
+        listing = subprocess.run(
+            [str(exe), "backends", "--json"], capture_output=True, text=True, timeout=300
+        )
+        for line in listing.stdout.splitlines():
+            row = json.loads(line)
+            if not row["available"]:
+                failures.append(f"backend {row['name']} unavailable: {row.get('error')}")
+    for failure in failures:
+        print(f"smoke: FAILED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -45,21 +45,31 @@ import math
 import os
 import re
 import sys
-import unicodedata
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import IO, Any, NamedTuple, TextIO
 
 from .errors import ParseError, ShapeError
-from .geometry import Shape, shape_for_cell_count, shape_for_size
-from .grid import (
+from .geometry import Shape, shape_for_size
+from .grid import Grid
+from .gridtext import (
+    ALPHABETS,  # noqa: F401
+    BLOCK_DECORATION,  # noqa: F401
+    CELL_COUNTS,
+    COMMENT_SEPARATORS,  # noqa: F401
     DEFAULT_ALPHABET,
     LETTER_ALPHABET,
     ZERO_BASED_ALPHABET,
     Alphabet,
-    Grid,
+    decode_block,
+    decode_grid,
+    decode_line,
 )
+from .gridtext import block_row as _block_row
+from .gridtext import cell_run as _cell_run
+from .gridtext import is_decoration_line as _is_decoration_line
+from .gridtext import shape_for_count as _shape_for_count
 from .puzzle import Puzzle
 from .rules import RuleSet
 
@@ -83,15 +93,8 @@ __all__ = [
     "write_records",
 ]
 
-#: Cell counts whose shape is inferred (n*n for n = 4..25 with a box shape).
-CELL_COUNTS = tuple(n * n for n in range(4, 26) if n not in (5, 7, 11, 13, 17, 19, 23))
 FORMATS = ("auto", "line", "block", "csv", "json", "jsonl")
 WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl")
-
-#: Characters that end the cells of a line and start its comment.
-COMMENT_SEPARATORS = " \t#;:,"
-#: Characters allowed in block separator lines and between block cells.
-BLOCK_DECORATION = "|+-=  \t"
 
 _PUZZLE_COLUMNS = (
     "puzzle",
@@ -143,131 +146,7 @@ def _rules(shape: Shape, variants: tuple[str, ...], regions: tuple[int, ...] | N
     return RuleSet.build(shape, variants, regions)
 
 
-# -- one grid from a line ------------------------------------------------------------------
-def _decode_cells(
-    cells: str, shape: Shape, alphabet: Alphabet, *, source: str, line: int, column: int, text: str
-) -> tuple[int, ...]:
-    """Values of a run of cell symbols (column = 1-based column of the first one)."""
-    n = shape.size
-    # Fast path: one bytes.translate over the run; fall back to the per-character loop
-    # below only to locate and name the first bad character.
-    fast = _byte_table(alphabet).get(n)
-    if fast is not None:
-        try:
-            translated = cells.encode("ascii").translate(fast)
-        except UnicodeEncodeError:
-            translated = b"\xff"
-        if b"\xff" not in translated:
-            return tuple(translated)
-    decode = alphabet._decode
-    values: list[int] = []
-    append = values.append
-    for i, ch in enumerate(cells):
-        v = decode.get(ch)
-        if v is None or v > n:
-            raw = alphabet.raw_value(ch)
-            if raw is not None and raw > n:
-                msg = f"value {raw} ({ch!r}) is above {n} for a {n}x{n} grid"
-            else:
-                msg = _bad_symbol(ch)
-            raise ParseError(msg, source=source, line=line, column=column + i, text=text)
-        append(v)
-    return tuple(values)
-
-
-@lru_cache(maxsize=16)
-def _byte_table(alphabet: Alphabet) -> dict[int, bytes]:
-    """Per size n, a bytes.translate table: symbol byte -> value, anything else -> 0xFF."""
-    tables = {}
-    for n in range(4, 26):
-        table = bytearray(b"\xff" * 256)
-        for ch, v in alphabet._decode.items():
-            if len(ch) == 1 and ord(ch) < 128 and v <= n:
-                table[ord(ch)] = v
-        tables[n] = bytes(table)
-    return tables
-
-
-_SEPARATOR = re.compile(r"[ \t#;:,]")
-
-
-def _bad_symbol(ch: str) -> str:
-    """Words for a character that is no symbol (binary data and invisible characters named)."""
-    if ch == "\ufffd":
-        return "bad symbol: bytes that are not UTF-8 text (binary data?)"
-    if ch < " " or ch == "\x7f":
-        return f"bad symbol: control character {ch!r} (binary data?)"
-    if not ch.isascii() or not ch.isprintable():
-        return f"bad symbol {ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})"
-    return f"bad symbol {ch!r}"
-
-
-_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
-
-
-def _check_symbols(
-    cells: str, alphabet: Alphabet, *, source: str, line: int, column: int, text: str
-) -> None:
-    """Raise the bad-symbol error of a run of cells that holds a character other than
-    printable ASCII (binary data, a zero-width space): named before a wrong cell count,
-    which it usually causes."""
-    m = _NOT_PRINTABLE_ASCII.search(cells)
-    if m is not None:
-        raise ParseError(
-            _bad_symbol(m.group()), source=source, line=line, column=column + m.start(), text=text
-        )
-
-
-def _cell_run(text: str, alphabet: Alphabet) -> int:
-    """Length of the leading run of characters that are not comment separators."""
-    m = _SEPARATOR.search(text)
-    return len(text) if m is None else m.start()
-
-
-def _shape_for_count(
-    count: int, shape: Shape | None, *, source: str, line: int, column: int, text: str
-) -> Shape:
-    if shape is not None:
-        if count != shape.cell_count:
-            what = "too few" if count < shape.cell_count else "too many"
-            col = column + min(count, shape.cell_count)
-            raise ParseError(
-                f"{count} cells, {what}: a {shape.size}x{shape.size} grid has {shape.cell_count}",
-                source=source,
-                line=line,
-                column=col,
-                text=text,
-            )
-        return shape
-    if count == 0:
-        raise ParseError(
-            "no cells before the comment", source=source, line=line, column=column, text=text
-        )
-    try:
-        return shape_for_cell_count(count)
-    except ShapeError:
-        k = math.isqrt(count)
-        sizes = ", ".join(str(math.isqrt(c)) for c in CELL_COUNTS)
-        near = min(CELL_COUNTS, key=lambda c: abs(c - count))
-        if k * k == count and k > 25:
-            what = f"a {k}x{k} grid ({count} cells) is larger than the largest supported, 25x25"
-        elif k * k == count and k >= 4:
-            what = f"a {k}x{k} grid ({count} cells) has no box shape ({k} is prime)"
-        elif count > CELL_COUNTS[-1]:
-            what = f"{count:,} cells: more than the {CELL_COUNTS[-1]} of a 25x25 grid"
-        else:
-            what = f"{count} cells is not a grid"
-            if abs(near - count) <= 3:
-                what += f" (a {math.isqrt(near)}x{math.isqrt(near)} grid has {near})"
-        raise ParseError(
-            f"{what}; supported sizes n (n*n cells on a line): {sizes}",
-            source=source,
-            line=line,
-            column=column + min(count, near),
-            text=text,
-        ) from None
-
-
+# -- one grid: the cell codec is gridtext's; these wrap its values in a Grid ------------------
 def parse_line(
     text: str,
     *,
@@ -281,42 +160,10 @@ def parse_line(
     Raises:
         ParseError: bad symbol, value above n, wrong cell count, nothing to read.
     """
-    body = text.rstrip("\r\n")
-    stripped = body.lstrip()
-    indent = len(body) - len(stripped)
-    run = _cell_run(stripped, alphabet)
-    cells = stripped[:run]
-    rest = stripped[run:]
-    comment = rest.strip(COMMENT_SEPARATORS + "\r") if rest else ""
-    try:
-        shp = _shape_for_count(
-            len(cells), shape, source=source, line=line, column=indent + 1, text=body
-        )
-    except ParseError:
-        # an invisible or binary character is named, not counted as a cell
-        _check_symbols(cells, alphabet, source=source, line=line, column=indent + 1, text=body)
-        raise
-    values = _decode_cells(
-        cells, shp, alphabet, source=source, line=line, column=indent + 1, text=body
+    shp, values, comment = decode_line(
+        text, shape=shape, alphabet=alphabet, source=source, line=line
     )
     return Grid._trusted(shp, values), comment
-
-
-def _is_decoration_line(text: str) -> bool:
-    s = text.strip()
-    return bool(s) and all(ch in BLOCK_DECORATION for ch in s) and any(ch in "-=+" for ch in s)
-
-
-def _block_row(text: str) -> tuple[str, list[int]]:
-    """Cells of one block row and the 1-based column of each."""
-    cells = []
-    cols = []
-    for i, ch in enumerate(text.rstrip("\r\n")):
-        if ch in " \t|+":
-            continue
-        cells.append(ch)
-        cols.append(i + 1)
-    return "".join(cells), cols
 
 
 def parse_block(
@@ -335,55 +182,10 @@ def parse_block(
     Raises:
         ParseError: ragged row, wrong number of rows, bad symbol, value above n.
     """
-    rows: list[tuple[int, str, list[int], str]] = []
-    for k, raw in enumerate(lines):
-        if _is_decoration_line(raw) or not raw.strip():
-            continue
-        cells, cols = _block_row(raw)
-        rows.append((first_line + k, cells, cols, raw.rstrip("\r\n")))
-    if not rows:
-        raise ParseError("empty block", source=source, line=first_line, column=1)
-    n = shape.size if shape is not None else len(rows[0][1])
-    for lineno, cells, cols, raw in rows:
-        if len(cells) != n:
-            col = cols[n] if len(cells) > n else (cols[-1] + 1 if cols else 1)
-            raise ParseError(
-                f"ragged block: row has {len(cells)} cells, expected {n}",
-                source=source,
-                line=lineno,
-                column=col,
-                text=raw,
-            )
-    if len(rows) != n:
-        last = rows[-1][0]
-        what = "too few" if len(rows) < n else "too many"
-        bad = rows[n][0] if len(rows) > n else last + 1
-        raise ParseError(
-            f"block has {len(rows)} row{'s' if len(rows) != 1 else ''}, "
-            f"{what}: a {n}x{n} block has {n}",
-            source=source,
-            line=bad,
-            column=1,
-            text=rows[min(n, len(rows) - 1)][3],
-        )
-    if shape is None:
-        try:
-            shape = shape_for_size(n)
-        except ShapeError as exc:
-            raise ParseError(
-                f"a block of {n}x{n} cells: {exc}",
-                source=source,
-                line=rows[0][0],
-                column=1,
-                text=rows[0][3],
-            ) from None
-    values: list[int] = []
-    for lineno, cells, cols, raw in rows:
-        for ch, col in zip(cells, cols):
-            values.extend(
-                _decode_cells(ch, shape, alphabet, source=source, line=lineno, column=col, text=raw)
-            )
-    return Grid._trusted(shape, tuple(values))
+    shp, values = decode_block(
+        lines, shape=shape, alphabet=alphabet, source=source, first_line=first_line
+    )
+    return Grid._trusted(shp, values)
 
 
 def parse_grid(
@@ -399,17 +201,8 @@ def parse_grid(
     Raises:
         ParseError: as :func:`parse_line` and :func:`parse_block`; also for empty text.
     """
-    lines = [ln for ln in text.replace("\r\n", "\n").split("\n")]
-    content = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
-    if not content:
-        raise ParseError("empty input: no puzzle found", source=source, line=1, column=1)
-    if len(content) == 1:
-        i = content[0]
-        return parse_line(lines[i], shape=shape, alphabet=alphabet, source=source, line=i + 1)[0]
-    first, last = content[0], content[-1]
-    return parse_block(
-        lines[first : last + 1], shape=shape, alphabet=alphabet, source=source, first_line=first + 1
-    )
+    shp, values = decode_grid(text, shape=shape, alphabet=alphabet, source=source)
+    return Grid._trusted(shp, values)
 
 
 def read_char_grid(
@@ -968,10 +761,11 @@ def _line_records(
 ) -> Iterator[Record]:
     for lineno, text, _ in _content_lines(lines):
         try:
-            grid, comment = parse_line(
+            # decode_line, not parse_line: the hot path keeps its call depth
+            shp, values, comment = decode_line(
                 text, shape=shape, alphabet=alphabet, source=name, line=lineno
             )
-            puzzle = Puzzle(grid, _rules(grid.shape, variants, None))
+            puzzle = Puzzle(Grid._trusted(shp, values), _rules(shp, variants, None))
         except ParseError as exc:
             if _is_decoration_line(text):
                 continue  # a separator line (+---+---+) holds no puzzle
@@ -1474,21 +1268,7 @@ def format_block(
 ) -> str:
     """n lines of n cells; with ``separators``, ``|`` between boxes and a ``-+-`` line
     between bands."""
-    shape = grid.shape
-    n, br, bc = shape.size, shape.box_rows, shape.box_cols
-    syms = alphabet.symbols
-    out = []
-    for r in range(n):
-        row = grid.values[r * n : (r + 1) * n]
-        chars = [blank if v == 0 else syms[v - 1] for v in row]
-        if separators:
-            groups = [" ".join(chars[c : c + bc]) for c in range(0, n, bc)]
-            out.append(" | ".join(groups))
-            if (r + 1) % br == 0 and r + 1 < n:
-                out.append("-+-".join("-" * (2 * bc - 1) for _ in range(n // bc)))
-        else:
-            out.append("".join(chars))
-    return "\n".join(out)
+    return grid.to_block(blank=blank, separators=separators, alphabet=alphabet)
 
 
 def write_records(

@@ -1,4 +1,5 @@
-"""The immutable :class:`Grid` of values, and the symbol alphabets used to write it.
+"""The immutable :class:`Grid` of values (the symbol alphabets used to write it live in
+:mod:`sudoku_model.gridtext` and are re-exported here).
 
 >>> g = Grid.parse("1234341221434321")
 >>> g[0], g[1, 1], g.clues
@@ -12,7 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
+from . import gridtext
 from .geometry import Shape, shape_for_cell_count, shape_for_size
+from .gridtext import (
+    ALPHABETS,
+    BLANKS,
+    DEFAULT_ALPHABET,
+    LETTER_ALPHABET,
+    ZERO_BASED_ALPHABET,
+    Alphabet,
+)
+
+# a registered alphabet pickled before the alphabets moved to gridtext names
+# sudoku_model.grid._registered: such pickles still load
+from .gridtext import _registered as _registered
 
 __all__ = [
     "ALPHABETS",
@@ -23,78 +37,6 @@ __all__ = [
     "Alphabet",
     "Grid",
 ]
-
-#: Characters read as an empty cell (with the default alphabet).
-BLANKS = ".0_-*"
-
-
-class Alphabet:
-    """How values 1..n are written: ``symbols[v - 1]`` is the symbol of value v.
-
-    The default writes 1-9 then A-Z (16x16 as 1-9A-G); ``ZERO_BASED_ALPHABET`` is the 0-F
-    convention (value 1 written ``0``), where ``0`` is a digit and not a blank;
-    ``LETTER_ALPHABET`` writes A-P (16x16) or A-Y (25x25).
-    Letters are read case-insensitively.
-    """
-
-    __slots__ = ("_decode", "blanks", "name", "symbols")
-
-    def __init__(self, name: str, symbols: str, blanks: str) -> None:
-        self.name = name
-        self.symbols = symbols
-        self.blanks = blanks
-        decode: dict[str, int] = {}
-        for value, sym in enumerate(symbols, start=1):
-            decode[sym] = value
-            decode[sym.lower()] = value
-        for b in blanks:
-            decode[b] = 0
-        self._decode = decode
-
-    def __repr__(self) -> str:
-        return f"<Alphabet {self.name}>"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # the registered alphabets unpickle as themselves (records cross process pools)
-        if ALPHABETS.get(self.name) is self:
-            return (_registered, (self.name,))
-        return (Alphabet, (self.name, self.symbols, self.blanks))
-
-    def value_of(self, char: str, size: int) -> int | None:
-        """The value of one character for an n x n grid, or None when it is no symbol."""
-        v = self._decode.get(char)
-        if v is None or v > size:
-            return None
-        return v
-
-    def raw_value(self, char: str) -> int | None:
-        """The value a character would have in the largest grid (to tell 'too big')."""
-        return self._decode.get(char)
-
-    def symbol(self, value: int, blank: str = ".") -> str:
-        return blank if value == 0 else self.symbols[value - 1]
-
-
-DEFAULT_ALPHABET = Alphabet("1-9A-Z", "123456789ABCDEFGHIJKLMNOP", BLANKS)
-ZERO_BASED_ALPHABET = Alphabet("0-9A-Z", "0123456789ABCDEFGHIJKLMNO", "._-*")
-#: Letters only, value 1 written ``A``: A-P for 16x16, A-Y for 25x25 (``0`` is a blank).
-LETTER_ALPHABET = Alphabet("A-Y", "ABCDEFGHIJKLMNOPQRSTUVWXY", BLANKS)
-
-#: Alphabets by the names the command line accepts (``--alphabet``).
-ALPHABETS = {
-    "1-9A-Z": DEFAULT_ALPHABET,
-    "default": DEFAULT_ALPHABET,
-    "0-9A-Z": ZERO_BASED_ALPHABET,
-    "0-F": ZERO_BASED_ALPHABET,
-    "zero": ZERO_BASED_ALPHABET,
-    "A-P": LETTER_ALPHABET,
-    "A-Y": LETTER_ALPHABET,
-    "letters": LETTER_ALPHABET,
-}
-
-
-def _registered(name: str) -> Alphabet:
-    return ALPHABETS[name]
 
 
 class Grid:
@@ -140,7 +82,7 @@ class Grid:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Grid is immutable")
 
-    def __reduce__(self) -> tuple[object, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Grid._trusted, (self.shape, self.values))
 
     # -- construction ------------------------------------------------------------------
@@ -166,9 +108,8 @@ class Grid:
         Raises:
             ParseError: naming line and column of the first problem.
         """
-        from .formats import parse_grid  # formats imports this module
-
-        return parse_grid(text, shape=shape, alphabet=alphabet)
+        shp, values = gridtext.decode_grid(text, shape=shape, alphabet=alphabet)
+        return cls._trusted(shp, values)
 
     # -- access ------------------------------------------------------------------------
     @overload
@@ -239,16 +180,15 @@ class Grid:
     # -- text --------------------------------------------------------------------------
     def to_line(self, *, blank: str = ".", alphabet: Alphabet = DEFAULT_ALPHABET) -> str:
         """The n*n symbols on one line, ``blank`` for empty cells."""
-        syms = alphabet.symbols
-        return "".join(blank if v == 0 else syms[v - 1] for v in self.values)
+        return gridtext.format_line(self.values, blank=blank, alphabet=alphabet)
 
     def to_block(
         self, *, blank: str = ".", separators: bool = True, alphabet: Alphabet = DEFAULT_ALPHABET
     ) -> str:
         """A pretty n-line block, with ``|`` and ``-+-`` between boxes when ``separators``."""
-        from .formats import format_block
-
-        return format_block(self, blank=blank, separators=separators, alphabet=alphabet)
+        return gridtext.format_block(
+            self.shape, self.values, blank=blank, separators=separators, alphabet=alphabet
+        )
 
     def __str__(self) -> str:
         return self.to_line()

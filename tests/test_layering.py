@@ -85,3 +85,54 @@ def _only_dataclass_fields(tree: ast.AST) -> bool:
             if not (isinstance(first, ast.Name) and first.id == "self"):
                 return False
     return True
+
+
+#: The core: the modules a Grid and a Puzzle are made of. None imports ``formats`` (which
+#: reads records built of them), so the core has no import cycle; the text of a grid's
+#: cells is ``gridtext``, below ``grid``.
+CORE = ("geometry", "grid", "gridtext", "rules", "puzzle", "errors")
+
+
+def formats_imports(tree: ast.AST) -> list[int]:
+    """Lines of a top-level package module that import ``sudoku_model.formats``, in any
+    spelling (relative or absolute, the module or a name from it, inside functions too)."""
+    target = "sudoku_model.formats"
+    lines = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = "sudoku_model" + (f".{base}" if base else "")
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module":
+            if node.args and isinstance(node.args[0], ast.Constant):
+                names = [str(node.args[0].value)]
+        if any(n == target or n.startswith(target + ".") for n in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_core_does_not_import_formats() -> None:
+    found = []
+    for name in CORE:
+        path = PACKAGE / f"{name}.py"
+        tree = ast.parse(path.read_text(), str(path))
+        found += [f"sudoku_model/{name}.py:{line}" for line in formats_imports(tree)]
+    assert not found, "imports sudoku_model.formats:\n" + "\n".join(found)
+
+
+def test_the_formats_scan_sees_every_spelling() -> None:
+    tree = ast.parse(
+        "from .formats import parse_grid\n"
+        "def f():\n"
+        "    from . import formats\n"
+        "    import sudoku_model.formats\n"
+        "    from sudoku_model.formats import Record\n"
+        "    importlib.import_module('sudoku_model.formats')\n"
+        "    from . import grid, gridtext\n"
+        "    from .formatting import x\n"
+    )
+    assert formats_imports(tree) == [1, 3, 4, 5, 6]

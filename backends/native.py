@@ -4,8 +4,11 @@ Rules arrive as data: every all-different unit of the :class:`~sudoku_model.Rule
 extra "different" pairs are compiled once into a :class:`native_backtrack.Model` (cached per
 rule set), then each puzzle is one C call. The classic 9x9 rules take a fixed-size fast path.
 
-Budgets: ``seconds`` (wall time, checked every 1,024 nodes) and ``nodes`` (search nodes);
+Budgets: ``seconds`` (wall time, checked every 256 nodes) and ``nodes`` (search nodes);
 without one, the base class passes :data:`~sudoku_model.solving.DEFAULT_BUDGET` (60 s).
+:meth:`NativeBackend.interrupt` also raises the C core's process-wide stop flag, polled with
+the clock: every native search in flight, in any thread, stops within milliseconds and
+raises :class:`~sudoku_model.errors.SearchInterrupted`.
 Stats: ``nodes`` (propagation rounds, one per guess plus the root) and ``guesses``
 (branching points).
 
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import native_backtrack as nb
+from sudoku_model.errors import SearchInterrupted
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
@@ -164,6 +168,22 @@ class NativeBackend(Backend):
         except PackageNotFoundError:  # running from a source tree
             return "unknown"
 
+    # -- interruption ------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Stop every search in flight now (see the base class), native searches of *every*
+        instance in this process included: the C core's stop flag is process-wide (a signal
+        is too). Only sets flags: safe in a signal handler."""
+        super().interrupt()
+        nb.interrupt()
+
+    def clear_interrupt(self) -> None:
+        """Let searches run again (this instance's flag and the C core's)."""
+        super().clear_interrupt()
+        nb.clear_interrupt()
+
+    def _interrupted_error(self) -> SearchInterrupted:
+        return SearchInterrupted(f"backend {self.name}: search interrupted")
+
     # -- models ------------------------------------------------------------------------
     def model(self, rules: RuleSet) -> nb.Model:
         """The compiled model of a rule set (built once, cached; safe across threads)."""
@@ -184,6 +204,8 @@ class NativeBackend(Backend):
         self, puzzle: Puzzle, result: tuple[int, int, list[bytes], int, int]
     ) -> SearchOutcome:
         count, status, raw, nodes, guesses = result
+        if status == nb.INTERRUPTED:
+            raise self._interrupted_error()
         shape = puzzle.shape
         return SearchOutcome(
             [_grid(shape, s) for s in raw],
@@ -237,9 +259,12 @@ class NativeBackend(Backend):
                 args["seconds"] = max(0.0, budget.seconds - spent_seconds)
             if budget.nodes is not None:
                 args["nodes"] = max(0, budget.nodes - search.nodes)
+            self._check_interrupt()
             start = time.perf_counter()
             status, raw = search.run(want, **args)
             spent_seconds += time.perf_counter() - start
+            if status == nb.INTERRUPTED:
+                raise self._interrupted_error()
             for s in raw:
                 yield _grid(shape, s)
             produced += len(raw)

@@ -63,6 +63,14 @@ MAX_KEPT = 10_000
 
 _MODEL_CACHE_SIZE = 64
 
+#: In the main thread a C search returns to Python at least this often (seconds), so that
+#: signal handlers run: Python runs them only between bytecodes of the main thread.
+SLICE_SECONDS = 0.05
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
 
 def create(sub: str | None = None, **options: Any) -> NativeBackend:
     """The factory registered under the entry point ``native``.
@@ -215,16 +223,62 @@ class NativeBackend(Backend):
             count=count,
         )
 
+    def _solve(self, m: nb.Model, budget: Budget, **options: Any) -> Any:
+        """``m.solve(**options)`` under the budget, responsive to signals in the main thread.
+
+        A C search holds the main thread until it ends, and Python runs signal handlers only
+        between bytecodes of the main thread: a search there first runs for SLICE_SECONDS;
+        one that needs more runs again from the start in a helper thread while the main
+        thread waits in short timed waits (the first slice is lost: at most SLICE_SECONDS
+        of a search that takes longer). A handler that raises (Ctrl-C) stops the helper's
+        search through the stop flag before the exception goes on.
+        """
+        args = _budget_args(budget)
+        seconds = budget.seconds
+        if not _in_main_thread() or (seconds is not None and seconds <= SLICE_SECONDS):
+            return m.solve(**options, **args)
+        start = time.perf_counter()
+        first = m.solve(**options, nodes=args["nodes"], seconds=SLICE_SECONDS)
+        if first[1] != nb.BUDGET or (budget.nodes is not None and first[3] >= budget.nodes):
+            return first
+        if seconds is not None:
+            args["seconds"] = max(0.0, seconds - (time.perf_counter() - start))
+        done = threading.Event()
+        box: list[Any] = []
+
+        def work() -> None:
+            try:
+                box.append(m.solve(**options, **args))
+            except BaseException as exc:  # handed to the waiting thread
+                box.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="native-solve", daemon=True).start()
+        try:
+            while not done.wait(SLICE_SECONDS):
+                pass
+        except BaseException:
+            if not nb.interrupted():  # raised by a handler that did not call interrupt()
+                nb.interrupt()
+                done.wait()
+                nb.clear_interrupt()
+            raise
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
+
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
         m = self.model(puzzle.rules)
         return self._outcome(
             puzzle,
-            m.solve(
-                bytes(puzzle.givens.values),
+            self._solve(
+                m,
+                budget,
+                givens=bytes(puzzle.givens.values),
                 limit=limit,
                 keep=min(limit, MAX_KEPT),
                 fast=self.fast,
-                **_budget_args(budget),
             ),
         )
 
@@ -233,12 +287,13 @@ class NativeBackend(Backend):
         m = self.model(puzzle.rules)
         return self._outcome(
             puzzle,
-            m.solve(
-                bytes(puzzle.givens.values),
+            self._solve(
+                m,
+                budget,
+                givens=bytes(puzzle.givens.values),
                 limit=1,
                 avoid=bytes(solution.values),
                 fast=self.fast,
-                **_budget_args(budget),
             ),
         )
 
@@ -252,11 +307,16 @@ class NativeBackend(Backend):
         produced = 0
         spent_seconds = 0.0
         state["complete"] = False
+        main = _in_main_thread()  # slices there, so that signal handlers run (see _solve)
         while limit is None or produced < limit:
             want = STREAM_CHUNK if limit is None else min(STREAM_CHUNK, limit - produced)
             args = _budget_args(budget)
             if budget.seconds is not None:
                 args["seconds"] = max(0.0, budget.seconds - spent_seconds)
+            if main:
+                args["seconds"] = (
+                    SLICE_SECONDS if args["seconds"] < 0 else min(SLICE_SECONDS, args["seconds"])
+                )
             if budget.nodes is not None:
                 args["nodes"] = max(0, budget.nodes - search.nodes)
             self._check_interrupt()
@@ -272,7 +332,11 @@ class NativeBackend(Backend):
                 state["complete"] = True
                 return
             if status == nb.BUDGET:
-                return
+                nodes_spent = budget.nodes is not None and search.nodes >= budget.nodes
+                seconds_spent = budget.seconds is not None and spent_seconds >= budget.seconds
+                if nodes_spent or seconds_spent or not main:
+                    return
+                # the end of a slice: go on
 
     # -- extras for generators and bulk work -------------------------------------------
     def random_solution(

@@ -235,7 +235,7 @@ def solver_names() -> list[str]:
 SLICE_SECONDS = 0.05
 
 #: Clauses added to a solver between two looks at the deadline while it is loaded.
-_LOAD_CHUNK = 20_000
+_LOAD_CHUNK = 10_000
 
 # Solvers left in an unknown state by PySAT's SIGINT handler (Lingeling): never freed.
 _POISONED: list[Any] = []
@@ -657,6 +657,7 @@ class PySATBackend(Backend):
         Raises:
             SearchInterrupted: after :meth:`interrupt`.
         """
+        self._refuse_budget(run)
         table = self._engines if table is None else table
         engine = self._usable(table, rules)
         if engine is not None and engine.fully_loaded:
@@ -843,17 +844,22 @@ class PySATBackend(Backend):
             span = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - now)
             slice_size = max(100, int(rate * span))
 
-    def _call_unlimited(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool:
-        """Lingeling: no limit and no interrupt in PySAT, so a finite budget is refused.
-        In the main thread PySAT's SIGINT handler is the only way out of a solve: after it
-        jumped out, the solver is set aside (never used nor freed again), Python's handler is
-        put back and the signal delivered to it."""
-        if run.deadline is not None or run.conflicts_left is not None:
+    def _refuse_budget(self, run: _Run) -> None:
+        """A finite budget for a solver that cannot be limited (Lingeling) is refused before
+        anything is built."""
+        if not self.info.limited and (run.deadline is not None or run.conflicts_left is not None):
             raise UnsupportedPuzzleError(
                 f"{self.name} cannot honour a seconds or conflicts budget (PySAT can neither "
                 "limit nor interrupt Lingeling); use another solver, or an unlimited budget: "
                 "Budget() in Python, --budget-seconds inf on the command line"
             )
+
+    def _call_unlimited(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool:
+        """Lingeling: no limit and no interrupt in PySAT, so a finite budget is refused.
+        In the main thread PySAT's SIGINT handler is the only way out of a solve: after it
+        jumped out, the solver is set aside (never used nor freed again), Python's handler is
+        put back and the signal delivered to it."""
+        self._refuse_budget(run)
         import pysat.solvers as solvers
 
         s = engine.solver

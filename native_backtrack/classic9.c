@@ -328,16 +328,22 @@ static void extract(const c9_state *s, uint8_t *out)
         }
 }
 
-/* 0 to go on, else the ctx->stop code (2 budget, 3 interrupted); polled as in generic.c. */
-static int budget_spent(c9_ctx *ctx)
+/* The poll itself, out of the search's way (see budget_spent). */
+static __attribute__((noinline)) int budget_poll(const nb_budget *b)
+{
+    if (nb_interrupted()) return 3;
+    if (b && b->deadline > 0 && nb_now() > b->deadline) return 2;
+    return 0;
+}
+
+/* 0 to go on, else the ctx->stop code (2 budget, 3 interrupted); polled as in generic.c.
+ * Kept small enough to inline: the search calls it before every alternative. */
+static inline int budget_spent(c9_ctx *ctx)
 {
     const nb_budget *b = ctx->budget;
     if (b && b->nodes_limit && ctx->nodes >= b->nodes_limit) return 2;
-    if ((ctx->nodes & (NB_POLL_NODES - 1)) == 0) {
-        if (nb_interrupted()) return 3;
-        if (b && b->deadline > 0 && nb_now() > b->deadline) return 2;
-    }
-    return 0;
+    if ((ctx->nodes & (NB_POLL_NODES - 1)) != 0) return 0;
+    return budget_poll(b);
 }
 
 static void solved(c9_state *s, c9_ctx *ctx)

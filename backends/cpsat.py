@@ -12,6 +12,17 @@ time. Budgets: ``seconds`` (``max_time_in_seconds``) and ``conflicts``
 (``max_number_of_conflicts``). Each call costs ~4-5 ms even for trivial puzzles: that is the
 solver's start-up, not the search.
 
+Stopping: the seconds budget counts from the start of the call (building the model
+included). CP-SAT cannot be stopped while it loads a model (about 0.25 s on 25x25, whatever
+``max_time_in_seconds`` says), so each solve runs in a helper thread while the calling thread
+waits: at the deadline, or on :meth:`CPSATBackend.interrupt`, the solve is told to stop
+(``StopSearch``) and, if it has not ended 0.02 s later, left to end on its own (it does once
+the model is loaded) while the call answers ``unknown`` or raises
+:class:`~sudoku_model.errors.SearchInterrupted`. The waiting thread stays responsive to
+signals (a solve in the main thread would hold off Python's signal handlers until it ends),
+and OR-Tools' own SIGINT handler is switched off (``catch_sigint_signal``): it swallowed
+Ctrl-C, and a second one aborted the process with ``std::bad_function_call``.
+
 >>> from sudoku_model import Puzzle
 >>> backend = create()
 >>> backend.check_unique(Puzzle.parse("1.3..4.2.1.3..2.")).kind.value
@@ -20,6 +31,8 @@ solver's start-up, not the search.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -30,6 +43,11 @@ from sudoku_model.rules import RuleSet
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 __all__ = ["create", "CPSATBackend"]
+
+#: How often the waiting thread looks at the clock and the interrupt flag (seconds).
+_POLL = 0.02
+#: How long a stopped solve may take to end before the call answers without it (seconds).
+_GRACE = 0.02
 
 
 def _import_cp_model() -> Any:
@@ -75,6 +93,7 @@ class CPSATBackend(Backend):
             if not hasattr(probe, key):
                 raise ValueError(f"unknown CP-SAT parameter {key!r}")
         self._models: OrderedDict[RuleSet, Any] = OrderedDict()
+        self._active: set[Any] = set()  # the CpSolvers solving now (see interrupt)
 
     def version(self) -> str:
         from importlib.metadata import version
@@ -109,32 +128,107 @@ class CPSATBackend(Backend):
                 domain[1] = value
         return model
 
-    def _solver(self, budget: Budget, enumerate_all: bool) -> Any:
+    def _solver(self, budget: Budget, enumerate_all: bool, seconds: float | None = None) -> Any:
+        """A solver for one call; ``seconds`` is what is left of the budget's."""
         solver = self._cp.CpSolver()
         params = solver.parameters
         # Enumeration with several workers misses solutions (measured: 168 of the 288 of
         # the empty 4x4): enumerate with one worker, use more only to find one solution.
         params.num_workers = 1 if enumerate_all else self.workers
         params.enumerate_all_solutions = enumerate_all
-        if budget.seconds is not None:
-            params.max_time_in_seconds = float(budget.seconds)
+        if seconds is None:
+            seconds = budget.seconds
+        if seconds is not None:
+            params.max_time_in_seconds = max(0.0, float(seconds))
         if budget.conflicts is not None:
             params.max_number_of_conflicts = int(budget.conflicts)
         for key, value in self.parameters.items():
             setattr(params, key, value)
+        # Stopping is ours (see the module docs): OR-Tools' handler would swallow Ctrl-C.
+        params.catch_sigint_signal = False
         return solver
+
+    # -- interruption ----------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Stop every solve of this backend in flight (``StopSearch``; see the base class).
+        Takes no lock: safe in a signal handler."""
+        super().interrupt()
+        for solver in tuple(self._active):  # tuple() of a set is atomic under the GIL
+            solver.stop_search()
+
+    def _run(self, solver: Any, model: Any, collector: Any, deadline: float | None) -> Any:
+        """``solver.solve(model, collector)`` in a helper thread: the CP-SAT status, or None
+        when the deadline came first (the solve is stopped and left to end on its own).
+
+        Raises:
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        done = threading.Event()
+        result: list[Any] = []
+
+        def work() -> None:
+            try:
+                result.append(solver.solve(model, collector))
+            except BaseException as exc:  # handed to the waiting thread
+                result.append(exc)
+            finally:
+                done.set()
+
+        # Not a daemon: a solve left behind (stopped, ending within ~0.25 s) is joined at
+        # exit instead of being torn down inside OR-Tools.
+        worker = threading.Thread(target=work, name="cpsat-solve")
+        self._active.add(solver)
+        try:
+            self._check_interrupt()
+            worker.start()
+            stop_at: float | None = None  # when StopSearch was first asked for
+            while True:
+                now = time.perf_counter()
+                if stop_at is not None:
+                    wait = max(0.0, min(_POLL, stop_at + _GRACE - now))
+                elif deadline is not None:
+                    wait = min(_POLL, max(0.0, deadline - now))
+                else:
+                    wait = _POLL
+                if done.wait(wait):
+                    break
+                now = time.perf_counter()
+                if self._interrupted or (deadline is not None and now >= deadline):
+                    # again at each poll: a stop asked before solve() began is lost
+                    solver.stop_search()
+                    if stop_at is None:
+                        stop_at = now
+                    elif now - stop_at >= _GRACE:
+                        break
+        except BaseException:  # a signal handler raised in this (main) thread
+            solver.stop_search()
+            raise
+        finally:
+            self._active.discard(solver)
+        self._check_interrupt()
+        if not done.is_set():
+            return None
+        if isinstance(result[0], BaseException):
+            raise result[0]
+        return result[0]
 
     # -- the contract primitive -----------------------------------------------------------
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
         cp = self._cp
+        deadline = budget.deadline(time.perf_counter())
         if budget.seconds == 0 or budget.conflicts == 0:
             return SearchOutcome([], False, {}, stopped_by_budget=True)
         model = self._model(puzzle)
         shape = puzzle.shape
         collector = _collector_class(cp)(shape, limit)
         found = collector.found
-        solver = self._solver(budget, enumerate_all=limit > 1)
-        status = solver.solve(model, collector)
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return SearchOutcome([], False, {}, stopped_by_budget=True)
+        solver = self._solver(budget, enumerate_all=limit > 1, seconds=left)
+        status = self._run(solver, model, collector, deadline)
+        if status is None:  # the deadline came while CP-SAT could not stop
+            return SearchOutcome(list(found[:limit]), False, {}, stopped_by_budget=True)
         stats = {
             "conflicts": solver.num_conflicts,
             "decisions": solver.num_branches,

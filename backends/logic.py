@@ -4,6 +4,11 @@ Every default technique is a sound deduction (none assumes uniqueness), so the p
 after logic has exactly the solutions of the puzzle; counting continues from there with a
 depth-first search (fewest candidates first, singles after each guess).
 
+The search looks at the clock and at :meth:`LogicBackend.interrupt` at every node (a node
+costs far more than a clock read), so it stops within a node of its deadline; a count keeps
+at most :data:`MAX_KEPT` grids and counts the rest without holding them, and
+``solutions()`` streams them.
+
 >>> from sudoku_model import Puzzle, get_backend
 >>> backend = get_backend("logic")
 >>> backend.check_unique(Puzzle.parse("1.3..4.2.1.3..2.")).kind.value
@@ -13,14 +18,17 @@ depth-first search (fewest candidates first, singles after each guess).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
-__all__ = ["LogicBackend", "create"]
+__all__ = ["LogicBackend", "create", "MAX_KEPT"]
+
+#: Most grids a count keeps (as the native backend): it counts further without them.
+MAX_KEPT = 10_000
 
 #: Sub-solver names: which techniques run before the search.
 TECHNIQUE_SETS = ("all", "singles")
@@ -56,27 +64,112 @@ class LogicBackend(Backend):
         return __version__
 
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
-        from sudoku_model.logic import CandidateGrid, LogicStatus, search, solve_logically
+        stats: dict[str, Any] = {"logic_steps": 0, "nodes": 0, "guesses": 0}
+        state = {"complete": False, "stopped_by_budget": False}
+        shape = puzzle.shape
+        kept: list[Grid] = []
+        count = 0
+        for values in self._solutions(puzzle, limit, budget, stats, state):
+            count += 1
+            if len(kept) < MAX_KEPT:
+                kept.append(Grid._trusted(shape, values))
+        return SearchOutcome(
+            kept,
+            state["complete"],
+            stats,
+            stopped_by_budget=state["stopped_by_budget"],
+            count=count,
+        )
+
+    def _iter_solutions(
+        self, puzzle: Puzzle, *, limit: int | None, budget: Budget, state: dict[str, bool]
+    ) -> Iterator[Grid]:
+        shape = puzzle.shape
+        run = {"complete": False, "stopped_by_budget": False}
+        for values in self._solutions(puzzle, limit, budget, {}, run):
+            yield Grid._trusted(shape, values)
+        state["complete"] = run["complete"]
+
+    def _solutions(
+        self,
+        puzzle: Puzzle,
+        limit: int | None,
+        budget: Budget,
+        stats: dict[str, Any],
+        state: dict[str, bool],
+    ) -> Iterator[tuple[int, ...]]:
+        """Yield up to ``limit`` solutions (value tuples): techniques, then a depth-first
+        search. ``state`` gets ``complete`` / ``stopped_by_budget``, ``stats`` the counters.
+
+        Raises:
+            SearchInterrupted: after :meth:`interrupt` (checked at every node).
+        """
+        from sudoku_model.logic import CandidateGrid, LogicStatus, solve_logically
 
         start = time.perf_counter()
         deadline = budget.deadline(start)
         grid = CandidateGrid.from_puzzle(puzzle)
         logic = solve_logically(grid, techniques=self._techniques, deadline=deadline)
-        stats: dict[str, Any] = {"logic_steps": len(logic.steps), "nodes": 0, "guesses": 0}
+        self._check_interrupt()
+        stats.update(logic_steps=len(logic.steps), nodes=0, guesses=0)
         if logic.status == LogicStatus.CONTRADICTION:
-            return SearchOutcome([], True, stats)
+            state["complete"] = True
+            return
         if logic.status == LogicStatus.TIMEOUT:
-            return SearchOutcome([], False, stats, stopped_by_budget=True)
+            state["stopped_by_budget"] = True
+            return
         if logic.status == LogicStatus.SOLVED:
-            return SearchOutcome([grid.to_grid()], True, stats)
-        found = search(grid, limit=limit, deadline=deadline, node_limit=budget.nodes)
-        stats["nodes"] = found.nodes
-        stats["guesses"] = found.guesses
-        shape = puzzle.shape
-        solutions = [Grid._trusted(shape, values) for values in found.solutions]
-        return SearchOutcome(
-            solutions, found.complete, stats, stopped_by_budget=found.stopped_by_budget
-        )
+            state["complete"] = True
+            yield tuple(grid.values)
+            return
+        if grid.broken is not None:
+            state["complete"] = True
+            return
+        clock = time.perf_counter
+        node_limit = budget.nodes
+        n = grid.tables.n
+        stack: list[tuple[Any, bool]] = [(grid.copy(), False)]
+        nodes = guesses = found = 0
+        try:
+            while stack:
+                if limit is not None and found >= limit:
+                    return
+                g, guessed = stack.pop()
+                nodes += 1
+                if guessed:
+                    guesses += 1
+                if node_limit is not None and nodes > node_limit:
+                    state["stopped_by_budget"] = True
+                    return
+                if deadline is not None and clock() > deadline:
+                    state["stopped_by_budget"] = True
+                    return
+                self._check_interrupt()
+                g.touched.clear()  # no cached technique runs during search
+                if not g.propagate_singles():
+                    continue
+                if g.empty == 0:
+                    found += 1
+                    yield tuple(g.values)
+                    continue
+                cands = g.cands
+                best, best_count = -1, n + 1
+                for c, m in enumerate(cands):
+                    if m:
+                        k = m.bit_count()
+                        if k < best_count:
+                            best, best_count = c, k
+                            if k == 2:
+                                break
+                m = cands[best]
+                for d in reversed([d + 1 for d in range(n) if m >> d & 1]):
+                    child = g.copy()  # the smallest digit is tried first
+                    child.place(best, d)
+                    stack.append((child, True))
+            state["complete"] = True
+        finally:
+            stats["nodes"] = nodes
+            stats["guesses"] = guesses
 
 
 def create(sub: str | None = None, **options: Any) -> LogicBackend:

@@ -4,8 +4,11 @@ Rules arrive as data: every all-different unit of the :class:`~sudoku_model.Rule
 extra "different" pairs are compiled once into a :class:`native_backtrack.Model` (cached per
 rule set), then each puzzle is one C call. The classic 9x9 rules take a fixed-size fast path.
 
-Budgets: ``seconds`` (wall time, checked every 1,024 nodes) and ``nodes`` (search nodes);
+Budgets: ``seconds`` (wall time, checked every 256 nodes) and ``nodes`` (search nodes);
 without one, the base class passes :data:`~sudoku_model.solving.DEFAULT_BUDGET` (60 s).
+:meth:`NativeBackend.interrupt` also raises the C core's process-wide stop flag, polled with
+the clock: every native search in flight, in any thread, stops within milliseconds and
+raises :class:`~sudoku_model.errors.SearchInterrupted`.
 Stats: ``nodes`` (propagation rounds, one per guess plus the root) and ``guesses``
 (branching points).
 
@@ -35,11 +38,12 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import native_backtrack as nb
+from sudoku_model.errors import SearchInterrupted
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
@@ -107,6 +111,45 @@ _BATCH_KINDS: dict[tuple[int, int], VerdictKind] = {
     for status in (nb.EXHAUSTED, nb.LIMIT, nb.BUDGET, nb.CONTRADICTORY)
     for count in (0, 1, 2)
 }
+
+#: In the main thread a C search returns to Python at least this often (seconds), so that
+#: signal handlers run: Python runs them only between bytecodes of the main thread.
+SLICE_SECONDS = 0.05
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _off_main_thread(call: Callable[[], Any]) -> Any:
+    """``call()`` in a helper thread while the main thread waits in short timed waits, so
+    that signal handlers run during a long C call (Python runs them only between bytecodes
+    of the main thread). A handler that raises (Ctrl-C) stops the C call through the stop
+    flag before the exception goes on."""
+    done = threading.Event()
+    box: list[Any] = []
+
+    def work() -> None:
+        try:
+            box.append(call())
+        except BaseException as exc:  # handed to the waiting thread
+            box.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="native-search", daemon=True).start()
+    try:
+        while not done.wait(SLICE_SECONDS):
+            pass
+    except BaseException:
+        if not nb.interrupted():  # raised by a handler that did not call interrupt()
+            nb.interrupt()
+            done.wait()
+            nb.clear_interrupt()
+        raise
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
 
 
 def create(sub: str | None = None, **options: Any) -> NativeBackend:
@@ -212,6 +255,22 @@ class NativeBackend(Backend):
         except PackageNotFoundError:  # running from a source tree
             return "unknown"
 
+    # -- interruption ------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Stop every search in flight now (see the base class), native searches of *every*
+        instance in this process included: the C core's stop flag is process-wide (a signal
+        is too). Only sets flags: safe in a signal handler."""
+        super().interrupt()
+        nb.interrupt()
+
+    def clear_interrupt(self) -> None:
+        """Let searches run again (this instance's flag and the C core's)."""
+        super().clear_interrupt()
+        nb.clear_interrupt()
+
+    def _interrupted_error(self) -> SearchInterrupted:
+        return SearchInterrupted(f"backend {self.name}: search interrupted")
+
     # -- models ------------------------------------------------------------------------
     def model(self, rules: RuleSet) -> nb.Model:
         """The compiled model of a rule set (built once, cached; safe across threads)."""
@@ -232,6 +291,8 @@ class NativeBackend(Backend):
         self, puzzle: Puzzle, result: tuple[int, int, list[bytes], int, int]
     ) -> SearchOutcome:
         count, status, raw, nodes, guesses = result
+        if status == nb.INTERRUPTED:
+            raise self._interrupted_error()
         shape = puzzle.shape
         return SearchOutcome(
             [_grid(shape, s) for s in raw],
@@ -241,16 +302,39 @@ class NativeBackend(Backend):
             count=count,
         )
 
+    def _solve(self, m: nb.Model, budget: Budget, **options: Any) -> Any:
+        """``m.solve(**options)`` under the budget, responsive to signals in the main thread.
+
+        A C search holds the main thread until it ends, and Python runs signal handlers only
+        between bytecodes of the main thread: a search there first runs for SLICE_SECONDS;
+        one that needs more runs again from the start in a helper thread while the main
+        thread waits in short timed waits (the first slice is lost: at most SLICE_SECONDS
+        of a search that takes longer). A handler that raises (Ctrl-C) stops the helper's
+        search through the stop flag before the exception goes on.
+        """
+        args = _budget_args(budget)
+        seconds = budget.seconds
+        if not _in_main_thread() or (seconds is not None and seconds <= SLICE_SECONDS):
+            return m.solve(**options, **args)
+        start = time.perf_counter()
+        first = m.solve(**options, nodes=args["nodes"], seconds=SLICE_SECONDS)
+        if first[1] != nb.BUDGET or (budget.nodes is not None and first[3] >= budget.nodes):
+            return first
+        if seconds is not None:
+            args["seconds"] = max(0.0, seconds - (time.perf_counter() - start))
+        return _off_main_thread(lambda: m.solve(**options, **args))
+
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
         m = self.model(puzzle.rules)
         return self._outcome(
             puzzle,
-            m.solve(
-                bytes(puzzle.givens.values),
+            self._solve(
+                m,
+                budget,
+                givens=bytes(puzzle.givens.values),
                 limit=limit,
                 keep=min(limit, MAX_KEPT),
                 fast=self.fast,
-                **_budget_args(budget),
             ),
         )
 
@@ -259,12 +343,13 @@ class NativeBackend(Backend):
         m = self.model(puzzle.rules)
         return self._outcome(
             puzzle,
-            m.solve(
-                bytes(puzzle.givens.values),
+            self._solve(
+                m,
+                budget,
+                givens=bytes(puzzle.givens.values),
                 limit=1,
                 avoid=bytes(solution.values),
                 fast=self.fast,
-                **_budget_args(budget),
             ),
         )
 
@@ -278,16 +363,24 @@ class NativeBackend(Backend):
         produced = 0
         spent_seconds = 0.0
         state["complete"] = False
+        main = _in_main_thread()  # slices there, so that signal handlers run (see _solve)
         while limit is None or produced < limit:
             want = STREAM_CHUNK if limit is None else min(STREAM_CHUNK, limit - produced)
             args = _budget_args(budget)
             if budget.seconds is not None:
                 args["seconds"] = max(0.0, budget.seconds - spent_seconds)
+            if main:
+                args["seconds"] = (
+                    SLICE_SECONDS if args["seconds"] < 0 else min(SLICE_SECONDS, args["seconds"])
+                )
             if budget.nodes is not None:
                 args["nodes"] = max(0, budget.nodes - search.nodes)
+            self._check_interrupt()
             start = time.perf_counter()
             status, raw = search.run(want, **args)
             spent_seconds += time.perf_counter() - start
+            if status == nb.INTERRUPTED:
+                raise self._interrupted_error()
             for s in raw:
                 yield _grid(shape, s)
             produced += len(raw)
@@ -295,7 +388,11 @@ class NativeBackend(Backend):
                 state["complete"] = True
                 return
             if status == nb.BUDGET:
-                return
+                nodes_spent = budget.nodes is not None and search.nodes >= budget.nodes
+                seconds_spent = budget.seconds is not None and spent_seconds >= budget.seconds
+                if nodes_spent or seconds_spent or not main:
+                    return
+                # the end of a slice: go on
 
     # -- fast paths of the contract's primitives ---------------------------------------
     def random_solution(
@@ -321,7 +418,9 @@ class NativeBackend(Backend):
         values = bytes(start.values) if start is not None else bytes(rules.shape.cell_count)
         self._check_interrupt()
         search = self.model(rules).search(values, seed=rng.getrandbits(63))
-        _status, raw = search.run(1, **_budget_args(budget or DEFAULT_BUDGET))
+        status, raw = search.run(1, **_budget_args(budget or DEFAULT_BUDGET))
+        if status == nb.INTERRUPTED:
+            raise self._interrupted_error()
         self._check_interrupt()
         return _grid(rules.shape, raw[0]) if raw else None
 
@@ -345,6 +444,8 @@ class NativeBackend(Backend):
         if grid.shape != rules.shape or 0 in grid.values:
             return False
         count, status, *_ = self.model(rules).solve(bytes(grid.values), limit=1, keep=0)
+        if status == nb.INTERRUPTED:
+            raise self._interrupted_error()
         return count == 1 and status != nb.CONTRADICTORY
 
     def check_unique_batch(
@@ -464,9 +565,20 @@ class NativeBackend(Backend):
                 bytes((g.givens if isinstance(g, Puzzle) else g).values) for g in givens
             )
         start = time.perf_counter()
-        counts, statuses, solutions, nodes, guesses = self.model(rules).batch(
-            givens, limit=limit, keep=keep, fast=self.fast, **_budget_args(budget or DEFAULT_BUDGET)
+        model = self.model(rules)
+        args = _budget_args(budget or DEFAULT_BUDGET)
+        self._check_interrupt()
+
+        def call() -> Any:
+            return model.batch(givens, limit=limit, keep=keep, fast=self.fast, **args)
+
+        # In the main thread a batch runs in a helper thread, so that a signal handler can
+        # stop it (through interrupt()) instead of waiting for the whole batch.
+        counts, statuses, solutions, nodes, guesses = (
+            _off_main_thread(call) if _in_main_thread() else call()
         )
+        if nb.INTERRUPTED in statuses:
+            raise self._interrupted_error()
         return BatchResult(
             rules.shape,
             limit,
@@ -573,6 +685,8 @@ class NativeRemovalOracle(RemovalOracle):
             )
             if count:
                 return False
+            if status == nb.INTERRUPTED:
+                raise self._backend._interrupted_error()
             return None if status == nb.BUDGET else True
         values = bytearray(givens)
         sol = self.solution.values
@@ -582,6 +696,8 @@ class NativeRemovalOracle(RemovalOracle):
             )
             if count:
                 return False
+            if status == nb.INTERRUPTED:
+                raise self._backend._interrupted_error()
             if status == nb.BUDGET:
                 return None
             values[cell] = sol[cell]  # other solutions differing here are ruled out

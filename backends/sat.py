@@ -28,7 +28,22 @@ conflict limit (CaDiCaL, MiniSat family; Glucose checks it only at restarts, so 
 overshoot). Solvers with ``interrupt()`` (MiniSat family) are stopped by one persistent
 watchdog thread (a ``threading.Timer`` per call costs ~90 us, a quarter of a whole
 uniqueness check); CaDiCaL has no interrupt in PySAT, so it runs in slices of conflicts
-and the clock is checked between slices.
+and the clock is checked between slices. The seconds budget counts from the start of the
+call, building the solver included: the rules of a new rule set are encoded in a helper
+thread (pure Python, ~0.5 s for 25x25) and loaded into the solver in chunks, both watched
+against the deadline; a call whose budget ends during set-up answers ``unknown`` and the
+set-up goes on where it stopped at the next call.
+
+Interruption (:meth:`PySATBackend.interrupt`, signals): no solver ever runs with PySAT's own
+SIGINT handler, which jumps out of the C++ solver with ``longjmp`` and leaves it unusable
+(CaDiCaL then aborts the process with "invalid API usage", exit 134): CaDiCaL is called
+without it (``main_thread=0``), the MiniSat family with ``expect_interrupt=True``. In the main
+thread every solve returns to Python at least every 0.05 s (a slice), so Python's signal
+handlers run; ``interrupt()`` from another thread stops a MiniSat-family solve at once and a
+CaDiCaL one at the end of its slice. The interrupted call raises
+:class:`~sudoku_model.errors.SearchInterrupted`, and its solver is thrown away (rebuilt by the
+next call). Lingeling can be stopped by nothing: it refuses every finite budget (see
+:data:`SOLVERS`).
 
 Fast path of the contract's primitives (``capabilities.fast_paths``):
 :meth:`PySATBackend.removal_oracle` answers "still unique without these clues?" with
@@ -50,19 +65,22 @@ Not thread-safe: use one backend instance per thread.
 from __future__ import annotations
 
 import atexit
+import math
 import operator
 import random
+import signal
 import threading
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from itertools import compress, islice
 from operator import add, neg
 from typing import Any
 
-from sudoku_model.errors import BackendUnavailableError
+from sudoku_model.errors import BackendUnavailableError, SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import RuleSet
@@ -76,7 +94,7 @@ from sudoku_model.solving import (
     is_full_grid,
 )
 
-from .cnf import DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
+from .cnf import CNF, DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
 
 __all__ = [
     "create",
@@ -139,7 +157,10 @@ SOLVERS: dict[str, SolverInfo] = {
             False,
             False,
             True,
-            "Lingeling: no limited solve in PySAT, so budgets are not honoured",
+            "Lingeling: PySAT can neither limit nor interrupt it, so it takes no budget: a "
+            "finite seconds or conflicts budget (the default 60 s too) is refused; run it "
+            "with an unlimited one (Budget(), CLI --budget-seconds inf). SIGTERM waits for "
+            "the solve to end; Ctrl-C stops it and throws the solver away",
         ),
     ]
 }
@@ -220,6 +241,81 @@ def solver_names() -> list[str]:
     return list(SOLVERS)
 
 
+#: Longest a solve runs in the main thread before Python's signal handlers get a chance
+#: (and CaDiCaL, which cannot be interrupted, before it looks at the interrupt flag).
+SLICE_SECONDS = 0.05
+
+#: Clauses added to a solver between two looks at the deadline while it is loaded.
+_LOAD_CHUNK = 10_000
+
+# Solvers left in an unknown state by PySAT's SIGINT handler (Lingeling): never freed.
+_POISONED: list[Any] = []
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _quiet_solve_limited(solver: Any, name: str) -> Any:
+    """``solve_limited`` of a CaDiCaL solver without PySAT's SIGINT handler.
+
+    PySAT's CaDiCaL wrappers take ``main_thread`` from the calling thread and, in the main
+    thread, replace the SIGINT handler by one that ``longjmp``s out of the solver; the
+    solver is then in an invalid state and its next use aborts the process. The C entry
+    point takes the flag as an argument: 0 leaves Python's handler in place (the solve
+    runs in slices, so the handler runs within a slice). Returns None when this PySAT
+    build lacks that entry point (the public method is used then).
+    """
+    import pysat.solvers as solvers
+
+    inner = solver.solver
+    fn = getattr(getattr(solvers, "pysolvers", None), f"{name}_solve_lim", None)
+    handle = getattr(inner, "cadical", None)
+    if fn is None or handle is None:
+        return None
+
+    def solve_limited(assumptions: list[int]) -> bool | None:
+        raw = fn(handle, assumptions, 0)
+        status = None if raw == 0 else raw > 0
+        inner.status = status  # get_model() reads it
+        inner.prev_assumps = assumptions
+        return status
+
+    return solve_limited
+
+
+# -- encoding in a helper thread --------------------------------------------------------------
+_ENCODINGS: dict[tuple[RuleSet, str, str], Any] = {}
+_ENCODINGS_LOCK = threading.Lock()
+
+
+def _encode_in_background(rules: RuleSet, encoding: str, amo: str) -> Any:
+    """A future of ``encode_rules(rules, ...)``, computed in a daemon thread (one per rule
+    set at a time; the result is also cached by :mod:`backends.cnf`)."""
+    from concurrent.futures import Future
+
+    key = (rules, encoding, amo)
+    with _ENCODINGS_LOCK:
+        future = _ENCODINGS.get(key)
+        if future is not None:
+            return future
+        future = Future()
+        _ENCODINGS[key] = future
+
+    def work() -> None:
+        try:
+            future.set_result(encode_rules(rules, encoding=encoding, amo=amo))
+        except BaseException as exc:  # handed to whoever waits
+            future.set_exception(exc)
+        finally:
+            with _ENCODINGS_LOCK:
+                _ENCODINGS.pop(key, None)
+
+    # A daemon: pure Python, nothing to clean up if the process ends first.
+    threading.Thread(target=work, name="pysat-encode", daemon=True).start()
+    return future
+
+
 # -- the watchdog that turns a deadline into solver.interrupt() ------------------------------
 class _Watchdog:
     """One daemon thread per backend that interrupts the armed solver at its deadline.
@@ -280,9 +376,18 @@ class _Engine:
     """The rules of one RuleSet loaded into a solver, plus the tables of the hot path."""
 
     def __init__(
-        self, rules: RuleSet, info: SolverInfo, encoding: str, amo: str, options: dict[str, int]
+        self,
+        rules: RuleSet,
+        info: SolverInfo,
+        encoding: str,
+        amo: str,
+        options: dict[str, int],
+        *,
+        load: bool = True,
+        cnf: CNF | None = None,
     ) -> None:
-        cnf = encode_rules(rules, encoding=encoding, amo=amo)
+        if cnf is None:
+            cnf = encode_rules(rules, encoding=encoding, amo=amo)
         self.options = options
         shape = rules.shape
         n = shape.size
@@ -306,23 +411,46 @@ class _Engine:
         self.positive_phases = False
         self.preferred: Grid | None = None  # the grid of the last prefer_phases
         self.solver: Any = None
-        self._new_solver()
+        # True after an interrupted call: the next look-up replaces the solver.
+        self.stale = False
+        self.loaded = 0  # clauses loaded into the solver so far
+        self.solve_limited: Any = None  # CaDiCaL: solve_limited without PySAT's SIGINT handler
+        self._new_solver(load=load)
 
-    def _new_solver(self) -> None:
+    @property
+    def fully_loaded(self) -> bool:
+        return self.loaded == len(self.clauses)
+
+    def _new_solver(self, *, load: bool = True) -> None:
         solvers = _import_pysat()
         if self.solver is not None:
             self.solver.delete()
+        self.solver = solvers.Solver(name=self.info.name)
         if self.options:  # CaDiCaL takes options only before its first clause
-            self.solver = solvers.Solver(name=self.info.name)
             self.solver.solver.configure(self.options)
-            self.solver.append_formula(self.clauses)
-        else:
-            self.solver = solvers.Solver(name=self.info.name, bootstrap_with=self.clauses)
+        self.loaded = 0
+        if load:
+            self.load()
+        if not self.info.interrupt and self.info.limited:
+            self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
         self.next_var = self.first_free
         self.retired = 0
         self.positive_phases = False
         self.preferred = None
         self.generation += 1
+
+    def load(self, stop: Any = None) -> bool:
+        """Load the clauses not loaded yet, in chunks; ``stop()`` is asked between chunks
+        and a true answer ends the loading there (False is returned; call again to go on)."""
+        clauses = self.clauses
+        total = len(clauses)
+        while self.loaded < total:
+            end = min(total, self.loaded + _LOAD_CHUNK)
+            self.solver.append_formula(clauses[self.loaded : end])
+            self.loaded = end
+            if end < total and stop is not None and stop():
+                return False
+        return True
 
     def fresh_guard(self) -> int:
         g = self.next_var
@@ -387,14 +515,21 @@ class _Engine:
 
 
 class _Run:
-    """The limits of one search (one public call), shared by its solver calls."""
+    """The limits of one search (one public call), shared by its solver calls. Created
+    before the solver is looked up, so that building one counts against the budget."""
 
     __slots__ = ("deadline", "conflicts_left", "stopped")
 
     def __init__(self, budget: Budget) -> None:
-        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        seconds = budget.seconds
+        self.deadline = (
+            None if seconds is None or math.isinf(seconds) else time.perf_counter() + seconds
+        )
         self.conflicts_left = budget.conflicts
         self.stopped = False
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
 _STAT_NAMES = ("conflicts", "decisions", "propagations")
@@ -503,7 +638,17 @@ class PySATBackend(Backend):
         self._random_engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._watchdog = _Watchdog() if self.info.interrupt else None
         self._sessions: weakref.WeakSet[RemovalSession] = weakref.WeakSet()
+        self._solving: set[Any] = set()  # PySAT solvers in a solve now (see interrupt)
         _LIVE.add(self)
+
+    def interrupt(self) -> None:
+        """Stop the solve in flight (see the base class): a MiniSat-family solver at once,
+        CaDiCaL at the end of its slice (<= 0.05 s). Takes no lock: safe in a signal
+        handler."""
+        super().interrupt()
+        if self.info.interrupt:
+            for solver in tuple(self._solving):  # tuple() of a set is atomic under the GIL
+                solver.interrupt()
 
     def version(self) -> str:
         import pysat
@@ -522,83 +667,239 @@ class PySATBackend(Backend):
     # -- engines ---------------------------------------------------------------------
     def _engine(self, rules: RuleSet, table: OrderedDict | None = None) -> _Engine:
         table = self._engines if table is None else table
-        engine = table.get(rules)
+        engine = self._usable(table, rules)
         if engine is None:
             engine = _Engine(rules, self.info, self.encoding, self.amo, self.solver_options)
-            table[rules] = engine
-            while len(table) > self.max_rule_sets:
-                _, old = table.popitem(last=False)
-                if old.active_iterators == 0:
-                    old.delete()
-        elif len(table) > 1:
+            self._remember(table, rules, engine)
+        elif not engine.fully_loaded:
+            engine.load()
+        return engine
+
+    def _engine_within(
+        self, rules: RuleSet, run: _Run, table: OrderedDict | None = None
+    ) -> _Engine | None:
+        """The engine of ``rules``, built within the run's budget: None when the deadline
+        came first (what was built is kept for the next call).
+
+        Raises:
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        self._refuse_budget(run)
+        table = self._engines if table is None else table
+        engine = self._usable(table, rules)
+        if engine is not None and engine.fully_loaded:
+            return engine
+
+        def stop() -> bool:
+            return self._interrupted or run.expired()
+
+        if engine is None:
+            future = _encode_in_background(rules, self.encoding, self.amo)
+            while not future.done():
+                if stop():
+                    self._check_interrupt()
+                    run.stopped = True
+                    return None
+                # a timed wait: signal handlers and interrupt() get their turn
+                futures_wait([future], timeout=SLICE_SECONDS)
+            engine = _Engine(
+                rules,
+                self.info,
+                self.encoding,
+                self.amo,
+                self.solver_options,
+                load=False,
+                cnf=future.result(),
+            )
+            self._remember(table, rules, engine)
+        if not engine.load(stop):
+            self._check_interrupt()
+            run.stopped = True
+            return None
+        return engine
+
+    @staticmethod
+    def _usable(table: OrderedDict, rules: RuleSet) -> _Engine | None:
+        """The engine of ``rules`` in ``table`` unless it must be rebuilt (after an
+        interrupted call, once no iterator uses it)."""
+        engine = table.get(rules)
+        if engine is None:
+            return None
+        if engine.stale and engine.active_iterators == 0:
+            del table[rules]
+            engine.delete()
+            return None
+        if len(table) > 1:
             table.move_to_end(rules)
         return engine
 
+    def _remember(self, table: OrderedDict, rules: RuleSet, engine: _Engine) -> None:
+        table[rules] = engine
+        while len(table) > self.max_rule_sets:
+            _, old = table.popitem(last=False)
+            if old.active_iterators == 0:
+                old.delete()
+
     # -- one solver call under the run's limits ------------------------------------------
     def _call(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool | None:
-        """True (model), False (unsatisfiable) or None (a budget ran out)."""
-        s = engine.solver
-        info = self.info
-        if not info.limited:
-            return s.solve(assumptions)
-        deadline = run.deadline
-        left = run.conflicts_left
-        if (deadline is not None and time.perf_counter() >= deadline) or (
-            left is not None and left <= 0
-        ):
-            run.stopped = True
-            return None
-        if left is not None:
-            before = s.accum_stats()["conflicts"]
-        if info.interrupt:
-            s.conf_budget(left if left is not None else -1)  # -1: no conflict limit
-            watchdog = self._watchdog
-            if deadline is None or watchdog is None:
-                result = s.solve_limited(assumptions)
-            else:
-                watchdog.arm(s, deadline)
-                try:
-                    result = s.solve_limited(assumptions, expect_interrupt=True)
-                finally:
-                    if watchdog.disarm():
-                        s.clear_interrupt()
-        else:
-            result = self._call_in_slices(s, assumptions, deadline, left)
-        if left is not None:
-            run.conflicts_left = left - (s.accum_stats()["conflicts"] - before)
-        if result is None:
-            run.stopped = True
-        return result
+        """True (model), False (unsatisfiable) or None (a budget ran out).
 
-    @staticmethod
-    def _call_in_slices(
-        s: Any, assumptions: list[int], deadline: float | None, left: int | None
-    ) -> bool | None:
-        # No interrupt: run slices of conflicts and look at the clock between them; the
-        # slice is sized from the measured rate so one slice takes about 0.1 s at most.
-        if deadline is None:
-            if left is None:
-                return s.solve(assumptions)
-            s.conf_budget(left)
-            return s.solve_limited(assumptions)
-        slice_size = 2000
+        Raises:
+            SearchInterrupted: after :meth:`interrupt` (the engine's solver is then rebuilt
+                by the next look-up).
+            UnsupportedPuzzleError: a finite budget for a solver that cannot honour one.
+        """
+        info = self.info
+        try:
+            self._check_interrupt()
+            if not info.limited:
+                return self._call_unlimited(engine, assumptions, run)
+            deadline = run.deadline
+            left = run.conflicts_left
+            if (deadline is not None and time.perf_counter() >= deadline) or (
+                left is not None and left <= 0
+            ):
+                run.stopped = True
+                return None
+            if info.interrupt:
+                result = self._call_interruptible(engine.solver, assumptions, run)
+            else:
+                result = self._call_in_slices(engine, assumptions, run)
+            if result is None:
+                self._check_interrupt()
+                run.stopped = True
+            return result
+        except BaseException:  # interrupted (or a signal handler raised): never reuse it
+            engine.stale = True
+            raise
+
+    def _call_interruptible(self, s: Any, assumptions: list[int], run: _Run) -> bool | None:
+        """MiniSat family: ``solve_limited(expect_interrupt=True)`` (PySAT installs no SIGINT
+        handler then, and releases the GIL), stopped by the watchdog at the deadline.
+
+        In the main thread the first slice ends after SLICE_SECONDS; a search that needs more
+        goes on in a helper thread while this one waits, so that signal handlers run (a
+        handler's ``interrupt()`` stops the solver). Re-entering the solver after every
+        slice would restart its search each time: 20-40% more conflicts on hard puzzles."""
+        watchdog = self._watchdog
+        main = _in_main_thread()
+        solving = self._solving
+        solving.add(s)
+        waiting = False  # in the helper thread from the second slice on
+        try:
+            while True:
+                left = run.conflicts_left
+                if left is not None:
+                    before = s.accum_stats()["conflicts"]
+                s.conf_budget(left if left is not None else -1)  # -1: no conflict limit
+                until = run.deadline
+                if main and not waiting:
+                    slice_end = time.perf_counter() + SLICE_SECONDS
+                    until = slice_end if until is None else min(until, slice_end)
+                if watchdog is not None and until is not None:
+                    watchdog.arm(s, until)
+                try:
+                    if waiting:
+                        result = self._solve_waiting(s, assumptions)
+                    else:
+                        result = s.solve_limited(assumptions, expect_interrupt=True)
+                finally:
+                    fired = watchdog is not None and until is not None and watchdog.disarm()
+                    if fired:
+                        s.clear_interrupt()
+                if left is not None:
+                    run.conflicts_left = left - (s.accum_stats()["conflicts"] - before)
+                if result is not None or self._interrupted or not fired or run.expired():
+                    return result
+                waiting = True  # the first slice ended: signal handlers have run
+        finally:
+            solving.discard(s)
+
+    def _solve_waiting(self, s: Any, assumptions: list[int]) -> bool | None:
+        """``s.solve_limited`` in a helper thread while the calling (main) thread waits in
+        short timed waits, during which Python runs its signal handlers."""
+        done = threading.Event()
+        box: list[Any] = []
+
+        def work() -> None:
+            try:
+                box.append(s.solve_limited(assumptions, expect_interrupt=True))
+            except BaseException as exc:  # handed to the waiting thread
+                box.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="pysat-solve", daemon=True).start()
+        try:
+            while not done.wait(SLICE_SECONDS):
+                if self._interrupted:
+                    s.interrupt()
+        except BaseException:  # a signal handler raised: stop the solver before leaving
+            s.interrupt()
+            done.wait()
+            raise
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
+
+    def _call_in_slices(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool | None:
+        # No interrupt (CaDiCaL): run slices of conflicts and look at the clock and the
+        # interrupt flag between them; the slice is sized from the measured rate so that one
+        # slice takes about SLICE_SECONDS.
+        s = engine.solver
+        solve_limited = engine.solve_limited or s.solve_limited
+        deadline = run.deadline
+        slice_size = 1000
         while True:
+            left = run.conflicts_left
             size = slice_size if left is None else min(slice_size, left)
             if size <= 0:
                 return None
             start = time.perf_counter()
             s.conf_budget(size)
-            result = s.solve_limited(assumptions)
+            before = s.accum_stats()["conflicts"]
+            result = solve_limited(assumptions)
+            used = s.accum_stats()["conflicts"] - before
+            if left is not None:
+                run.conflicts_left = left - used
             if result is not None:
                 return result
             now = time.perf_counter()
-            used = size  # an unfinished slice spent its whole conflict budget
-            if left is not None:
-                left -= used
-            if now >= deadline:
+            if self._interrupted or (deadline is not None and now >= deadline):
                 return None
-            rate = used / max(now - start, 1e-6)
-            slice_size = max(100, int(rate * min(0.1, deadline - now)))
+            rate = max(used, 1) / max(now - start, 1e-6)
+            span = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - now)
+            slice_size = max(100, int(rate * span))
+
+    def _refuse_budget(self, run: _Run) -> None:
+        """A finite budget for a solver that cannot be limited (Lingeling) is refused before
+        anything is built."""
+        if not self.info.limited and (run.deadline is not None or run.conflicts_left is not None):
+            raise UnsupportedPuzzleError(
+                f"{self.name} cannot honour a seconds or conflicts budget (PySAT can neither "
+                "limit nor interrupt Lingeling); use another solver, or an unlimited budget: "
+                "Budget() in Python, --budget-seconds inf on the command line"
+            )
+
+    def _call_unlimited(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool:
+        """Lingeling: no limit and no interrupt in PySAT, so a finite budget is refused.
+        In the main thread PySAT's SIGINT handler is the only way out of a solve: after it
+        jumped out, the solver is set aside (never used nor freed again), Python's handler is
+        put back and the signal delivered to it."""
+        self._refuse_budget(run)
+        import pysat.solvers as solvers
+
+        s = engine.solver
+        try:
+            return bool(s.solve(assumptions))
+        except solvers.pysolvers.error:
+            _POISONED.append(s)
+            engine.solver = solvers.Solver(name=self.info.name)  # a harmless stand-in
+            engine.stale = True
+            if _in_main_thread():
+                signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
+                signal.raise_signal(signal.SIGINT)
+            raise SearchInterrupted(f"backend {self.name}: search interrupted") from None
 
     def _stats_since(self, engine: _Engine, before: dict[str, int]) -> dict[str, Any]:
         after = engine.solver.accum_stats()
@@ -606,11 +907,13 @@ class PySATBackend(Backend):
 
     # -- the contract primitives ------------------------------------------------------------
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
-        engine = self._engine(puzzle.rules)
+        run = _Run(budget)
+        engine = self._engine_within(puzzle.rules, run)
+        if engine is None:
+            return SearchOutcome([], False, {}, stopped_by_budget=True)
         phased = self.phased
         if phased:
             engine.force_positive_phases()
-        run = _Run(budget)
         givens = puzzle.givens.values
         assumptions = engine.assumptions(givens)
         stats0 = engine.solver.accum_stats()
@@ -656,9 +959,11 @@ class PySATBackend(Backend):
         return SearchOutcome(found, complete, stats, stopped_by_budget=run.stopped)
 
     def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
-        engine = self._engine(puzzle.rules)
-        phased = self.phased
         run = _Run(budget)
+        engine = self._engine_within(puzzle.rules, run)
+        if engine is None:
+            return SearchOutcome([], False, {}, stopped_by_budget=True)
+        phased = self.phased
         givens = puzzle.givens.values
         guard = engine.fresh_guard()
         assumptions = engine.assumptions(givens)
@@ -684,8 +989,10 @@ class PySATBackend(Backend):
     def _iter_solutions(
         self, puzzle: Puzzle, *, limit: int | None, budget: Budget, state: dict[str, bool]
     ) -> Iterator[Grid]:
-        engine = self._engine(puzzle.rules)
         run = _Run(budget)
+        engine = self._engine_within(puzzle.rules, run)
+        if engine is None:
+            return
         givens = puzzle.givens.values
         guard = engine.fresh_guard()
         assumptions = engine.assumptions(givens)

@@ -19,7 +19,13 @@ extra *pairs* of cells that must differ. Givens and solutions are ``bytes`` of `
 
 Statuses: :data:`EXHAUSTED` (count exact), :data:`LIMIT` (the limit was reached),
 :data:`BUDGET` (the budget ran out), :data:`CONTRADICTORY` (two givens clash directly),
-:data:`INVALID` (a value outside ``0..n``, batch only).
+:data:`INVALID` (a value outside ``0..n``, batch only), :data:`INTERRUPTED` (stopped by
+:func:`interrupt`; never a budget answer). Running out of memory raises ``MemoryError``.
+
+:func:`interrupt` sets a process-wide stop flag that every search polls every 256 nodes,
+next to its deadline: searches in flight in any thread (batches without the GIL included)
+stop within milliseconds, and later ones at once, until :func:`clear_interrupt`. It only
+sets a flag, so a signal handler may call it.
 
 A model whose constraints are exactly the classic 9x9 rules (``Model.classic9``) is solved
 by a fixed-size fast path; ``fast=False`` forces the generic path (the two are cross-checked
@@ -28,7 +34,20 @@ in the tests).
 
 from __future__ import annotations
 
-from ._core import BUDGET, CONTRADICTORY, EXHAUSTED, INVALID, LIMIT, MAX_SIZE, Model, Search
+from ._core import (
+    BUDGET,
+    CONTRADICTORY,
+    EXHAUSTED,
+    INTERRUPTED,
+    INVALID,
+    LIMIT,
+    MAX_SIZE,
+    Model,
+    Search,
+    clear_interrupt,
+    interrupt,
+    interrupted,
+)
 
 __all__ = [
     "Model",
@@ -38,7 +57,11 @@ __all__ = [
     "BUDGET",
     "CONTRADICTORY",
     "INVALID",
+    "INTERRUPTED",
     "MAX_SIZE",
+    "interrupt",
+    "clear_interrupt",
+    "interrupted",
     "STATUS_NAMES",
 ]
 
@@ -49,4 +72,5 @@ STATUS_NAMES = {
     BUDGET: "budget",
     CONTRADICTORY: "contradictory",
     INVALID: "invalid",
+    INTERRUPTED: "interrupted",
 }

@@ -9,7 +9,13 @@ LIMIT: int
 BUDGET: int
 CONTRADICTORY: int
 INVALID: int
+INTERRUPTED: int
 MAX_SIZE: int
+
+def interrupt() -> None: ...
+def clear_interrupt() -> None: ...
+def interrupted() -> bool: ...
+def _fail_allocation_after(k: int, /) -> None: ...
 
 class Model:
     def __init__(

@@ -328,13 +328,22 @@ static void extract(const c9_state *s, uint8_t *out)
         }
 }
 
-static int budget_spent(c9_ctx *ctx)
+/* The poll itself, out of the search's way (see budget_spent). */
+static __attribute__((noinline)) int budget_poll(const nb_budget *b)
+{
+    if (nb_interrupted()) return 3;
+    if (b && b->deadline > 0 && nb_now() > b->deadline) return 2;
+    return 0;
+}
+
+/* 0 to go on, else the ctx->stop code (2 budget, 3 interrupted); polled as in generic.c.
+ * Kept small enough to inline: the search calls it before every alternative. */
+static inline int budget_spent(c9_ctx *ctx)
 {
     const nb_budget *b = ctx->budget;
-    if (!b) return 0;
-    if (b->nodes_limit && ctx->nodes >= b->nodes_limit) return 1;
-    if (b->deadline > 0 && (ctx->nodes & 1023) == 0 && nb_now() > b->deadline) return 1;
-    return 0;
+    if (b && b->nodes_limit && ctx->nodes >= b->nodes_limit) return 2;
+    if ((ctx->nodes & (NB_POLL_NODES - 1)) != 0) return 0;
+    return budget_poll(b);
 }
 
 static void solved(c9_state *s, c9_ctx *ctx)
@@ -411,8 +420,9 @@ static void search(c9_state *s, c9_ctx *ctx)
     for (int d = 0; d < 9; d++)
         if (s->F[AT(d, best_b)] & bit) digits[nd++] = d;
     for (int k = 0; k < nd; k++) {
-        if (budget_spent(ctx)) {
-            ctx->stop = 2;
+        int stop = budget_spent(ctx);
+        if (stop) {
+            ctx->stop = stop;
             return;
         }
         ctx->nodes++;
@@ -467,6 +477,7 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
         for (int b2 = 0; b2 < 3; b2++)
             if (b2 != b) s.F[AT(d, b2)] &= ~(COLS3 << (i % 9));
     }
+    if (nb_interrupted()) return NB_INTERRUPTED;
     if (budget && budget->deadline > 0 && nb_now() > budget->deadline) {
         st->nodes = 0;
         return NB_BUDGET;
@@ -477,5 +488,6 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
     st->guesses = ctx.guesses;
     if (ctx.stop == 1) return NB_LIMIT;
     if (ctx.stop == 2) return NB_BUDGET;
+    if (ctx.stop == 3) return NB_INTERRUPTED;
     return NB_EXHAUSTED;
 }

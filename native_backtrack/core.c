@@ -30,7 +30,10 @@ typedef struct {
     PyObject *model;   /* keeps the model alive */
     nb_search *s;
     int last_status;
-    int busy;          /* a run is in progress (another thread) */
+    int busy;          /* a run is in progress (another thread); read and set under the GIL */
+    /* Counters as of the end of the last run, written under the GIL: the getters read
+     * these, never the search's own counters, which a run without the GIL is writing. */
+    uint64_t nodes, guesses;
 } SearchObject;
 
 static PyTypeObject ModelType;
@@ -56,8 +59,9 @@ static void Model_dealloc(ModelObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Read a sequence of ints into a freshly allocated array; returns its length or -1. */
-static Py_ssize_t read_ints(PyObject *seq, int32_t **out, const char *what)
+/* Read a sequence of cell indices (each in 0..nc-1) into a freshly allocated array;
+ * returns its length, or -1 with an exception set. */
+static Py_ssize_t read_cells(PyObject *seq, int32_t **out, int nc, const char *what)
 {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
@@ -71,16 +75,73 @@ static Py_ssize_t read_ints(PyObject *seq, int32_t **out, const char *what)
     for (Py_ssize_t i = 0; i < len; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
         if (v == -1 && PyErr_Occurred()) {
+            if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                v = -1;  /* reported below as a cell outside the grid */
+            } else {
+                PyMem_RawFree(a);
+                Py_DECREF(fast);
+                return -1;
+            }
+        }
+        if (v < 0 || v >= nc) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %ld is outside the grid (0..%d)", what,
+                         v, nc - 1);
             PyMem_RawFree(a);
             Py_DECREF(fast);
             return -1;
         }
-        if (v < INT32_MIN || v > INT32_MAX) v = -1;
         a[i] = (int32_t)v;
     }
     Py_DECREF(fast);
     *out = a;
     return len;
+}
+
+/* pairs: a flat sequence of cells (even length) or a sequence of (a, b) pairs, flattened
+ * into a fresh array of 2*k cells; returns 2*k, or -1 with an exception set. */
+static Py_ssize_t read_pairs(PyObject *pairs, int32_t **out, int nc)
+{
+    PyObject *fast = PySequence_Fast(pairs, "pairs must be a sequence of cells or of (a, b)");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    Py_ssize_t np = -1;
+    if (k == 0 || PyLong_Check(PySequence_Fast_GET_ITEM(fast, 0))) {
+        if (k % 2)
+            PyErr_Format(PyExc_ValueError,
+                         "pairs: a flat sequence of cells needs an even length, got %zd", k);
+        else
+            np = read_cells(fast, out, nc, "pairs");
+        Py_DECREF(fast);
+        return np;
+    }
+    int32_t *a = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(2 * k));
+    if (!a) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        int32_t *two = NULL;
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        Py_ssize_t len = -2;
+        if (PySequence_Check(item) && !PyUnicode_Check(item) && !PyBytes_Check(item))
+            len = read_cells(item, &two, nc, "pairs");
+        if (len != 2) {
+            PyMem_RawFree(two);
+            if (len != -1)
+                PyErr_Format(PyExc_ValueError, "pairs[%zd] is not a pair of cells (a, b)", i);
+            PyMem_RawFree(a);
+            Py_DECREF(fast);
+            return -1;
+        }
+        a[2 * i] = two[0];
+        a[2 * i + 1] = two[1];
+        PyMem_RawFree(two);
+    }
+    Py_DECREF(fast);
+    *out = a;
+    return 2 * k;
 }
 
 static int is_classic9(const nb_model *m, const uint8_t *adj)
@@ -105,12 +166,19 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO|$p:Model", kwlist, &n, &units, &pairs,
                                      &locked))
         return -1;
+    nb_model *m = &self->m;
+    if (m->n != 0) {
+        /* Its arrays may be in use by a live Search or by a batch running without the
+         * GIL: a model is immutable once built. */
+        PyErr_SetString(PyExc_RuntimeError,
+                        "a Model is immutable: __init__ cannot be called again; build a new one");
+        return -1;
+    }
     if (n < 4 || n > NB_MAXN) {
         PyErr_Format(PyExc_ValueError, "n must be in 4..%d, got %d", NB_MAXN, n);
         return -1;
     }
-    nb_model *m = &self->m;
-    model_free_arrays(m);
+    model_free_arrays(m);  /* nothing, or what a failed first __init__ left */
     memset(m, 0, sizeof *m);
     m->n = n;
     m->nc = n * n;
@@ -131,20 +199,13 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
     }
     Py_ssize_t total = 0;
     for (Py_ssize_t u = 0; u < nu; u++) {
-        ulen[u] = read_ints(PySequence_Fast_GET_ITEM(ufast, u), &ulist[u],
-                            "each unit must be a sequence of cells");
+        ulen[u] = read_cells(PySequence_Fast_GET_ITEM(ufast, u), &ulist[u], nc, "units");
         if (ulen[u] < 0) goto done;
         if (ulen[u] > n) {
             PyErr_Format(PyExc_ValueError, "unit %zd has %zd cells, more than n=%d", u,
                          ulen[u], n);
             goto done;
         }
-        for (Py_ssize_t i = 0; i < ulen[u]; i++)
-            if (ulist[u][i] < 0 || ulist[u][i] >= nc) {
-                PyErr_Format(PyExc_ValueError, "unit %zd names cell %d outside the grid",
-                             u, ulist[u][i]);
-                goto done;
-            }
         total += ulen[u];
     }
     /* adjacency from units and pairs */
@@ -159,38 +220,10 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
                     }
                     adj[(size_t)a * nc + b] = 1;
                 }
-    Py_ssize_t np = read_ints(pairs, &pa, "pairs must be a sequence");
-    if (np < 0) {
-        /* maybe a sequence of 2-tuples: flatten */
-        PyErr_Clear();
-        PyObject *pfast = PySequence_Fast(pairs, "pairs must be a sequence of (a, b)");
-        if (!pfast) goto done;
-        Py_ssize_t k = PySequence_Fast_GET_SIZE(pfast);
-        pa = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(2 * k + 1));
-        if (!pa) {
-            Py_DECREF(pfast);
-            PyErr_NoMemory();
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < k; i++) {
-            int a, b;
-            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(pfast, i), "ii", &a, &b)) {
-                PyErr_SetString(PyExc_TypeError, "pairs must be (cell, cell) tuples");
-                Py_DECREF(pfast);
-                goto done;
-            }
-            pa[2 * i] = a;
-            pa[2 * i + 1] = b;
-        }
-        Py_DECREF(pfast);
-        np = 2 * k;
-    }
-    for (Py_ssize_t i = 0; i + 1 < np; i += 2) {
+    Py_ssize_t np = read_pairs(pairs, &pa, nc);
+    if (np < 0) goto done;
+    for (Py_ssize_t i = 0; i < np; i += 2) {
         int a = pa[i], b = pa[i + 1];
-        if (a < 0 || a >= nc || b < 0 || b >= nc) {
-            PyErr_Format(PyExc_ValueError, "pair (%d, %d) names a cell outside the grid", a, b);
-            goto done;
-        }
         if (a != b) {
             adj[(size_t)a * nc + b] = 1;
             adj[(size_t)b * nc + a] = 1;
@@ -293,14 +326,20 @@ static int get_givens(const nb_model *m, PyObject *obj, Py_buffer *view, const c
     return 1;
 }
 
-/* forbidden: None or a sequence of (cell, digit); returns count or -1. */
-static int get_forbidden(PyObject *obj, int32_t **out)
+/* forbidden: None or a sequence of (cell, digit), cell in 0..nc-1 and digit in 1..n;
+ * returns the count, or -1 with an exception set. */
+static int get_forbidden(const nb_model *m, PyObject *obj, int32_t **out)
 {
     *out = NULL;
     if (!obj || obj == Py_None) return 0;
     PyObject *fast = PySequence_Fast(obj, "forbidden must be a sequence of (cell, digit)");
     if (!fast) return -1;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    if (k > INT32_MAX / 2) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "forbidden holds too many pairs");
+        return -1;
+    }
     int32_t *a = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(2 * k + 2));
     if (!a) {
         Py_DECREF(fast);
@@ -312,6 +351,15 @@ static int get_forbidden(PyObject *obj, int32_t **out)
         if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &c, &d)) {
             PyErr_Clear();
             PyErr_SetString(PyExc_TypeError, "forbidden must hold (cell, digit) pairs");
+            PyMem_RawFree(a);
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (c < 0 || c >= m->nc || d < 1 || d > m->n) {
+            PyErr_Format(PyExc_ValueError,
+                         "forbidden[%zd] = (%d, %d): the cell must be in 0..%d and the digit "
+                         "in 1..%d",
+                         i, c, d, m->nc - 1, m->n);
             PyMem_RawFree(a);
             Py_DECREF(fast);
             return -1;
@@ -345,11 +393,13 @@ PyDoc_STRVAR(Model_solve_doc,
 "Count solutions of `givens` (n*n bytes, 0 = empty) up to `limit`, keeping the first\n"
 "`keep` (default: all counted). `forbidden` excludes (cell, digit) pairs; `avoid` (n*n\n"
 "bytes) is one solution that is neither counted nor returned. status: EXHAUSTED (count\n"
-"exact), LIMIT, BUDGET or CONTRADICTORY. `fast=False` disables the classic 9x9 path.\n"
+"exact), LIMIT, BUDGET, CONTRADICTORY or INTERRUPTED (see interrupt()).\n"
+"`fast=False` disables the classic 9x9 path.\n"
 "`prefer` (n*n bytes, 0 = no preference) sets the value order of the generic path: a\n"
 "branch on cell c tries prefer[c] first. It changes the order solutions are found in,\n"
 "never the count; a known solution makes \"is there another one?\" fast when there is.\n"
-"Raises ValueError for givens of the wrong length or values outside 0..n.");
+"Raises ValueError for givens of the wrong length or values outside 0..n, or a\n"
+"forbidden pair outside the grid; MemoryError when an allocation fails.");
 
 static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
 {
@@ -398,7 +448,7 @@ static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
         hint = hv.buf;
     }
     int32_t *forb = NULL;
-    int nforb = get_forbidden(forbobj, &forb);
+    int nforb = get_forbidden(mm, forbobj, &forb);
     uint8_t *out = NULL;
     if (nforb >= 0) {
         out = PyMem_RawMalloc((size_t)(keep ? keep : 1) * (size_t)mm->nc);
@@ -426,7 +476,7 @@ static PyObject *Model_solve(ModelObject *self, PyObject *args, PyObject *kwds)
     if (avoid) PyBuffer_Release(&av);
     if (hint) PyBuffer_Release(&hv);
     PyMem_RawFree(forb);
-    if (status < 0) {
+    if (status == NB_NOMEM) {
         PyMem_RawFree(out);
         return PyErr_NoMemory();
     }
@@ -444,7 +494,8 @@ PyDoc_STRVAR(Model_batch_doc,
 "Solve many puzzles in one call without holding the GIL. `data` is a bytes-like object\n"
 "of k*n*n values 0..n (k puzzles back to back). Per puzzle: count up to `limit`, keep\n"
 "the first `keep` solutions, stop at the per-puzzle budget. Returns a list of k counts,\n"
-"k status bytes (EXHAUSTED, LIMIT, BUDGET, CONTRADICTORY, INVALID), the solutions as\n"
+"k status bytes (EXHAUSTED, LIMIT, BUDGET, CONTRADICTORY, INVALID; INTERRUPTED for the\n"
+"puzzle in flight and every later one after interrupt()), the solutions as\n"
 "k*keep*n*n bytes (zeros where fewer were found), and total nodes and guesses.");
 
 static PyObject *Model_batch(ModelObject *self, PyObject *args, PyObject *kwds)
@@ -510,11 +561,19 @@ static PyObject *Model_batch(ModelObject *self, PyObject *args, PyObject *kwds)
         nb_stats st = {0, 0};
         int status = nb_solve(&local, gi, NULL, 0, NULL, NULL, limit, solbuf + (size_t)i * keep * nc,
                               keep, &budget, &count, &st);
-        if (status < 0) { oom = 1; break; }
+        if (status == NB_NOMEM) { oom = 1; break; }
         counts[i] = (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count);
         stbuf[i] = (uint8_t)status;
         tnodes += st.nodes;
         tguesses += st.guesses;
+        if (status == NB_INTERRUPTED) {
+            /* the puzzles after it were not looked at: interrupted too, never "unknown" */
+            for (Py_ssize_t j = i + 1; j < k; j++) {
+                counts[j] = 0;
+                stbuf[j] = NB_INTERRUPTED;
+            }
+            break;
+        }
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&dv);
@@ -531,7 +590,17 @@ static PyObject *Model_batch(ModelObject *self, PyObject *args, PyObject *kwds)
         Py_DECREF(sols);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < k; i++) PyList_SET_ITEM(clist, i, PyLong_FromUnsignedLong(counts[i]));
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *c = PyLong_FromUnsignedLong(counts[i]);
+        if (!c) {
+            PyMem_RawFree(counts);
+            Py_DECREF(clist);
+            Py_DECREF(statuses);
+            Py_DECREF(sols);
+            return NULL;
+        }
+        PyList_SET_ITEM(clist, i, c);
+    }
     PyMem_RawFree(counts);
     return Py_BuildValue("(NNNKK)", clist, statuses, sols, (unsigned long long)tnodes,
                          (unsigned long long)tguesses);
@@ -568,7 +637,7 @@ static PyObject *Model_search(ModelObject *self, PyObject *args, PyObject *kwds)
         avoid = av.buf;
     }
     int32_t *forb = NULL;
-    int nforb = get_forbidden(forbobj, &forb);
+    int nforb = get_forbidden(&self->m, forbobj, &forb);
     nb_search *s = NULL;
     if (nforb >= 0) {
         s = nb_search_new(&self->m, gv.buf, forb, nforb, avoid, randomise, seed);
@@ -588,6 +657,7 @@ static PyObject *Model_search(ModelObject *self, PyObject *args, PyObject *kwds)
     so->s = s;
     so->last_status = -1;
     so->busy = 0;
+    so->nodes = so->guesses = 0;
     return (PyObject *)so;
 }
 
@@ -665,7 +735,9 @@ PyDoc_STRVAR(Search_run_doc,
 "run(want, *, nodes=-1, seconds=-1.0) -> (status, solutions)\n\n"
 "Continue the search for up to `want` more solutions (list of n*n bytes). status:\n"
 "EXHAUSTED (no more solutions exist), LIMIT (`want` found; call again for more),\n"
-"BUDGET (this call's budget ran out; call again to continue) or CONTRADICTORY.");
+"BUDGET (this call's budget ran out; call again to continue), INTERRUPTED (see\n"
+"interrupt(); call again to continue) or CONTRADICTORY. MemoryError when an allocation\n"
+"fails (the solutions of this call are lost).");
 
 static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
 {
@@ -689,20 +761,24 @@ static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
     nb_budget budget;
     uint64_t found = 0;
     int status;
-    uint64_t base_nodes = 0;
-    {
-        nb_stats st;
-        nb_search_stats(self->s, &st);
-        base_nodes = st.nodes;
-    }
+    const uint64_t base_nodes = self->nodes;
     self->busy = 1;
+    nb_stats st;
     Py_BEGIN_ALLOW_THREADS
     make_budget(&budget, nodes, seconds);
     if (budget.nodes_limit) budget.nodes_limit += base_nodes;  /* per call */
     status = nb_search_run(self->s, want, out, want, &budget, &found);
+    nb_search_stats(self->s, &st);
     Py_END_ALLOW_THREADS
+    self->nodes = st.nodes;
+    self->guesses = st.guesses;
     self->busy = 0;
     self->last_status = status;
+    if (status == NB_NOMEM) {
+        /* the solutions of this call are lost; the search itself may be run again */
+        PyMem_RawFree(out);
+        return PyErr_NoMemory();
+    }
     PyObject *sols = solutions_list(out, found, nc);
     PyMem_RawFree(out);
     if (!sols) return NULL;
@@ -711,16 +787,12 @@ static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
 
 static PyObject *Search_get_nodes(SearchObject *self, void *closure)
 {
-    nb_stats st;
-    nb_search_stats(self->s, &st);
-    return PyLong_FromUnsignedLongLong(st.nodes);
+    return PyLong_FromUnsignedLongLong(self->nodes);
 }
 
 static PyObject *Search_get_guesses(SearchObject *self, void *closure)
 {
-    nb_stats st;
-    nb_search_stats(self->s, &st);
-    return PyLong_FromUnsignedLongLong(st.guesses);
+    return PyLong_FromUnsignedLongLong(self->guesses);
 }
 
 static PyMethodDef Search_methods[] = {
@@ -730,8 +802,10 @@ static PyMethodDef Search_methods[] = {
 };
 
 static PyGetSetDef Search_getset[] = {
-    {"nodes", (getter)Search_get_nodes, NULL, "search nodes so far", NULL},
-    {"guesses", (getter)Search_get_guesses, NULL, "branching points so far", NULL},
+    {"nodes", (getter)Search_get_nodes, NULL,
+     "search nodes as of the end of the last run (a run in progress is not counted)", NULL},
+    {"guesses", (getter)Search_get_guesses, NULL,
+     "branching points as of the end of the last run", NULL},
     {NULL}
 };
 
@@ -747,10 +821,60 @@ static PyTypeObject SearchType = {
 };
 
 /* ---------------------------------------------------------------------------------- */
+PyDoc_STRVAR(interrupt_doc,
+"interrupt() -> None\n\n"
+"Stop every search of this process in flight (any thread, batches included) at its next\n"
+"poll (every 256 nodes): it returns the status INTERRUPTED. Searches started later stop\n"
+"at once too, until clear_interrupt(). Only sets a flag: safe in a signal handler.");
+
+static PyObject *mod_interrupt(PyObject *mod, PyObject *unused)
+{
+    nb_interrupt();
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(clear_interrupt_doc,
+"clear_interrupt() -> None\n\nLet searches run again after interrupt().");
+
+static PyObject *mod_clear_interrupt(PyObject *mod, PyObject *unused)
+{
+    nb_clear_interrupt();
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(interrupted_doc,
+"interrupted() -> bool\n\nTrue between interrupt() and clear_interrupt().");
+
+static PyObject *mod_interrupted(PyObject *mod, PyObject *unused)
+{
+    return PyBool_FromLong(nb_interrupted());
+}
+
+PyDoc_STRVAR(fail_allocation_after_doc,
+"_fail_allocation_after(k) -> None\n\n"
+"For tests: after k more successful allocations of the search code, the next one fails\n"
+"(once); k < 0 disarms.");
+
+static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
+{
+    long k = PyLong_AsLong(arg);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    nb_fail_allocation_after(k);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"interrupt", mod_interrupt, METH_NOARGS, interrupt_doc},
+    {"clear_interrupt", mod_clear_interrupt, METH_NOARGS, clear_interrupt_doc},
+    {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},
+    {"_fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
+    {NULL}
+};
+
 static struct PyModuleDef coremodule = {
     PyModuleDef_HEAD_INIT, "native_backtrack._core",
     "Compiled backtracking Sudoku solver (see native_backtrack for the typed wrapper).",
-    -1, NULL,
+    -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__core(void)
@@ -759,15 +883,15 @@ PyMODINIT_FUNC PyInit__core(void)
     if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&coremodule);
     if (!mod) return NULL;
-    Py_INCREF(&ModelType);
-    if (PyModule_AddObject(mod, "Model", (PyObject *)&ModelType) < 0) goto fail;
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(mod, "Search", (PyObject *)&SearchType) < 0) goto fail;
+    if (PyModule_AddObjectRef(mod, "Model", (PyObject *)&ModelType) < 0 ||
+        PyModule_AddObjectRef(mod, "Search", (PyObject *)&SearchType) < 0)
+        goto fail;
     if (PyModule_AddIntConstant(mod, "EXHAUSTED", NB_EXHAUSTED) < 0 ||
         PyModule_AddIntConstant(mod, "LIMIT", NB_LIMIT) < 0 ||
         PyModule_AddIntConstant(mod, "BUDGET", NB_BUDGET) < 0 ||
         PyModule_AddIntConstant(mod, "CONTRADICTORY", NB_CONTRADICTORY) < 0 ||
         PyModule_AddIntConstant(mod, "INVALID", NB_INVALID) < 0 ||
+        PyModule_AddIntConstant(mod, "INTERRUPTED", NB_INTERRUPTED) < 0 ||
         PyModule_AddIntConstant(mod, "MAX_SIZE", NB_MAXN) < 0)
         goto fail;
     return mod;

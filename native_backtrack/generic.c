@@ -23,6 +23,27 @@
 #define POPCOUNT(x) __builtin_popcount(x)
 #define CTZ(x) __builtin_ctz(x)
 
+int nb_interrupt_flag = 0;
+
+/* Fault injection for the tests: allocations left before one fails (< 0: never). */
+static long fail_countdown = -1;
+
+void nb_fail_allocation_after(long k) { __atomic_store_n(&fail_countdown, k, __ATOMIC_SEQ_CST); }
+
+static int allocation_fails(void)
+{
+    if (__atomic_load_n(&fail_countdown, __ATOMIC_RELAXED) < 0) return 0;
+    return __atomic_fetch_sub(&fail_countdown, 1, __ATOMIC_SEQ_CST) == 0;
+}
+
+void *nb_malloc(size_t size) { return allocation_fails() ? NULL : malloc(size); }
+void *nb_calloc(size_t count, size_t size)
+{
+    return allocation_fails() ? NULL : calloc(count, size);
+}
+void *nb_realloc(void *ptr, size_t size) { return allocation_fails() ? NULL : realloc(ptr, size); }
+void nb_free(void *ptr) { free(ptr); }
+
 double nb_now(void)
 {
     struct timespec ts;
@@ -71,9 +92,9 @@ static inline uint64_t rng_next(uint64_t *s)
 
 void nb_model_release(nb_model *m)
 {
-    free(m->lk_cells);
-    free(m->lk_start);
-    free(m->lk_full);
+    nb_free(m->lk_cells);
+    nb_free(m->lk_start);
+    nb_free(m->lk_full);
     m->lk_cells = NULL;
     m->lk_start = NULL;
     m->lk_full = NULL;
@@ -85,7 +106,7 @@ static int push16(int16_t **a, size_t *len, size_t *cap, int16_t x)
 {
     if (*len == *cap) {
         size_t ncap = *cap ? 2 * *cap : 256;
-        int16_t *na = realloc(*a, ncap * sizeof **a);
+        int16_t *na = nb_realloc(*a, ncap * sizeof **a);
         if (!na) return 0;
         *a = na;
         *cap = ncap;
@@ -98,7 +119,7 @@ int nb_model_prepare(nb_model *m)
 {
     nb_model_release(m);
     const int nc = m->nc, nu = m->nunits;
-    uint8_t *mark = calloc((size_t)nc, 1);
+    uint8_t *mark = nb_calloc((size_t)nc, 1);
     int16_t *cells = NULL;
     size_t ncells = 0, capcells = 0;
     int32_t *starts = NULL;
@@ -118,10 +139,10 @@ int nb_model_prepare(nb_model *m)
             if (shared < 2 || shared == ul || shared == vl) continue;  /* nothing outside */
             if (npairs == cappairs) {
                 size_t ncap = cappairs ? 2 * cappairs : 64;
-                int32_t *ns = realloc(starts, (3 * ncap + 1) * sizeof *starts);
+                int32_t *ns = nb_realloc(starts, (3 * ncap + 1) * sizeof *starts);
                 if (!ns) goto fail;
                 starts = ns;
-                uint8_t *nf = realloc(fullflags, ncap);
+                uint8_t *nf = nb_realloc(fullflags, ncap);
                 if (!nf) goto fail;
                 fullflags = nf;
                 cappairs = ncap;
@@ -144,17 +165,17 @@ int nb_model_prepare(nb_model *m)
         for (int i = 0; i < ul; i++) mark[uc[i]] = 0;
     }
     if (npairs) starts[3 * npairs] = (int32_t)ncells;
-    free(mark);
+    nb_free(mark);
     m->nlocked = (int)npairs;
     m->lk_cells = cells;
     m->lk_start = starts;
     m->lk_full = fullflags;
     return 1;
 fail:
-    free(mark);
-    free(cells);
-    free(starts);
-    free(fullflags);
+    nb_free(mark);
+    nb_free(cells);
+    nb_free(starts);
+    nb_free(fullflags);
     return 0;
 }
 
@@ -293,17 +314,17 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
                          const int32_t *forbidden, int nforbidden,
                          const uint8_t *avoid, int randomise, uint64_t seed)
 {
-    nb_search *s = calloc(1, sizeof *s);
+    nb_search *s = nb_calloc(1, sizeof *s);
     if (!s) return NULL;
     const int nc = m->nc;
     s->m = m;
     s->fsize = (sizeof(frame_head) + 5 * (size_t)nc + 15) & ~(size_t)15;
     s->cap = 16;
-    s->frames = malloc(s->fsize * (size_t)s->cap);
-    s->cur = malloc(s->fsize);
-    s->queue = malloc(sizeof(int16_t) * (size_t)(nc + 1));
+    s->frames = nb_malloc(s->fsize * (size_t)s->cap);
+    s->cur = nb_malloc(s->fsize);
+    s->queue = nb_malloc(sizeof(int16_t) * (size_t)(nc + 1));
     if (avoid) {
-        s->avoid = malloc((size_t)nc);
+        s->avoid = nb_malloc((size_t)nc);
         if (s->avoid) memcpy(s->avoid, avoid, (size_t)nc);
     }
     if (!s->frames || !s->cur || !s->queue || (avoid && !s->avoid)) {
@@ -359,20 +380,20 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
 void nb_search_free(nb_search *s)
 {
     if (!s) return;
-    free(s->frames);
-    free(s->cur);
-    free(s->queue);
-    free(s->avoid);
-    free(s->hint);
-    free(s);
+    nb_free(s->frames);
+    nb_free(s->cur);
+    nb_free(s->queue);
+    nb_free(s->avoid);
+    nb_free(s->hint);
+    nb_free(s);
 }
 
 int nb_search_hint(nb_search *s, const uint8_t *hint)
 {
-    free(s->hint);
+    nb_free(s->hint);
     s->hint = NULL;
     if (!hint) return 1;
-    s->hint = malloc((size_t)s->m->nc);
+    s->hint = nb_malloc((size_t)s->m->nc);
     if (!s->hint) return 0;
     memcpy(s->hint, hint, (size_t)s->m->nc);
     return 1;
@@ -417,11 +438,15 @@ static inline uint32_t pick_digit(nb_search *s, int cell, uint32_t mask)
     return mask & (0u - mask);
 }
 
+/* 0 to go on, else the status to stop with. The stop flag and the clock are polled every
+ * NB_POLL_NODES nodes: a relaxed load and a vDSO clock read, nothing next to 256 nodes. */
 static int budget_spent(const nb_search *s, const nb_budget *b)
 {
-    if (!b) return 0;
-    if (b->nodes_limit && s->nodes >= b->nodes_limit) return 1;
-    if (b->deadline > 0 && (s->nodes & 1023) == 0 && nb_now() > b->deadline) return 1;
+    if (b && b->nodes_limit && s->nodes >= b->nodes_limit) return NB_BUDGET;
+    if ((s->nodes & (NB_POLL_NODES - 1)) == 0) {
+        if (nb_interrupted()) return NB_INTERRUPTED;
+        if (b && b->deadline > 0 && nb_now() > b->deadline) return NB_BUDGET;
+    }
     return 0;
 }
 
@@ -438,6 +463,7 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
     *found = 0;
     if (s->phase == PH_DONE) return s->final_status;
     if (want == 0) return NB_LIMIT;
+    if (nb_interrupted()) return NB_INTERRUPTED;
     if (budget && budget->deadline > 0 && nb_now() > budget->deadline) return NB_BUDGET;
 
     if (s->phase == PH_START) {
@@ -465,10 +491,10 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
                 int c = pick_cell(s, cand, val, &s->rng);
                 if (s->depth == s->cap) {
                     int ncap = s->cap * 2;
-                    uint8_t *nf = realloc(s->frames, s->fsize * (size_t)ncap);
-                    if (!nf) {  /* out of memory: report as a spent budget */
+                    uint8_t *nf = nb_realloc(s->frames, s->fsize * (size_t)ncap);
+                    if (!nf) {  /* the state is intact: a later call may go on */
                         *found = got;
-                        return NB_BUDGET;
+                        return NB_NOMEM;
                     }
                     s->frames = nf;
                     s->cap = ncap;
@@ -496,9 +522,10 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
                 s->depth--;
                 continue;
             }
-            if (budget_spent(s, budget)) {
+            int stop = budget_spent(s, budget);
+            if (stop) {
                 *found = got;
-                return NB_BUDGET;
+                return stop;
             }
             uint32_t b = pick_digit(s, fh->cell, fh->mask);
             fh->mask &= ~b;
@@ -542,7 +569,7 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
     if (!s) {
         *count = 0;
         st->nodes = st->guesses = 0;
-        return -1;
+        return NB_NOMEM;
     }
     int status = nb_search_run(s, limit, out, keep, budget, count);
     nb_search_stats(s, st);

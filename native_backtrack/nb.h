@@ -25,8 +25,33 @@ enum {
     NB_LIMIT = 1,         /* stopped because the limit was reached */
     NB_BUDGET = 2,        /* stopped by the node or time budget */
     NB_CONTRADICTORY = 3, /* two givens clash directly (same digit on peers) */
-    NB_INVALID = 4        /* a value outside 0..n (batch only) */
+    NB_INVALID = 4,       /* a value outside 0..n (batch only) */
+    NB_INTERRUPTED = 5,   /* stopped by nb_interrupt() (any thread, a signal handler) */
+    NB_NOMEM = -1         /* an allocation failed (never a budget answer) */
 };
+
+/* The process-wide stop flag: nb_interrupt() makes every search in flight (any thread)
+ * stop at its next poll (every NB_POLL_NODES nodes, with the deadline) and return
+ * NB_INTERRUPTED; new searches stop at their first poll until nb_clear_interrupt().
+ * Relaxed atomics (GCC/Clang builtins, so -std=c99 is enough): the poll is a plain load. */
+#define NB_POLL_NODES 256
+extern int nb_interrupt_flag;
+static inline void nb_interrupt(void) { __atomic_store_n(&nb_interrupt_flag, 1, __ATOMIC_RELAXED); }
+static inline void nb_clear_interrupt(void)
+{
+    __atomic_store_n(&nb_interrupt_flag, 0, __ATOMIC_RELAXED);
+}
+static inline int nb_interrupted(void) { return __atomic_load_n(&nb_interrupt_flag, __ATOMIC_RELAXED); }
+
+/* Allocation of the search code (generic.c): libc, behind one door so that tests can make
+ * the k-th allocation from now fail (nb_fail_allocation_after) and check that running out
+ * of memory is reported as such. */
+void *nb_malloc(size_t size);
+void *nb_calloc(size_t count, size_t size);
+void *nb_realloc(void *ptr, size_t size);
+void nb_free(void *ptr);
+/* After `k` more successful allocations the next one fails (once); k < 0 disarms. */
+void nb_fail_allocation_after(long k);
 
 typedef struct {
     int n;            /* digits 1..n */
@@ -79,7 +104,8 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
 void nb_search_free(nb_search *s);
 /* Find up to `want` more solutions; each is written (nc bytes, values 1..n) to
  * out + k*nc for the first `keep` of them. Returns a status; *found gets the number
- * found in this call. May be called again after NB_LIMIT or NB_BUDGET to continue. */
+ * found in this call. May be called again after NB_LIMIT, NB_BUDGET, NB_INTERRUPTED or
+ * NB_NOMEM to continue. */
 int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
                   const nb_budget *budget, uint64_t *found);
 void nb_search_stats(const nb_search *s, nb_stats *st);
@@ -88,7 +114,7 @@ void nb_search_stats(const nb_search *s, nb_stats *st);
 int nb_search_hint(nb_search *s, const uint8_t *hint);
 
 /* One-shot helper used by the batch: count up to `limit`, keep the first `keep`
- * solutions in out. Chooses the classic 9x9 fast path when possible (which ignores
+ * solutions in out; NB_NOMEM when an allocation fails. Chooses the classic 9x9 fast path when possible (which ignores
  * `hint`, a value order for the generic path, see nb_search_hint; NULL for none). */
 int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
              int nforbidden, const uint8_t *avoid, const uint8_t *hint,

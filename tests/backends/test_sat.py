@@ -4,6 +4,7 @@ checks, and the generator's two helpers."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from backends.sat import SOLVERS, PySATBackend, create, resolve_solver_name
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
 from sudoku_model.data import bundled_path
+from sudoku_model.errors import UnsupportedPuzzleError
 
 
 def records(name: str, k: int | None = None) -> list[tuple[Puzzle, str]]:
@@ -49,15 +51,17 @@ def test_unknown_solver_and_options_are_refused() -> None:
 def test_every_solver_reproduces_counts_43(solver: str) -> None:
     # Puzzles with up to 13 solutions (the 600-800 ones take the maple solvers ~20 s).
     backend = create(solver)
+    # Lingeling refuses every finite budget (it cannot be stopped): it runs unlimited.
+    budget = Budget() if solver == "lingeling" else None
     try:
         for puzzle, comment in records("counts-43"):
             expected = int(comment.split(":")[0])
             if expected > 20:
                 continue
-            result = backend.count(puzzle, limit=100)
+            result = backend.count(puzzle, limit=100, budget=budget)
             assert (result.count, result.complete) == (expected, True), (solver, puzzle)
             assert all(puzzle.check(g).ok for g in result.solutions)
-        assert backend.count(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
+        assert backend.count(Puzzle.empty(Shape(2, 2)), limit=300, budget=budget).count == 288
     finally:
         backend.close()
 
@@ -189,9 +193,17 @@ def test_solver_options_reach_cadical_and_are_checked() -> None:
         b.close()
 
 
-def test_lingeling_declares_no_budget() -> None:
+def test_lingeling_declares_no_budget_and_refuses_a_finite_one() -> None:
     backend = create("lingeling")
     assert backend.capabilities.budgets == ()
+    assert "refused" in backend.capabilities.notes
+    puzzle = Puzzle.parse("1.3..4.2.1.3..2.")
+    for budget in (None, Budget(seconds=2), Budget(conflicts=100)):
+        with pytest.raises(UnsupportedPuzzleError, match="cannot honour"):
+            backend.check_unique(puzzle, budget=budget)
+    assert backend.check_unique(puzzle, budget=Budget()).kind is VerdictKind.UNIQUE
+    assert backend.check_unique(puzzle, budget=Budget(seconds=math.inf)).kind.value == "unique"
+    backend.close()
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "minisat22", "maplechrono"])

@@ -149,6 +149,7 @@ class NativeBackend(Backend):
         budgets=("seconds", "nodes"),
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
         "classic 9x9 fast path; default budget 60 s",
+        releases_gil=True,
     )
 
     def __init__(self, *, fast: bool = True) -> None:

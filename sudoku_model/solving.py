@@ -230,6 +230,8 @@ class Capabilities:
     max_size: int = 25
     budgets: tuple[str, ...] = ("seconds",)
     notes: str = ""
+    #: The search runs in native code that releases the GIL: workflows run it in threads.
+    releases_gil: bool = False
 
 
 @dataclass

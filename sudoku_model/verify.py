@@ -979,13 +979,19 @@ def verify_records(
     else:
         items = ((chunk, config) for chunk in chunks(records, chunk_size))
         fn = _verify_task
+    # Inputs told apart for library callers (the command line sets them exactly): a new
+    # input starts where the source changes or the positions start again.
+    source, position, input_index = None, -1, -1
     try:
         for (chunk, extra), answer in executor.map(
             fn, items, on_wait=on_wait, on_stop=[b.interrupt for b in in_process]
         ):
             done = _build_chunk(chunk, config, extra, answer) if batch else answer
             for r, rec in zip(done, chunk):
-                r.position = rec.position
+                if rec.source != source or rec.position <= position:
+                    input_index += 1
+                source, position = rec.source, rec.position
+                r.position, r.input = position, input_index
             if on_chunk is not None:
                 on_chunk(done)
             yield from done

@@ -121,12 +121,14 @@ def _record_signal(signum: int, frame: Any) -> None:
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
+def stop_on_signals(*, linger: bool = False) -> Iterator[None]:
     """Within this context SIGINT and SIGTERM ask executors to stop cleanly (see the module
     docstring) instead of raising wherever the main thread happens to be.
 
     Outside the main thread (where Python cannot install handlers) it changes nothing.
-    Handlers are restored on exit; nested uses share one flag.
+    Handlers are restored on exit; nested uses share one flag. With ``linger=True`` (a
+    command about to exit) both signals are ignored from then on once one was received, so
+    that a second signal cannot kill the process while it prints its summary and exits.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -142,6 +144,10 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         _STOP.depth -= 1
         for s, h in previous.items():
+            if linger and _STOP.signum is not None:
+                # ignored, not recorded: Python resets its own handlers to the default
+                # (death) while the interpreter shuts down, but leaves SIG_IGN alone
+                h = signal.SIG_IGN
             signal.signal(s, h if h is not None else signal.SIG_DFL)
         if _STOP.depth == 0:
             _STOP.signum = None
@@ -180,6 +186,10 @@ def _worker_start(
     # stops the workers with SIGTERM: the default action, death without a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # A parent killed outright closes the result pipe: the worker's next write then ends
+    # it silently (SIGPIPE) instead of printing a BrokenPipeError traceback.
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     _die_with_parent(parent)
     if init is not None:
         init(*args)
@@ -188,7 +198,7 @@ def _worker_start(
 def _die_with_parent(parent: int) -> None:  # pragma: no cover - worker side
     """Make this worker end when the process that started the pool dies, even by SIGKILL
     (which no handler sees): the kernel's parent-death signal on Linux, and everywhere a
-    daemon thread that looks at the parent twice a second."""
+    daemon thread that looks at the parent four times a second."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -201,7 +211,7 @@ def _die_with_parent(parent: int) -> None:  # pragma: no cover - worker side
 
     def watch() -> None:
         while True:
-            time.sleep(0.5)
+            time.sleep(0.25)
             if os.getppid() != ppid or not _alive(parent):
                 os._exit(1)
 
@@ -209,6 +219,14 @@ def _die_with_parent(parent: int) -> None:  # pragma: no cover - worker side
 
 
 def _alive(pid: int) -> bool:  # pragma: no cover - worker side
+    # A parent killed outright stays a zombie until its own parent reaps it, and a zombie
+    # still answers kill(pid, 0): look at its state where /proc says it.
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        return stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3] not in (b"Z", b"X")
+    except OSError:
+        pass
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

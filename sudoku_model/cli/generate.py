@@ -454,7 +454,9 @@ def run(args: argparse.Namespace) -> int:
             graded=spec.level is not None,
         )
         try:
-            with stop_on_signals():  # a signal stops the run cleanly (sudoku_model.executor)
+            with stop_on_signals(
+                linger=True
+            ):  # a signal stops the run cleanly (sudoku_model.executor)
                 for puzzle in generate(
                     spec, count=args.count, seed=seed, backend=source, jobs=args.jobs, budget=budget
                 ):

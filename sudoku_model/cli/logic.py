@@ -242,7 +242,7 @@ def run_rate(args: argparse.Namespace) -> int:
     code: int | None = None
     start = time.perf_counter()
     try:
-        with stop_on_signals():  # a signal stops the run cleanly (sudoku_model.executor)
+        with stop_on_signals(linger=True):  # a signal stops the run cleanly (sudoku_model.executor)
             # Streaming: records are read as the workers need them, never all at once.
             # The logical solver is Python: processes, not threads.
             executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)

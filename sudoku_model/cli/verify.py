@@ -304,7 +304,7 @@ def _report_disagreement(r: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     # Signals only set a flag from here on: the executor stops at a safe point, and the
     # summary is printed in any case (sudoku_model.executor).
-    with stop_on_signals():
+    with stop_on_signals(linger=True):
         return _run(args)
 
 

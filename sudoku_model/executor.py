@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -236,6 +237,11 @@ def _alive(pid: int) -> bool:  # pragma: no cover - worker side
     return True
 
 
+def _call_pickled(blob: bytes) -> Any:  # pragma: no cover - runs on Dask workers
+    fn, item = pickle.loads(blob)
+    return fn(item)
+
+
 def _start_method() -> str:
     import multiprocessing
 
@@ -389,7 +395,10 @@ class Executor:
         if self.kind == "processes":
             return self._pool.apply_async(fn, (item,))
         if self.kind == "dask":
-            return self._client.submit(fn, item, pure=False)
+            # Pickled here, once: Dask would otherwise walk every record of a chunk (tuples
+            # and lists) looking for futures to substitute.
+            blob = pickle.dumps((fn, item), protocol=pickle.HIGHEST_PROTOCOL)
+            return self._client.submit(_call_pickled, blob, pure=False)
         return self._pool.submit(fn, item)
 
     def _ready(self, handle: Any) -> bool:

@@ -240,6 +240,7 @@ class NativeBackend(Backend):
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
         "classic 9x9 fast path; default budget 60 s",
         fast_paths=frozenset({"check_unique_batch", "removal_oracle", "random_solution"}),
+        releases_gil=True,
     )
 
     def __init__(self, *, fast: bool = True) -> None:

@@ -789,6 +789,8 @@ class PySATBackend(Backend):
         try:
             while True:
                 left = run.conflicts_left
+                if left is not None and left <= 0:
+                    return None  # spent in an earlier slice (conf_budget(0) is no limit)
                 if left is not None:
                     before = s.accum_stats()["conflicts"]
                 s.conf_budget(left if left is not None else -1)  # -1: no conflict limit

@@ -687,6 +687,16 @@ def _safe(stream: Iterable[str], name: str) -> Iterator[str]:
         ) from None
 
 
+def _first_line_decides(first: str, fmt: str, alphabet: Alphabet | None) -> bool:
+    """True when nothing after the first content line can change how the input is read:
+    the format is given, and so is the alphabet or the line is no longer than a 9x9 grid
+    (no alphabet to infer). Reading stops there before the first record, so a pipe is
+    answered line by line (``sudoku solve - --format line``) instead of after a sample."""
+    if fmt == "auto":
+        return False
+    return alphabet is not None or len(first.split(maxsplit=1)[0]) <= 81
+
+
 def _iter_stream(
     stream: Iterable[str],
     name: str,
@@ -712,7 +722,9 @@ def _iter_stream(
         s = raw.strip()
         if s and not s.startswith("#"):
             content.append((lineno, raw))
-            if len(content) >= _SAMPLE_LINES:
+            if len(content) >= _SAMPLE_LINES or (
+                len(content) == 1 and _first_line_decides(s, fmt, alphabet)
+            ):
                 break
     state.last_line = lineno
     if not content:

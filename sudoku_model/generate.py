@@ -94,7 +94,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
@@ -943,11 +943,15 @@ def _worker_init(spec: GenerationSpec, backend_name: str, budget: Budget | None,
     _WORKER.seed = seed
 
 
-def _worker_make(index: int) -> GeneratedPuzzle:
+def _worker_make(indices: list[int]) -> list[GeneratedPuzzle]:
     assert _WORKER.spec is not None and _WORKER.engine is not None
-    return generate_one(
-        _WORKER.spec, _WORKER.engine, seed=puzzle_seed(_WORKER.seed, index), index=index
-    )
+    return _make(_WORKER.spec, _WORKER.engine, _WORKER.seed, indices)
+
+
+def _make(
+    spec: GenerationSpec, engine: GenerationEngine, seed: int, indices: list[int]
+) -> list[GeneratedPuzzle]:
+    return [generate_one(spec, engine, seed=puzzle_seed(seed, i), index=i) for i in indices]
 
 
 def generate(
@@ -993,27 +997,31 @@ def generate(
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big") >> 1
-    if jobs == 1 or count <= 1:
-        engine = engine_for(backend, budget=budget)
-        for index in range(count):
-            yield generate_one(spec, engine, seed=puzzle_seed(seed, index), index=index)
-        return
-    if not isinstance(backend, str):
-        raise ValueError("with jobs > 1 pass the backend by name (each worker loads its own)")
-    import multiprocessing
-    import threading
+    from .executor import Executor, chunks
 
-    # Forking is the cheapest start, but not safe once threads run (a SAT watchdog, a
-    # notebook kernel): then the workers start fresh interpreters.
-    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    method = "fork" if forkable else "spawn"
-    context = multiprocessing.get_context(method)
     # Small chunks keep the order-preserving stream flowing and the workers balanced.
-    chunk = max(1, min(64, count // (jobs * 8)))
-    with context.Pool(
-        jobs, initializer=_worker_init, initargs=(spec, backend, budget, seed)
-    ) as pool:
-        yield from pool.imap(_worker_make, range(count), chunksize=chunk)
+    size = max(1, min(64, count // (jobs * 8)))
+    if jobs == 1 or count <= 1:
+        # One puzzle at a time in a worker thread (the main thread stays free to notice a
+        # signal while a search runs): the same stream as with processes.
+        work: Callable[[list[int]], list[GeneratedPuzzle]] = partial(
+            _make, spec, engine_for(backend, budget=budget), seed
+        )
+        executor = Executor(kind="serial")
+        on_stop = [backend.interrupt] if isinstance(backend, Backend) else []
+    else:
+        if not isinstance(backend, str):
+            raise ValueError("with jobs > 1 pass the backend by name (each worker loads its own)")
+        # Processes: the removal loop is Python, so threads would queue on the GIL.
+        executor = Executor(
+            kind="processes",
+            jobs=jobs,
+            initializer=_worker_init,
+            initargs=(spec, backend, budget, seed),
+        )
+        work, on_stop = _worker_make, []
+    for _, made in executor.map(work, chunks(range(count), size, first=1), on_stop=on_stop):
+        yield from made
 
 
 def clue_histogram(puzzles: Iterable[GeneratedPuzzle]) -> dict[int, int]:

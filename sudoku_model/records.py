@@ -23,8 +23,8 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | command | str | always | verify, solve, count, rate, generate, compare |
 | source | str | not generate | input file, `bundled:NAME`, `<argument N>` |
 | line | int | not generate | 1-based line where the input record starts |
-| position | int | verify (reserved) | 0-based position of the record in its source |
-| input | str | verify (reserved) | identity of the input (content hash) |
+| position | int | verify | 0-based position of the record in its source |
+| input | int | verify | 0-based index of the source among the run's inputs |
 | puzzle | str\|null | always | the givens; null when malformed |
 | clues | int\|null | always | number of givens; null when malformed |
 | rules | object | variant rules | `box`, `variants`, `regions` (not generate) |
@@ -149,7 +149,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("source", str, "verify solve count rate compare", "verify solve count rate compare"),
     _spec("line", int, "verify solve count rate compare", "verify solve count rate compare"),
     _spec("position", int, "verify"),
-    _spec("input", str, "verify"),
+    _spec("input", int, "verify"),
     _spec("puzzle", (str, _NONE), "*", "*"),
     _spec("clues", (int, _NONE), "*", "*"),
     _spec("rules", dict, "verify solve count rate compare"),
@@ -209,7 +209,7 @@ def head(
     line: int | None = None,
     *,
     position: int | None = None,
-    input_id: str | None = None,
+    input_id: int | None = None,
 ) -> dict[str, Any]:
     """The first fields of every record: ``schema``, ``command``, then where the record
     came from (``source``, ``line``, and ``position``/``input`` when given)."""

@@ -94,6 +94,7 @@ __all__ = [
     "is_full_grid",
     "get_backend",
     "register_backend",
+    "registered_backends",
     "unregister_backend",
     "verdict_of_count",
 ]
@@ -366,6 +367,8 @@ class Capabilities:
     budgets: tuple[str, ...] = ("seconds",)
     notes: str = ""
     fast_paths: frozenset[str] = frozenset()
+    #: The search runs in native code that releases the GIL: workflows run it in threads.
+    releases_gil: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.fast_paths) - set(PRIMITIVES)
@@ -975,9 +978,10 @@ def register_backend(name: str, factory: Callable[..., Backend]) -> None:
     the part of the name after a colon (or None). For tests, notebooks and experiments; a
     package registers through the ``sudoku_model.backends`` entry-point group instead.
 
-    Worker processes started by fork (verify's and generate's on Linux) inherit the
-    registration; spawned ones (macOS, Windows, or a parent that runs threads) do not: run
-    such workflows with one job, or register in a module the workers import.
+    The workflows' worker processes (:mod:`sudoku_model.executor`) register it again when
+    ``factory`` can be pickled by reference (a module-level function or class of a module
+    the workers can import); a lambda or a local function stays in this process: run such
+    workflows with one job.
 
     Raises:
         ValueError: for an empty name or one with a colon.
@@ -986,6 +990,11 @@ def register_backend(name: str, factory: Callable[..., Backend]) -> None:
     if not key or ":" in key:
         raise ValueError(f"a backend name is a non-empty word without a colon, got {name!r}")
     _REGISTERED[key] = factory
+
+
+def registered_backends() -> dict[str, Callable[..., Backend]]:
+    """The backends of :func:`register_backend` in this process, by name."""
+    return dict(_REGISTERED)
 
 
 def unregister_backend(name: str) -> None:

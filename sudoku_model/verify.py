@@ -31,14 +31,14 @@ import csv
 import io
 import json
 import os
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import IO, Any
 
 from . import records as record_schema
 from .errors import ParseError
+from .executor import Executor, chunks
 from .grid import Grid
 from .puzzle import Puzzle
 from .solving import (
@@ -65,9 +65,13 @@ __all__ = [
     "open_writer",
     "resume_state",
     "ResumeState",
+    "ResumeCheck",
+    "ResumeMismatch",
+    "record_identity",
     "CSV_COLUMNS",
     "TIMING_FIELDS",
     "DEFAULT_CHUNK_SIZE",
+    "executor_kind",
 ]
 
 #: Records per chunk: the unit of work sent to a worker and of flushing output.
@@ -176,6 +180,10 @@ class VerifyResult:
     undecided: tuple[str, ...] = ()
     published: str | None = None
     published_cells: tuple[int, ...] = ()
+    #: The record's 0-based position in its source, and the index of that source among
+    #: the run's inputs: together they identify the record (``--resume``).
+    position: int = -1
+    input: int = 0
 
     @property
     def key(self) -> tuple[str, int]:
@@ -200,8 +208,9 @@ class VerifyResult:
         """The record of this result (fields: :mod:`sudoku_model.records`)."""
         p = self.puzzle
         shape = p.shape if p is not None else None
-        # the workflow's position and input identity go here, as head(position=, input_id=)
-        d = record_schema.head("verify", self.source, self.line)
+        d = record_schema.head(
+            "verify", self.source, self.line, position=self.position, input_id=self.input
+        )
         d["puzzle"] = _line_of(p.givens.values) if p is not None else None
         d["clues"] = _clues(p) if p is not None else None
         if p is not None and not _is_classic(p.rules):
@@ -259,6 +268,10 @@ class VerifyResult:
         parts = [
             _source_head(self.source),
             str(self.line),
+            ',"input":',
+            str(self.input),
+            ',"position":',
+            str(self.position),
             ',"puzzle":"',
             _line_of(p.givens.values),
             '","clues":',
@@ -915,114 +928,41 @@ def verify_puzzle(
 
 
 # -- batches -------------------------------------------------------------------------------
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    chunk: list[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+def _verify_task(task: tuple[list[Any], VerifyConfig]) -> list[VerifyResult]:
+    """The unit of work sent to a worker process or a Dask worker: one chunk."""
+    return verify_chunk(*task)
 
 
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them and keeps what is written.
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class _Executor:
-    """submit(fn, *args) -> future with .result(), in-order and bounded; close(kill)."""
-
-    def __init__(self, *, kind: str, jobs: int, dask: str | None = None) -> None:
-        self.kind = kind
-        self._pool: Any = None
-        self._client: Any = None
-        self._cluster: Any = None
-        self.width = 1
-        if kind == "dask":
-            try:
-                from dask.distributed import Client, LocalCluster
-            except ImportError:
-                raise ImportError(
-                    "--dask needs the 'dask' extra: pip install 'sudoku-model[dask]'"
-                ) from None
-            if dask == "local":
-                self._cluster = LocalCluster(
-                    n_workers=jobs if jobs > 1 else 2,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                    silence_logs=50,
-                )  # logging.CRITICAL
-                self._client = Client(self._cluster, timeout=60)
-            else:
-                self._client = Client(dask, timeout=30)
-            self.width = max(2, 2 * sum(self._client.nthreads().values()))
-        elif kind == "processes":
-            import multiprocessing
-
-            self._pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_sigint)
-            self.width = 2 * jobs
-        elif kind == "threads":
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(jobs)
-            self.width = 2 * jobs
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self.kind == "dask":
-            return self._client.submit(fn, *args, pure=False)
-        if self.kind == "processes":
-            res = self._pool.apply_async(fn, args)
-            return _AsyncResult(res)
-        if self.kind == "threads":
-            return self._pool.submit(fn, *args)
-        return _Done(fn(*args))
-
-    def close(self, *, kill: bool = False) -> None:
-        if self.kind == "processes":
-            if kill:
-                self._pool.terminate()
-            else:
-                self._pool.close()
-            self._pool.join()
-        elif self.kind == "threads":
-            self._pool.shutdown(wait=True, cancel_futures=kill)
-        elif self.kind == "dask":
-            try:
-                self._client.close()
-            finally:
-                if self._cluster is not None:
-                    self._cluster.close()
+def _solve_task(config: VerifyConfig, task: tuple[list[Any], Any]) -> Any:
+    """The unit of work of a thread worker: only the C part of a prepared chunk."""
+    _chunk, prepared = task
+    return _solve_prepared(prepared, config) if prepared is not None else None
 
 
-class _Done:
-    __slots__ = ("value",)
+def executor_kind(
+    backend: str,
+    *,
+    cross_check: Sequence[str] = (),
+    minimal: bool = False,
+    jobs: int = 1,
+    dask: str | None = None,
+    threads: bool | None = None,
+) -> str:
+    """How :func:`verify_records` runs a configuration (see :mod:`sudoku_model.executor`):
+    ``dask`` when asked; threads when the backend declares ``releases_gil`` and has a batch
+    call and nothing else is computed (``threads=False`` forbids them); processes for
+    ``jobs`` > 1 otherwise; else serial.
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def result(self) -> Any:
-        return self.value
-
-
-class _AsyncResult:
-    __slots__ = ("inner",)
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    def result(self) -> Any:
-        # a timeout keeps Ctrl-C responsive while waiting (a bare get() blocks signals)
-        while True:
-            try:
-                return self.inner.get(timeout=0.5)
-            except __import__("multiprocessing").TimeoutError:
-                continue
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+    """
+    if dask:
+        return "dask"
+    main, _ = _backend(backend)
+    batch = main.capabilities.releases_gil and _has_batch(backend) and not cross_check
+    if batch and not minimal and threads is not False:
+        return "threads" if jobs > 1 else "serial"
+    return "processes" if jobs > 1 else "serial"
 
 
 def verify_records(
@@ -1035,23 +975,33 @@ def verify_records(
     jobs: int = 1,
     dask: str | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    threads: bool = False,
+    threads: bool | None = None,
     validate: bool = True,
     on_chunk: Callable[[list[VerifyResult]], None] | None = None,
+    on_wait: Callable[[], None] | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[VerifyResult]:
     """Verify a stream of records (:func:`sudoku_model.formats.iter_records`), in order.
 
     Reads ``records`` lazily: at most a few chunks are in flight, so memory stays
-    constant. ``jobs`` > 1 runs local worker processes; ``dask`` is a scheduler address or
-    ``"local"`` (a LocalCluster on loopback with ``jobs`` workers, 2 by default). With a
-    batch backend (native) and nothing else to compute, the run stays in this process
-    (``threads=True``: ``jobs`` threads run the C calls). ``on_chunk`` is called with each
-    chunk's results as they come.
+    constant. The work runs on one :class:`~sudoku_model.executor.Executor`, of the kind
+    :func:`executor_kind` chooses (``jobs`` threads for native, ``jobs`` processes for the
+    other backends, ``dask`` a scheduler address or ``"local"``), or on ``executor`` when
+    given (made beforehand, e.g. to fail on an unreachable scheduler before opening an
+    output). Each result carries its record's ``position``. ``on_chunk`` is called with
+    each chunk's results as they come; ``on_wait`` every 0.1 s while waiting for one.
+
+    Inside :func:`sudoku_model.executor.stop_on_signals`, SIGINT or SIGTERM stops the run:
+    the backends are interrupted, the chunks already finished are yielded (and passed to
+    ``on_chunk``), nothing of the chunks in flight, and
+    :class:`~sudoku_model.executor.Interrupted` is raised.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
         ImportError: for ``dask`` without the ``dask`` extra installed.
-        ValueError: for ``jobs`` or ``chunk_size`` below 1.
+        ConnectionError: for a Dask scheduler that cannot be reached.
+        ValueError: for ``jobs`` or ``chunk_size`` below 1, or a malformed ``dask`` address.
+        Interrupted: after a signal, see above.
     """
     if jobs < 1 or chunk_size < 1:
         raise ValueError("jobs and chunk_size must be at least 1")
@@ -1059,52 +1009,43 @@ def verify_records(
         backend, tuple(cross_check), minimal, DEFAULT_BUDGET if budget is None else budget, validate
     )
     # make the backends here first: an unknown name fails before any work is sent
-    _backend(config.backend)
-    for name in config.cross_check:
-        _backend(name)
-    if dask:
-        executor = _Executor(kind="dask", jobs=jobs, dask=dask)
-    elif _has_batch(config.backend) and not cross_check and not minimal:
-        # The native batch is so fast that reading and formatting (Python, one core)
-        # dominate: workers would only add pickling or GIL hand-offs (measured slower on
-        # a shared 2-core machine). ``threads=True`` overlaps the C calls, which release
-        # the GIL, with this thread's work.
-        executor = _Executor(kind="threads" if threads and jobs > 1 else "serial", jobs=jobs)
-    elif jobs > 1:
-        executor = _Executor(kind="processes", jobs=jobs)
+    in_process = [_backend(config.backend)[0]] + [_backend(n)[0] for n in config.cross_check]
+    if executor is None:
+        kind = executor_kind(
+            backend, cross_check=cross_check, minimal=minimal, jobs=jobs, dask=dask, threads=threads
+        )
+        executor = Executor(kind=kind, jobs=jobs, dask=dask)
+    batch = executor.kind in ("serial", "threads") and _prepare_chunk([], config) is not None
+    items: Iterable[Any]
+    fn: Callable[[Any], Any]
+    if batch:
+        # This thread prepares and builds the results while the workers run only the C
+        # part, so the workers hardly ever wait for the GIL.
+        items = ((chunk, _prepare_chunk(chunk, config)) for chunk in chunks(records, chunk_size))
+        fn = partial(_solve_task, config)
     else:
-        executor = _Executor(kind="serial", jobs=1)
-    # threads run only the C part of a chunk; this thread prepares and builds the
-    # results, so the workers hardly ever wait for the GIL
-    threaded = executor.kind == "threads"
-    pending: deque[tuple[list[Any], Any, Any]] = deque()
-    clean = False
-
-    def finished() -> list[VerifyResult]:
-        chunk, prepared, future = pending.popleft()
-        done = future.result()
-        if threaded:
-            done = _build_chunk(chunk, config, prepared, done)
-        if on_chunk is not None:
-            on_chunk(done)
-        return done
-
+        items = ((chunk, config) for chunk in chunks(records, chunk_size))
+        fn = _verify_task
+    # Inputs told apart for library callers (the command line sets them exactly): a new
+    # input starts where the source changes or the positions start again.
+    source, position, input_index = None, -1, -1
     try:
-        for chunk in _chunks(records, chunk_size):
-            if threaded:
-                prepared = _prepare_chunk(chunk, config)
-                pending.append(
-                    (chunk, prepared, executor.submit(_solve_prepared, prepared, config))
-                )
-            else:
-                pending.append(([], None, executor.submit(verify_chunk, chunk, config)))
-            while len(pending) >= executor.width:
-                yield from finished()
-        while pending:
-            yield from finished()
-        clean = True
+        for (chunk, extra), answer in executor.map(
+            fn, items, on_wait=on_wait, on_stop=[b.interrupt for b in in_process]
+        ):
+            done = _build_chunk(chunk, config, extra, answer) if batch else answer
+            for r, rec in zip(done, chunk):
+                if rec.source != source or rec.position <= position:
+                    input_index += 1
+                source, position = rec.source, rec.position
+                r.position, r.input = position, input_index
+            if on_chunk is not None:
+                on_chunk(done)
+            yield from done
     finally:
-        executor.close(kill=not clean)
+        executor.close(kill=True)  # a no-op after a complete run
+        for b in in_process:
+            b.clear_interrupt()
 
 
 def _has_batch(name: str) -> bool:
@@ -1224,6 +1165,8 @@ CSV_COLUMNS = (
     "command",
     "source",
     "line",
+    "input",
+    "position",
     "puzzle",
     "clues",
     "verdict",
@@ -1283,97 +1226,175 @@ def open_writer(
     return record_schema.open_writer(out, fmt, columns=CSV_COLUMNS, header=header)
 
 
+class ResumeMismatch(ValueError):
+    """The records of an output file are not the results of the input given now."""
+
+
+def record_identity(input_index: int, record: Any) -> str:
+    """What identifies an input record in an output file: its input's index, its position
+    in that input and its givens (as written in the ``puzzle`` field; empty when malformed).
+    A hash of these, in order, tells whether an output belongs to an input."""
+    p = record.puzzle
+    text = _line_of(p.givens.values) if p is not None and record.error is None else ""
+    return f"{input_index}:{record.position}:{text}\n"
+
+
 @dataclass
 class ResumeState:
-    """Where a previous run stopped: the sources it finished (in order), the source it was
-    in and the last line done there, and the verdict counts of what it wrote."""
+    """What an earlier run wrote: its records form a prefix of its input, in input order,
+    so they are described by the last ``(input, position)`` written, their number, a hash
+    of their identities (:func:`record_identity`) and their verdict counts. Never the set
+    of keys: memory stays constant however long the output."""
 
-    finished_sources: set[str] = field(default_factory=set)
-    current_source: str | None = None
-    last_line: int = 0
+    last: tuple[int, int] | None = None
     records: int = 0
     summary: VerifySummary = field(default_factory=VerifySummary)
     has_header: bool = False
+    digest: str = ""
+    _hash: Any = field(default_factory=lambda: _identity_hash(), repr=False)
 
-    def done(self, source: str, line: int) -> bool:
-        """True when (source, line) is already in the output."""
-        if source == self.current_source:
-            return line <= self.last_line
-        return source in self.finished_sources
+    def done(self, input_index: int, position: int) -> bool:
+        """True when the record at ``position`` of input ``input_index`` is already written."""
+        return self.last is not None and (input_index, position) <= self.last
+
+    def checker(self) -> ResumeCheck:
+        """A fresh check that the skipped input records are the ones written."""
+        return ResumeCheck(self)
+
+
+def _identity_hash() -> Any:
+    import hashlib
+
+    return hashlib.blake2b(digest_size=16)
+
+
+class ResumeCheck:
+    """Feed it the input records that a resumed run skips (:meth:`skip`), then call
+    :meth:`finish` before the first record that is verified: it raises
+    :class:`ResumeMismatch` unless the skipped records are exactly those of the output."""
+
+    def __init__(self, state: ResumeState) -> None:
+        self.state = state
+        self.count = 0
+        self._hash = _identity_hash()
+        self.finished = False
+
+    def skip(self, input_index: int, record: Any) -> None:
+        self.count += 1
+        self._hash.update(record_identity(input_index, record).encode())
+
+    def finish(self) -> None:
+        """Raises:
+        ResumeMismatch: the output holds other records than the input's first ones."""
+        if self.finished:
+            return
+        self.finished = True
+        if self.count != self.state.records or self._hash.hexdigest() != self.state.digest:
+            raise ResumeMismatch(
+                f"the {self.state.records:,} records in the output are not the results of "
+                f"the first {self.state.records:,} puzzles of these inputs ({self.count:,} "
+                "of them match by position, but not by content): resume only into the "
+                "output of the same inputs, or write to another file"
+                if self.count == self.state.records
+                else f"the output holds {self.state.records:,} records but these inputs have "
+                f"only {self.count:,} puzzles up to its last position: it is the output of "
+                "other inputs; resume only into the output of the same inputs"
+            )
 
 
 def resume_state(path: str | os.PathLike[str], fmt: str) -> ResumeState:
     """Read an output file of an earlier run, cut off a torn last line (an interrupted
-    write) and say which records it holds.
-
-    Output is written in input order, so what a run completed is a prefix of its input:
-    whole sources, then the lines of one source up to ``last_line``. Only that is kept in
-    memory, never the set of keys.
+    write) and say which records it holds (see :class:`ResumeState`).
 
     Raises:
         OSError: when the file cannot be read or truncated.
-        ValueError: when a complete line of the file is not a verify record.
+        ValueError: when a complete line of the file is not a verify record, a record has no
+            position (written by an older version), or the records are not in input order
+            without gaps (not the output of one run).
     """
     state = ResumeState()
     p = os.fspath(path)
     if not os.path.exists(p) or os.path.getsize(p) == 0:
+        state.digest = state._hash.hexdigest()
         return state
     _truncate_torn_tail(p)
     with open(p, encoding="utf-8", newline="") as f:
         if fmt == "csv":
             reader = csv.reader(f)
             header = next(reader, None)
-            if header is None:
-                return state
-            if tuple(header) != CSV_COLUMNS:
-                raise ValueError(f"{p}: not a verify CSV file (header {header[:3]}...)")
-            state.has_header = True
-            col = {name: i for i, name in enumerate(CSV_COLUMNS)}
-            for row in reader:
-                if not row:
-                    continue
-                _resume_add(
-                    state,
-                    row[col["source"]],
-                    int(row[col["line"]]),
-                    VerdictKind(row[col["verdict"]]),
-                    bool(row[col["disagreement"]]),
-                    bool(row[col["redundant_clues"]]),
-                )
+            if header is not None:
+                if tuple(header) != CSV_COLUMNS:
+                    raise ValueError(
+                        f"{p}: not a verify CSV file of this version (header {header[:4]}...)"
+                    )
+                state.has_header = True
+                col = {name: i for i, name in enumerate(CSV_COLUMNS)}
+                for k, row in enumerate(reader, 2):
+                    if not row:
+                        continue
+                    try:
+                        _resume_add(
+                            state,
+                            int(row[col["input"]]),
+                            int(row[col["position"]]),
+                            row[col["puzzle"]] if row[col["verdict"]] != "malformed" else "",
+                            VerdictKind(row[col["verdict"]]),
+                            bool(row[col["disagreement"]]),
+                            bool(row[col["redundant_clues"]]),
+                        )
+                    except (ValueError, IndexError) as exc:
+                        raise ValueError(f"{p}:{k}: not a verify record ({exc})") from None
         else:
             for k, text in enumerate(f, 1):
                 if not text.strip():
                     continue
                 try:
                     d = json.loads(text)
+                    if "position" not in d or "input" not in d:
+                        raise ValueError(
+                            "no input/position fields: written by an older version, which "
+                            "cannot be resumed (start again without --resume)"
+                        )
                     _resume_add(
                         state,
-                        d["source"],
-                        int(d["line"]),
+                        int(d["input"]),
+                        int(d["position"]),
+                        d["puzzle"] if d["verdict"] != "malformed" else "",
                         VerdictKind(d["verdict"]),
                         "disagreement" in d,
                         bool(d.get("redundant_clues")),
                     )
-                except (ValueError, KeyError, TypeError) as exc:
+                except (ValueError, KeyError, TypeError, AttributeError) as exc:
                     raise ValueError(f"{p}:{k}: not a verify record ({exc})") from None
+    state.digest = state._hash.hexdigest()
     return state
 
 
 def _resume_add(
     state: ResumeState,
-    source: str,
-    line: int,
+    input_index: int,
+    position: int,
+    puzzle: str | None,
     verdict: VerdictKind,
     disagreement: bool,
     not_minimal: bool,
 ) -> None:
-    if source != state.current_source:
-        if state.current_source is not None:
-            state.finished_sources.add(state.current_source)
-        state.current_source = source
-        state.last_line = 0
-    state.last_line = max(state.last_line, line)
+    key = (input_index, position)
+    last = state.last
+    follows = (
+        position == 0
+        if last is None
+        else key == (last[0], last[1] + 1) or (input_index > last[0] and position == 0)
+    )
+    if not follows:
+        raise ValueError(
+            f"record for input {input_index} position {position} after "
+            f"{'the start' if last is None else f'input {last[0]} position {last[1]}'}: the "
+            "records are not one run's output in input order"
+        )
+    state.last = key
     state.records += 1
+    state._hash.update(f"{input_index}:{position}:{puzzle or ''}\n".encode())
     state.summary.add(verdict, disagreement=disagreement, not_minimal=not_minimal)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import time
-from typing import Any
+from pathlib import Path
 
 import pytest
 
@@ -22,86 +23,19 @@ from sudoku_model.grid import Grid
 from sudoku_model.solving import (
     Backend,
     Budget,
-    Capabilities,
-    SearchOutcome,
     available_backends,
     register_backend,
     unregister_backend,
 )
 from sudoku_model.verify import redundant_clues, verify_puzzle, verify_records
 
-NAME = "minimal"
-
-
-class MinimalBackend(Backend):
-    """Depth-first search on candidate bitmasks, the cell with fewest candidates first."""
-
-    name = NAME
-    capabilities = Capabilities(
-        frozenset({"all_different", "different"}),
-        min_size=4,
-        max_size=16,
-        budgets=("seconds", "nodes"),
-        notes="tests only: a plain Python backtracker",
-    )
-
-    def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
-        rules = puzzle.rules
-        n = puzzle.size
-        full = (1 << n) - 1
-        peers = [tuple(p) for p in rules.peers]
-        values = list(puzzle.givens.values)
-        deadline = budget.deadline(time.perf_counter())
-        found: list[Grid] = []
-        nodes = 0
-        stopped = False
-
-        def candidates(cell: int) -> int:
-            used = 0
-            for p in peers[cell]:
-                if values[p]:
-                    used |= 1 << (values[p] - 1)
-            return full & ~used
-
-        def walk() -> bool:
-            """False when the search must stop (limit reached or budget spent)."""
-            nonlocal nodes, stopped
-            nodes += 1
-            if (budget.nodes is not None and nodes > budget.nodes) or (
-                deadline is not None and nodes % 256 == 0 and time.perf_counter() > deadline
-            ):
-                stopped = True
-                return False
-            best, best_mask, best_count = -1, 0, n + 1
-            for cell, v in enumerate(values):
-                if not v:
-                    mask = candidates(cell)
-                    count = mask.bit_count()
-                    if count < best_count:
-                        best, best_mask, best_count = cell, mask, count
-                        if count <= 1:
-                            break
-            if best < 0:
-                found.append(Grid._trusted(puzzle.shape, tuple(values)))
-                return len(found) < limit
-            while best_mask:
-                bit = best_mask & -best_mask
-                best_mask ^= bit
-                values[best] = bit.bit_length()
-                if not walk():
-                    values[best] = 0
-                    return False
-            values[best] = 0
-            return True
-
-        complete = walk()
-        stats: dict[str, Any] = {"nodes": nodes}
-        return SearchOutcome(found, complete, stats, stopped_by_budget=stopped)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from minimal_backend import NAME, MinimalBackend, create  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="module")
 def registered():
-    register_backend(NAME, lambda sub, **options: MinimalBackend())
+    register_backend(NAME, create)
     yield
     unregister_backend(NAME)
 
@@ -168,7 +102,7 @@ def test_verify_minimal_and_cross_check(native: Backend) -> None:
 
 
 def test_verify_cli_in_worker_processes(tmp_path, capsys) -> None:
-    # forked workers inherit the registration
+    # the executor registers it again in its worker processes
     out = tmp_path / "out.jsonl"
     source = tmp_path / "in.txt"
     source.write_text("\n".join(r.text for r in mixed()[:-1]) + "\n")  # no malformed line

@@ -412,6 +412,7 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
     import os
 
+    from ..executor import Interrupted, stop_on_signals
     from ..generate import GenerationError, generate
     from ..grid import ALPHABETS, DEFAULT_ALPHABET
     from ..puzzle import Puzzle
@@ -455,12 +456,19 @@ def run(args: argparse.Namespace) -> int:
             graded=spec.level is not None,
         )
         try:
-            for puzzle in generate(
-                spec, count=args.count, seed=seed, backend=source, jobs=args.jobs, budget=budget
-            ):
-                writer.write(puzzle)
-                made.append(puzzle)
-                progress.update(len(made))
+            with stop_on_signals(
+                linger=True
+            ):  # a signal stops the run cleanly (sudoku_model.executor)
+                for puzzle in generate(
+                    spec, count=args.count, seed=seed, backend=source, jobs=args.jobs, budget=budget
+                ):
+                    writer.write(puzzle)
+                    made.append(puzzle)
+                    progress.update(len(made))
+        except Interrupted as exc:
+            code = exc.exit_code
+            progress.finish()
+            print(f"sudoku generate: interrupted after {len(made)} puzzles", file=sys.stderr)
         except GenerationError as exc:
             progress.finish()
             print(f"sudoku: puzzle {len(made) + 1}: {exc}", file=sys.stderr)

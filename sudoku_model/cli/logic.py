@@ -264,6 +264,8 @@ def _rate_one(job: tuple[Any, tuple[str, ...], Any]) -> dict[str, Any]:
 
 
 def run_rate(args: argparse.Namespace) -> int:
+    from ..executor import Executor, Interrupted, chunks, stop_on_signals
+
     keys = tuple(t.key for t in _techniques(args))
     budget = budget_from(args)
     if args.jobs < 1:
@@ -276,44 +278,41 @@ def run_rate(args: argparse.Namespace) -> int:
     writer = JsonlWriter(out)
     levels: Counter[str] = Counter()
     malformed = 0
+    count = 0
+    code: int | None = None
     start = time.perf_counter()
-    pool = None
     try:
-
-        def jobs() -> Any:
-            for rec in records:
-                yield rec, (None if rec.error is not None else (rec.puzzle, keys, budget))
-
-        if args.jobs > 1:
-            import multiprocessing
-
-            pool = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
-                args.jobs
+        with stop_on_signals(linger=True):  # a signal stops the run cleanly (sudoku_model.executor)
+            # Streaming: records are read as the workers need them, never all at once.
+            # The logical solver is Python: processes, not threads.
+            executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)
+            batches = chunks(
+                (
+                    (rec, None if rec.error is not None else (rec.puzzle, keys, budget))
+                    for rec in records
+                ),
+                16,
+                first=1,
             )
-            pending = list(jobs())
-            graded = pool.imap(_maybe_rate, [job for _, job in pending], chunksize=16)
-            pairs: Any = zip((rec for rec, _ in pending), graded)
-        else:
-            pairs = ((rec, _maybe_rate(job)) for rec, job in jobs())
-        count = 0
-        for rec, rating in pairs:
-            count += 1
-            if rating is None:
-                malformed += 1
-                # on stderr too, as every command reports bad input: file:line:col: message
-                print(str(rec.error), file=sys.stderr)
-                row = malformed_record("rate", rec)
-                levels["malformed"] += 1
-            else:
-                row = head("rate", rec.source, rec.line)
-                row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
-                row.update(rating)
-                levels[rating["level"] or rating["verdict"]] += 1
-            writer.write(row)
+            for batch, ratings in executor.map(_rate_many, batches):
+                for (rec, _), rating in zip(batch, ratings):
+                    count += 1
+                    if rating is None:
+                        malformed += 1
+                        # on stderr too, as every command reports bad input
+                        print(str(rec.error), file=sys.stderr)
+                        row = malformed_record("rate", rec)
+                        levels["malformed"] += 1
+                    else:
+                        row = head("rate", rec.source, rec.line)
+                        row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
+                        row.update(rating)
+                        levels[rating["level"] or rating["verdict"]] += 1
+                    writer.write(row)
+                writer.flush()
+    except Interrupted as exc:
+        code = exc.exit_code
     finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
         if out is not sys.stdout:
             out.close()
     seconds = time.perf_counter() - start
@@ -331,9 +330,20 @@ def run_rate(args: argparse.Namespace) -> int:
         "malformed",
     ]
     histogram = ", ".join(f"{k} {levels[k]}" for k in order if levels[k])
-    print(f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}", file=sys.stderr)
+    tail = "; INTERRUPTED" if code is not None else ""
+    print(
+        f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}{tail}",
+        file=sys.stderr,
+    )
+    if code is not None:
+        return code
     return exit_code(input_errors=malformed)
 
 
 def _maybe_rate(job: Any) -> dict[str, Any] | None:
     return None if job is None else _rate_one(job)
+
+
+def _rate_many(batch: list[tuple[Any, Any]]) -> list[dict[str, Any] | None]:
+    """The unit of work of the executor: a chunk of (record, job) pairs."""
+    return [_maybe_rate(job) for _, job in batch]

@@ -14,24 +14,27 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 import time
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
+from ..executor import stop_on_signals
+from ..solving import VerdictKind
 from .common import (
-    EXIT_NO,
-    EXIT_OK,
     CliError,
     add_budget_options,
     add_input_options,
     budget_from,
+    check_output_path,
+    exit_code,
+    get_backend_or_exit,
+    input_options,
     is_terminal,
     iter_inputs,
+    open_output,
 )
-
-#: Output buffer size: records are flushed once per chunk, not once per line.
-_BUFFER = 1 << 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -129,14 +132,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-class _Interrupted(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: stop, keep what is written."""
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise _Interrupted()
-
-
 def _check_inputs(inputs: list[str]) -> None:
     """Fail before any work on an input that cannot be read (exit 2)."""
     from ..data import resolve_input
@@ -159,21 +154,65 @@ def _check_inputs(inputs: list[str]) -> None:
             raise CliError(f"{arg}: no such file")
 
 
-def _records(args: argparse.Namespace, skip: Any) -> Any:
-    """Records of every input in order, with literal puzzles numbered so that each
-    record has its own (source, line) key, minus those already done (resume)."""
-    literal = 0
-    for arg in args.inputs:
-        numbered = None
-        for rec in iter_inputs(arg, args):
-            if rec.source == "<argument>":
-                if numbered is None:
-                    literal += 1
-                    numbered = f"<argument {literal}>"
-                rec = rec._replace(source=numbered)
-            if skip is not None and skip(rec.source, rec.line):
-                continue
-            yield rec
+def _input_size(arg: str) -> int | None:
+    """Bytes of text an input holds, when known without reading it (a file's size; for
+    a .gz file the size recorded in its trailer), else None (stdin, a literal puzzle)."""
+    path: Any = None
+    if arg.startswith("bundled:"):
+        from ..data import bundled_path
+
+        with contextlib.suppress(KeyError):
+            path = bundled_path(arg.split(":", 1)[1])
+    elif arg != "-" and os.path.isfile(arg):
+        path = arg
+    if path is None:
+        return None
+    try:
+        size = os.path.getsize(path)
+        if str(path).endswith(".gz") and size >= 18:
+            with open(path, "rb") as f:  # ISIZE: the uncompressed size modulo 2**32
+                f.seek(-4, os.SEEK_END)
+                return int.from_bytes(f.read(4), "little") or None
+        return size
+    except OSError:
+        return None
+
+
+class _Feed:
+    """The records of every input in order, minus those already in the output (resume,
+    checked by content: :class:`~sudoku_model.verify.ResumeCheck`), and, for each record
+    handed out, its input index and bytes (consumed in order by the chunk writer)."""
+
+    def __init__(self, args: argparse.Namespace, state: Any) -> None:
+        self.args = args
+        self.state = state
+        self.check = state.checker() if state is not None else None
+        self.handed: deque[tuple[int, int]] = deque()
+        self.skipped_bytes = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        literal = 0
+        state, check = self.state, self.check
+        for index, arg in enumerate(self.args.inputs):
+            numbered = None
+            for rec in iter_inputs(arg, self.args):
+                if rec.source == "<argument>":
+                    # literal puzzles: each argument its own source name
+                    if numbered is None:
+                        literal += 1
+                        numbered = f"<argument {literal}>"
+                    rec = rec._replace(source=numbered)
+                size = len(rec.text) + 1
+                if check is not None and not check.finished:
+                    if state.done(index, rec.position):
+                        check.skip(index, rec)
+                        self.skipped_bytes += size
+                        continue
+                    check.finish()
+                self.handed.append((index, size))
+                yield rec
+        if check is not None:
+            check.finish()
 
 
 def _backends(args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -191,29 +230,46 @@ def _backends(args: argparse.Namespace) -> tuple[str, list[str]]:
 
 
 class _Progress:
-    """One stderr line rewritten with \\r, at most five times a second."""
+    """One stderr line rewritten with \\r, at most five times a second: puzzles verified
+    by this run (the resumed ones apart), rate, elapsed time and, when the size of the
+    input is known, the share done (by bytes of input) and the time left."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, total_bytes: int | None) -> None:
         self.enabled = enabled
+        self.total = total_bytes
         self.start = time.perf_counter()
         self.last = 0.0
         self.shown = False
+        self.done_bytes = 0
+        self.skipped_bytes = 0
 
-    def update(self, summary: Any, done: int) -> None:
+    def update(self, summary: Any, done: int, resumed: int, *, force: bool = False) -> None:
         if not self.enabled:
             return
         now = time.perf_counter()
-        if now - self.last < 0.2:
+        if now - self.last < 0.2 and not force:
             return
         self.last = now
-        rate = done / (now - self.start) if now > self.start else 0.0
+        elapsed = now - self.start
+        rate = done / elapsed if elapsed > 0 else 0.0
         from ..solving import VerdictKind
 
         unique = summary.counts[VerdictKind.UNIQUE]
-        sys.stderr.write(
-            f"\r  verified {done:,}  ({rate:,.0f}/s)  unique {unique:,}  "
+        parts = [f"\r  verified {done:,}"]
+        if resumed:
+            parts.append(f" (+{resumed:,} resumed)")
+        if self.total:
+            share = min(1.0, (self.done_bytes + self.skipped_bytes) / self.total)
+            parts.append(f"  {100 * share:.0f}%")
+            left = self.total - self.done_bytes - self.skipped_bytes
+            if self.done_bytes and left > 0:
+                eta = left * elapsed / self.done_bytes
+                parts.append(f"  ETA {_clock(eta)}")
+        parts.append(
+            f"  {rate:,.0f}/s  {_clock(elapsed)}  unique {unique:,}  "
             f"not unique {summary.total - unique:,}\033[K"
         )
+        sys.stderr.write("".join(parts))
         sys.stderr.flush()
         self.shown = True
 
@@ -221,6 +277,13 @@ class _Progress:
         if self.shown:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return (
+        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    )
 
 
 def _report_disagreement(r: Any) -> None:
@@ -238,8 +301,17 @@ def _report_disagreement(r: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import verify as v
+    # Signals only set a flag from here on: the executor stops at a safe point, and the
+    # summary is printed in any case (sudoku_model.executor).
+    with stop_on_signals(linger=True):
+        return _run(args)
 
+
+def _run(args: argparse.Namespace) -> int:
+    from .. import verify as v
+    from ..executor import Executor, Interrupted, check_dask_address
+
+    # -- every check first: nothing is opened or truncated before all options are good
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     if args.chunk_size < 1:
@@ -250,93 +322,143 @@ def run(args: argparse.Namespace) -> int:
         "csv" if args.output and args.output.lower().endswith(".csv") else "jsonl"
     )
     main_backend, others = _backends(args)
+    for name in (main_backend, *others):
+        get_backend_or_exit(name)
     budget = budget_from(args)
+    input_options(args)  # --box, --size, --variant
     _check_inputs(args.inputs)
-
+    if args.output:
+        check_output_path(args.output)
+    if args.dask:
+        try:
+            check_dask_address(args.dask)
+        except (ValueError, ConnectionError) as exc:
+            raise CliError(str(exc)) from None
     state = None
     if args.resume and os.path.exists(args.output):
         try:
             state = v.resume_state(args.output, fmt)
         except (OSError, ValueError) as exc:
             raise CliError(f"--resume: {exc}") from None
+    progress = _Progress(
+        args.progress
+        if args.progress is not None
+        else (not args.quiet and is_terminal(sys.stderr)),
+        _total_bytes(args.inputs),
+    )
+    progress.update(v.VerifySummary(), 0, state.records if state else 0, force=True)
+    try:
+        kind = v.executor_kind(
+            main_backend, cross_check=others, minimal=args.minimal, jobs=args.jobs, dask=args.dask
+        )
+        executor = Executor(kind=kind, jobs=args.jobs, dask=args.dask)
+    except (ImportError, ValueError, ConnectionError, LookupError) as exc:
+        progress.clear()
+        raise CliError(str(exc)) from None
 
+    # -- then the output
     summary = state.summary if state is not None else v.VerifySummary()
     if state is not None:
         summary.resumed = state.records
-    progress = _Progress(
-        args.progress if args.progress is not None else (not args.quiet and is_terminal(sys.stderr))
-    )
+    this_run = v.VerifySummary()  # the progress line counts this run only
     computed = 0
-
-    out: Any
-    if args.output:
-        append = state is not None and state.records > 0
-        out = open(  # noqa: SIM115 - closed in the finally below, after the last flush
-            args.output, "a" if append else "w", encoding="utf-8", newline="", buffering=_BUFFER
-        )
-        header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
-    else:
-        out = sys.stdout
-        header = True
+    append = state is not None and state.records > 0
+    try:
+        out = open_output(args.output, append=append) if args.output else sys.stdout
+    except CliError:
+        executor.close(kill=True)
+        raise
+    header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
     writer = v.open_writer(out, fmt, header=header)
+    feed = _Feed(args, state)
 
     def on_chunk(results: list[Any]) -> None:
         nonlocal computed
+        for r in results:
+            r.input, size = feed.handed.popleft()
+            progress.done_bytes += size
         writer.write_many(results)
         writer.flush()
         for r in results:
             summary.add_result(r)
+            this_run.add_result(r)
+            if r.error is not None:
+                _report_malformed(r, this_run)
             if r.disagreement is not None:
                 progress.clear()
                 _report_disagreement(r)
         computed += len(results)
-        progress.update(summary, computed)
+        progress.skipped_bytes = feed.skipped_bytes
+        progress.update(this_run, computed, summary.resumed)
 
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    def on_wait() -> None:
+        progress.skipped_bytes = feed.skipped_bytes
+        progress.update(this_run, computed, summary.resumed)
+
     start = time.perf_counter()
     code: int | None = None
+    failure: CliError | None = None
     try:
-        records = _records(args, state.done if state is not None else None)
         for _ in v.verify_records(
-            records,
+            feed,
             backend=main_backend,
             cross_check=others,
             minimal=args.minimal,
             budget=budget,
-            jobs=args.jobs,
-            dask=args.dask,
             chunk_size=args.chunk_size,
             validate=args.validate,
             on_chunk=on_chunk,
+            on_wait=on_wait,
+            executor=executor,
         ):
             pass
-    except KeyboardInterrupt as exc:
+    except Interrupted as exc:
         summary.interrupted = True
-        code = 143 if isinstance(exc, _Interrupted) else 130
-    except ImportError as exc:  # --dask without the extra, a backend's missing package
-        raise CliError(str(exc)) from None
-    except (LookupError, ValueError) as exc:
-        from ..errors import ParseError
-
-        if isinstance(exc, ParseError):
-            raise
-        raise CliError(str(exc)) from None
+        code = exc.exit_code
+    except v.ResumeMismatch as exc:
+        failure = CliError(f"--resume: {args.output}: {exc}")
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # writing the output failed (disk full, /proc/version ...)
+        failure = CliError(f"{args.output or '<stdout>'}: cannot write: {exc.strerror or exc}")
     finally:
-        signal.signal(signal.SIGTERM, previous)
         summary.seconds = time.perf_counter() - start
         progress.clear()
-        with contextlib.suppress(BrokenPipeError, ValueError):
+        with contextlib.suppress(BrokenPipeError, ValueError, OSError):
             writer.flush()
         if out is not sys.stdout:
-            out.close()
-        if not args.quiet:
-            where = f" -> {args.output}" if args.output else ""
-            print(
-                f"sudoku verify: {main_backend}"
-                f"{' + ' + ', '.join(others) if others else ''}{where}",
-                file=sys.stderr,
-            )
-            print(summary.table(computed=computed), file=sys.stderr, flush=True)
+            with contextlib.suppress(OSError):
+                out.close()
+    if failure is not None:
+        raise failure
+    if not args.quiet:
+        where = f" -> {args.output}" if args.output else ""
+        print(
+            f"sudoku verify: {main_backend}{' + ' + ', '.join(others) if others else ''}{where}",
+            file=sys.stderr,
+        )
+        print(summary.table(computed=computed), file=sys.stderr, flush=True)
     if code is not None:
         return code
-    return EXIT_OK if summary.all_unique else EXIT_NO
+    # One rule for every command: input errors (malformed records) win over "no".
+    return exit_code(
+        input_errors=summary.counts[VerdictKind.MALFORMED], noes=0 if summary.all_unique else 1
+    )
+
+
+#: Malformed records reported one by one on standard error; after that, a count only (each
+#: is in the output with its file:line:col either way).
+_MALFORMED_SHOWN = 20
+
+
+def _report_malformed(result: Any, this_run: Any) -> None:
+    shown = this_run.counts[VerdictKind.MALFORMED]
+    if shown <= _MALFORMED_SHOWN:
+        print(str(result.error).splitlines()[0], file=sys.stderr)
+    if shown == _MALFORMED_SHOWN:
+        print("sudoku verify: more malformed records: see the output", file=sys.stderr)
+
+
+def _total_bytes(inputs: list[str]) -> int | None:
+    sizes = [_input_size(arg) for arg in inputs]
+    return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)

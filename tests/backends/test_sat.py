@@ -212,7 +212,9 @@ def test_a_conflict_budget_ends_in_unknown(solver: str) -> None:
     for puzzle, _ in records("forum-hardest-1106", 5):
         verdict = backend.check_unique(puzzle, budget=Budget(conflicts=1))
         assert verdict.kind is VerdictKind.UNKNOWN
-        assert verdict.stats["conflicts"] <= 3
+        # a few over: solvers test the limit between conflicts, and a call that crosses a
+        # signal slice (0.05 s, on a loaded machine) is resumed with what is left
+        assert verdict.stats["conflicts"] <= 5
         assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE  # still usable
     backend.close()
 

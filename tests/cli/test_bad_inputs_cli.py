@@ -20,25 +20,6 @@ from sudoku_model.cli import main
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bad_inputs import BadInput, write_bad_inputs  # noqa: E402
 
-# Readers' defects that the formats branch fixes (not merged here yet), with the issue 13
-# item each case belongs to: every command fails the same way on these files (a whole file
-# misread, or a reader exception that the CLI can only turn into one "internal error"
-# line). Expected to fail until the merge (strict=False); remove the marks after it.
-PENDING_READER_FIX = {
-    "bom.txt": 21,
-    "brace-first.txt": 7,
-    "decorated-first.txt": 15,
-    "gzip-no-suffix.dat": 21,
-    "headerless-quiz.csv": 23,
-    "open-block.txt": 7,
-    "pipe-title.txt": 7,
-    "question-answer.csv": 23,
-    "sudoku-solution-16.csv": 23,
-    "title-line.txt": 7,
-    "truncated.txt.gz": 10,
-    "typed-fields.jsonl": 9,
-}
-
 _CORPUS: dict[str, Any] = {}
 
 
@@ -140,26 +121,9 @@ def _located(err: str, case: BadInput) -> bool:
     return re.search(re.escape(str(case.path)) + r":\d+:\d+: ", err) is not None
 
 
-def _pending(name: str, command: str | None = None) -> Any:
-    item = PENDING_READER_FIX.get(name)
-    if item is not None:
-        return pytest.mark.xfail(
-            strict=False, reason=f"reader fix of issue 13 item {item} (formats branch)"
-        )
-    if command == "verify" and CASE_IS_BAD[name]:
-        # cli/verify.py (workflow branch) still exits 1 on malformed records and writes
-        # them only into its records, not as file:line:col on stderr (issue 13 item 16).
-        return pytest.mark.xfail(strict=False, reason="cli/verify.py: issue 13 item 16")
-    return ()
-
-
 @pytest.mark.parametrize(
     "name,command",
-    [
-        pytest.param(n, c, id=f"{n}-{c}", marks=_pending(n, c))
-        for n in CASE_NAMES
-        for c in sorted(COMMANDS)
-    ],
+    [pytest.param(n, c, id=f"{n}-{c}") for n in CASE_NAMES for c in sorted(COMMANDS)],
 )
 def test_file_commands_on_the_bad_input_corpus(
     name: str,
@@ -191,11 +155,7 @@ def test_file_commands_on_the_bad_input_corpus(
 
 @pytest.mark.parametrize(
     "name",
-    [
-        # only cnf reads the decorated first line, which raises IndexError in the reader
-        pytest.param(n, id=n, marks=_pending(n) if n == "decorated-first.txt" else ())
-        for n in CASE_NAMES
-    ],
+    [pytest.param(n, id=n) for n in CASE_NAMES],
 )
 def test_single_puzzle_commands_on_the_bad_input_corpus(
     name: str, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]

@@ -92,5 +92,5 @@ def test_count_malformed_keeps_going(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["count", str(f), "--limit", "1000", "--json"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["verdict"] for r in records] == ["multiple", "malformed", "multiple"]
-    assert records[1]["line"] == 2 and records[1]["error"].startswith(f"{f}:2:")
+    assert records[1]["line"] == 2 and records[1]["error"]["line"] == 2
     assert main(["count", str(f), "--limit", "0"]) == 2

@@ -52,7 +52,7 @@ def test_bundled_top95_all_unique_exit_0():
     assert "unique" in out.stderr and "95 verified" in out.stderr  # summary on stderr
 
 
-def test_mixed_file_one_record_per_line_exit_1(tmp_path):
+def test_mixed_file_one_record_per_line_exit_2(tmp_path):
     c43 = counts_43()
     unique = next(p for p, c, *_ in c43 if c == "1")
     unsolvable = next(p for p, c, *_ in c43 if c == "0")
@@ -60,7 +60,7 @@ def test_mixed_file_one_record_per_line_exit_1(tmp_path):
     path = tmp_path / "mixed.txt"
     path.write_text("\n".join([unique, "garbage", clash, unsolvable, unique + "5", unique]) + "\n")
     out = sudoku("verify", str(path), "-o", str(tmp_path / "out.jsonl"))
-    assert out.returncode == 1, out.stderr
+    assert out.returncode == 2, out.stderr  # malformed lines: an input error wins over 'no'
     recs = jsonl((tmp_path / "out.jsonl").read_text())
     assert [r["verdict"] for r in recs] == [
         "unique",
@@ -191,7 +191,7 @@ def test_interrupt_then_resume_equals_uninterrupted_run(tmp_path, sig, extra):
     source = big_input(tmp_path)
     common = ["verify", str(source), "--backend", "pysat", "--chunk-size", "16", *extra]
     full = tmp_path / "full.jsonl"
-    assert sudoku(*common, "-o", str(full)).returncode == 1  # one malformed line
+    assert sudoku(*common, "-o", str(full)).returncode == 2  # one malformed line: input error
 
     part = tmp_path / "part.jsonl"
     code = interrupt_midway([*common, "-o", str(part)], part, sig)
@@ -202,7 +202,7 @@ def test_interrupt_then_resume_equals_uninterrupted_run(tmp_path, sig, extra):
         with part.open("a") as f:  # as if the process had died in the middle of a write
             f.write('{"source": "' + str(source) + '", "line": 99')
     resumed = sudoku(*common, "-o", str(part), "--resume")
-    assert resumed.returncode == 1, resumed.stderr
+    assert resumed.returncode == 2, resumed.stderr  # the malformed line
     assert "resumed" in resumed.stderr
     got = [comparable(r) for r in jsonl(part.read_text())]
     want = [comparable(r) for r in jsonl(full.read_text())]

@@ -334,8 +334,8 @@ def test_resume_state_drops_torn_line_and_knows_what_is_done(tmp_path):
         f.write('{"source":"other","line":2,"puz')  # a torn write
     state = resume_state(out, "jsonl")
     assert out.read_text().endswith("}\n") and state.records == 11
-    assert state.done("bundled:top95", 10) and state.done("other", 1)
-    assert not state.done("other", 2) and not state.done("new", 1)
+    assert state.done(0, 9) and state.done(1, 0)  # (input, position)
+    assert not state.done(1, 1) and not state.done(2, 0)
     assert state.summary.counts[K.UNIQUE] == 11
 
 
@@ -346,7 +346,7 @@ def test_resume_state_csv(tmp_path):
         w.write_many(verify_records(records("counts-43")[:5]))
         f.write("bundled:counts-43,6,..")
     state = resume_state(out, "csv")
-    assert state.records == 5 and state.has_header and state.last_line == 5
+    assert state.records == 5 and state.has_header and state.last == (0, 4)
     with pytest.raises(ValueError):
         resume_state(out, "jsonl")
 

@@ -1,0 +1,590 @@
+"""One executor for every batch workflow (verify, generate, rate): ordered, streaming,
+bounded, interruptible.
+
+:class:`Executor` runs ``fn(item)`` for each item of an iterable and yields
+``(item, result)`` in input order. It pulls items lazily, keeps at most :attr:`Executor.width`
+in flight (so memory stays constant however long the input) and works in one of four ways:
+
+``serial``
+    one worker thread, one item at a time (the main thread stays free to notice a signal
+    while a C search runs; a search in the main thread would delay the handler until the
+    search returns);
+``threads``
+    ``jobs`` daemon threads, for work whose core releases the GIL (a backend that declares
+    :attr:`~sudoku_model.solving.Capabilities.releases_gil`, such as native): no pickling,
+    the main thread reads and formats while the C calls run;
+``processes``
+    ``jobs`` worker processes, for everything else (Python-heavy work, solvers that hold the
+    GIL);
+``dask``
+    chunks sent to a Dask scheduler (an address, or ``local``: a LocalCluster on loopback
+    with one single-threaded worker process per core), at most two per worker thread in
+    flight, submitted as results are consumed.
+
+Chunking (:func:`chunks`) amortises the cost of a task (a hop to a thread, a pickle to a
+process, a round trip to Dask): items travel in lists, the first ones small so that every
+worker starts at once and the first results show up quickly, then of the full size.
+
+Start method of worker processes: ``forkserver`` where the platform has it, else ``spawn``.
+Not ``fork``: forking copies a parent that may run threads (the PySAT watchdog, the thread
+workers of this module, a notebook kernel, Dask), which can deadlock the child, and it
+copies the parent's signal handlers and open output files into every worker. A fork
+server is a clean single-threaded process that imports the package once
+(:data:`PRELOAD`); workers forked from it start in milliseconds with nothing of the
+parent's state. The price is that ``fn``, its items and the initializer must be picklable,
+which Dask needs anyway: one rule for all process-based kinds.
+
+Signals, in one place (:func:`stop_on_signals`): inside that context SIGINT and SIGTERM
+only record the signal (a second one is ignored: no traceback while the first is being
+handled). The executor's wait loop notices it within :data:`POLL_SECONDS`, calls the
+``on_stop`` hooks (typically ``backend.interrupt()``, so a search in a thread ends at
+once), yields the results already complete at the head of the queue (in order: nothing
+computed is lost, nothing is duplicated), drops the items in flight, stops the workers
+(processes are terminated, never left behind; worker processes ignore SIGINT, die quietly
+on SIGTERM and die with their parent even after a SIGKILL) and raises :class:`Interrupted`
+carrying the exit status (130 for SIGINT, 143 for SIGTERM). Output written between items
+is therefore never torn, and the caller prints its summary and returns the status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import socket
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+__all__ = [
+    "Executor",
+    "Interrupted",
+    "KINDS",
+    "POLL_SECONDS",
+    "PRELOAD",
+    "check_dask_address",
+    "chunks",
+    "stop_on_signals",
+    "stop_requested",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: The ways an :class:`Executor` runs its work.
+KINDS = ("serial", "threads", "processes", "dask")
+#: How often a waiting executor looks at the stop flag and calls ``on_wait``.
+POLL_SECONDS = 0.1
+#: Modules the fork server imports once, so that every worker starts with them loaded.
+PRELOAD = ("sudoku_model.verify", "sudoku_model.generate", "sudoku_model.formats")
+#: Seconds allowed to reach a Dask scheduler before giving up with a clear message.
+DASK_CONNECT_SECONDS = 10.0
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal; ``exit_code`` is 128 + the signal number (130 for
+    SIGINT, 143 for SIGTERM). A ``KeyboardInterrupt`` so that code which does not know it
+    still treats it as Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by signal {signum}")
+        self.signum = signum
+        self.exit_code = 128 + signum
+
+
+# -- the stop flag and the signal handlers ---------------------------------------------------
+@dataclass
+class _StopFlag:
+    signum: int | None = None
+    depth: int = 0
+
+
+_STOP = _StopFlag()
+
+
+def stop_requested() -> int | None:
+    """The signal that asked the current run to stop (inside :func:`stop_on_signals`), or
+    None."""
+    return _STOP.signum
+
+
+def _record_signal(signum: int, frame: Any) -> None:
+    # Only a flag: raising here could tear a line being written, and a second signal
+    # must not raise during the clean-up of the first.
+    if _STOP.signum is None:
+        _STOP.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals(*, linger: bool = False) -> Iterator[None]:
+    """Within this context SIGINT and SIGTERM ask executors to stop cleanly (see the module
+    docstring) instead of raising wherever the main thread happens to be.
+
+    Outside the main thread (where Python cannot install handlers) it changes nothing.
+    Handlers are restored on exit; nested uses share one flag. With ``linger=True`` (a
+    command about to exit) both signals are ignored from then on once one was received, so
+    that a second signal cannot kill the process while it prints its summary and exits.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    if _STOP.depth == 0:
+        _STOP.signum = None
+    _STOP.depth += 1
+    for s in previous:
+        signal.signal(s, _record_signal)
+    try:
+        yield
+    finally:
+        _STOP.depth -= 1
+        for s, h in previous.items():
+            if linger and _STOP.signum is not None:
+                # ignored, not recorded: Python resets its own handlers to the default
+                # (death) while the interpreter shuts down, but leaves SIG_IGN alone
+                h = signal.SIG_IGN
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        if _STOP.depth == 0:
+            _STOP.signum = None
+
+
+# -- chunking ------------------------------------------------------------------------------
+def chunks(items: Iterable[T], size: int, *, first: int | None = None) -> Iterator[list[T]]:
+    """Lists of consecutive items: the first of ``first`` items (default ``size // 16``, at
+    least 1), each next one twice as long, up to ``size``. Reads ``items`` lazily.
+
+    >>> [len(c) for c in chunks(range(100), 32, first=4)]
+    [4, 8, 16, 32, 32, 8]
+
+    Raises:
+        ValueError: for a size below 1.
+    """
+    if size < 1:
+        raise ValueError(f"chunk size must be at least 1, got {size}")
+    want = max(1, min(size, size // 16 if first is None else first))
+    chunk: list[T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= want:
+            yield chunk
+            chunk = []
+            want = min(size, 2 * want)
+    if chunk:
+        yield chunk
+
+
+# -- worker processes ----------------------------------------------------------------------
+def _worker_start(
+    parent: int,
+    init: Callable[..., Any] | None,
+    args: tuple[Any, ...],
+    registered: dict[str, Callable[..., Any]] | None = None,
+) -> None:  # pragma: no cover - runs in the worker processes
+    # The parent handles Ctrl-C (the terminal sends it to the whole process group) and
+    # stops the workers with SIGTERM: the default action, death without a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # A parent killed outright closes the result pipe: the worker's next write then ends
+    # it silently (SIGPIPE) instead of printing a BrokenPipeError traceback.
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    _die_with_parent(parent)
+    if registered:
+        from .solving import register_backend
+
+        for name, factory in registered.items():
+            register_backend(name, factory)
+    if init is not None:
+        init(*args)
+
+
+def _picklable_registrations() -> dict[str, Callable[..., Any]]:
+    """The backends of :func:`~sudoku_model.solving.register_backend` whose factories can
+    reach a worker process (pickled by reference: a module-level function or class of an
+    importable module); workers register them again before their first task."""
+    import pickle
+
+    from .solving import registered_backends
+
+    sendable = {}
+    for name, factory in registered_backends().items():
+        try:
+            pickle.dumps(factory)
+        except Exception:  # a lambda or a local function: stays in this process
+            continue
+        sendable[name] = factory
+    return sendable
+
+
+def _die_with_parent(parent: int) -> None:  # pragma: no cover - worker side
+    """Make this worker end when the process that started the pool dies, even by SIGKILL
+    (which no handler sees): the kernel's parent-death signal on Linux, and everywhere a
+    daemon thread that looks at the parent four times a second."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    ppid = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.25)
+            if os.getppid() != ppid or not _alive(parent):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="sudoku-parent-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:  # pragma: no cover - worker side
+    # A parent killed outright stays a zombie until its own parent reaps it, and a zombie
+    # still answers kill(pid, 0): look at its state where /proc says it.
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        return stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3] not in (b"Z", b"X")
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _call_pickled(blob: bytes) -> Any:  # pragma: no cover - runs on Dask workers
+    fn, item = pickle.loads(blob)
+    return fn(item)
+
+
+def _start_method() -> str:
+    import multiprocessing
+
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+# -- thread workers ------------------------------------------------------------------------
+class _Threads:
+    """Daemon threads fed from a queue: a search still running when the run stops never
+    keeps the process alive (``concurrent.futures`` joins its threads at exit)."""
+
+    def __init__(self, n: int) -> None:
+        import queue
+
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"sudoku-worker-{i}", daemon=True)
+            for i in range(n)
+        ]
+        for t in self._threads:
+            t.start()
+
+    def _work(self) -> None:
+        while True:
+            task = self._queue.get()
+            if task is None:
+                return
+            future, fn, item = task
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(item))
+            except BaseException as exc:  # handed to the consumer, which decides
+                future.set_exception(exc)
+
+    def submit(self, fn: Callable[[Any], Any], item: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self._queue.put((future, fn, item))
+        return future
+
+    def close(self, *, wait: float | None) -> None:
+        for _ in self._threads:
+            self._queue.put(None)
+        deadline = None if wait is None else time.monotonic() + wait
+        for t in self._threads:
+            t.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+
+
+# -- the executor --------------------------------------------------------------------------
+@dataclass
+class _Pending(Generic[T]):
+    item: T
+    handle: Any
+    extra: Any = None
+
+
+@dataclass
+class Executor:
+    """Runs ``fn(item)`` over a stream of items, in order, bounded, interruptible.
+
+    Args:
+        kind: one of :data:`KINDS` (see the module docstring).
+        jobs: worker threads or processes (``serial`` uses 1; ``dask local`` starts this
+            many workers, one per core when ``jobs`` is 1).
+        dask: the scheduler address for ``kind="dask"`` (``tcp://host:port`` or ``local``).
+        initializer, initargs: run once in each worker process (``processes`` only), for
+            state that is expensive to send with every item.
+
+    Create it (which starts the workers or connects to Dask) before opening any output:
+    a scheduler that cannot be reached fails here. Use it once, with :meth:`map`, or as a
+    context manager.
+
+    >>> with Executor(kind="threads", jobs=2) as ex:
+    ...     [r for _, r in ex.map(abs, [-1, -2, 3])]
+    [1, 2, 3]
+
+    Raises:
+        ValueError: for an unknown kind, ``jobs`` below 1, or a bad Dask address.
+        ImportError: for ``dask`` without the ``dask`` extra.
+        ConnectionError: when the Dask scheduler cannot be reached.
+    """
+
+    kind: str = "serial"
+    jobs: int = 1
+    dask: str | None = None
+    initializer: Callable[..., Any] | None = None
+    initargs: tuple[Any, ...] = ()
+    width: int = field(init=False, default=1)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown executor kind {self.kind!r}; known: {', '.join(KINDS)}")
+        if self.jobs < 1:
+            raise ValueError(f"jobs must be at least 1, got {self.jobs}")
+        self._pool: Any = None
+        self._client: Any = None
+        self._cluster: Any = None
+        self._closed = False
+        if self.kind == "serial":
+            self.jobs = 1
+            self._pool = _Threads(1)
+            self.width = 1
+        elif self.kind == "threads":
+            self._pool = _Threads(self.jobs)
+            self.width = 2 * self.jobs
+        elif self.kind == "processes":
+            import multiprocessing
+
+            context = multiprocessing.get_context(_start_method())
+            if context.get_start_method() == "forkserver":
+                context.set_forkserver_preload(list(PRELOAD))
+            self._pool = context.Pool(
+                self.jobs,
+                initializer=_worker_start,
+                initargs=(
+                    os.getpid(),
+                    self.initializer,
+                    self.initargs,
+                    _picklable_registrations(),
+                ),
+            )
+            self.width = 2 * self.jobs
+        else:
+            self._connect_dask()
+
+    def _connect_dask(self) -> None:
+        address = check_dask_address(self.dask)
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise ImportError(
+                "--dask needs the 'dask' extra: pip install 'sudoku-model[dask]'"
+            ) from None
+        if address == "local":
+            workers = self.jobs if self.jobs > 1 else (os.cpu_count() or 1)
+            self._cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=50,  # logging.CRITICAL: the cluster's chatter is not ours
+            )
+            self._client = Client(self._cluster, timeout=60)
+        else:
+            try:
+                self._client = Client(address, timeout=DASK_CONNECT_SECONDS)
+            except (OSError, TimeoutError) as exc:
+                raise ConnectionError(
+                    f"cannot reach the Dask scheduler at {address}: {exc}"
+                ) from None
+        self.width = max(2, 2 * sum(self._client.nthreads().values()))
+
+    # -- running -------------------------------------------------------------------------
+    def _submit(self, fn: Callable[[Any], Any], item: Any) -> Any:
+        if self.kind == "processes":
+            return self._pool.apply_async(fn, (item,))
+        if self.kind == "dask":
+            # Pickled here, once: Dask would otherwise walk every record of a chunk (tuples
+            # and lists) looking for futures to substitute.
+            blob = pickle.dumps((fn, item), protocol=pickle.HIGHEST_PROTOCOL)
+            return self._client.submit(_call_pickled, blob, pure=False)
+        return self._pool.submit(fn, item)
+
+    def _ready(self, handle: Any) -> bool:
+        if self.kind == "processes":
+            return bool(handle.ready())
+        return bool(handle.done())
+
+    def _wait(self, handle: Any, seconds: float) -> bool:
+        if self.kind == "processes":
+            handle.wait(seconds)
+            return bool(handle.ready())
+        if self.kind == "dask":
+            from dask.distributed import wait
+
+            with contextlib.suppress(TimeoutError):
+                wait(handle, timeout=seconds)
+            return bool(handle.done())
+        from concurrent.futures import wait as wait_futures
+
+        wait_futures([handle], timeout=seconds)
+        return bool(handle.done())
+
+    def _result(self, handle: Any) -> Any:
+        return handle.get() if self.kind == "processes" else handle.result()
+
+    def map(
+        self,
+        fn: Callable[[T], R],
+        items: Iterable[T],
+        *,
+        on_wait: Callable[[], None] | None = None,
+        on_stop: Sequence[Callable[[], None]] = (),
+    ) -> Iterator[tuple[T, R]]:
+        """Yield ``(item, fn(item))`` for every item, in the order of ``items``.
+
+        ``items`` is read lazily, at most :attr:`width` ahead of the results consumed.
+        ``on_wait`` is called every :data:`POLL_SECONDS` while the next result is not ready
+        (a progress line that must say something even when a single item takes long).
+        Inside :func:`stop_on_signals`, a signal stops the run: the ``on_stop`` hooks are
+        called, the results already complete at the head are yielded, and
+        :class:`Interrupted` is raised. The executor is closed when the iteration ends,
+        however it ends.
+
+        Raises:
+            Interrupted: after a signal (see above).
+            Exception: whatever ``fn`` raised for an item (after closing the workers).
+        """
+        if self._closed:
+            raise RuntimeError("this executor is closed: make one per run")
+        pending: deque[_Pending[T]] = deque()
+        source = iter(items)
+        exhausted = False
+        clean = False
+        try:
+            while True:
+                while not exhausted and len(pending) < self.width:
+                    self._check_stop(pending, on_stop)
+                    try:
+                        item = next(source)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    pending.append(_Pending(item, self._submit(fn, item)))
+                if not pending:
+                    break
+                head = pending[0]
+                while not self._wait(head.handle, POLL_SECONDS):
+                    self._check_stop(pending, on_stop)
+                    if on_wait is not None:
+                        on_wait()
+                self._check_stop(pending, on_stop)
+                pending.popleft()
+                yield head.item, self._result(head.handle)
+            clean = True
+        except Interrupted:
+            # Results complete at the head are work done: hand them over, in order.
+            while pending and self._ready(pending[0].handle):
+                head = pending.popleft()
+                try:
+                    result = self._result(head.handle)
+                except BaseException:
+                    break  # an interrupted item: no result, and none after it
+                yield head.item, result
+            raise
+        finally:
+            self.close(kill=not clean)
+
+    def _check_stop(
+        self, pending: deque[_Pending[Any]], on_stop: Sequence[Callable[[], None]]
+    ) -> None:
+        signum = _STOP.signum
+        if signum is None:
+            return
+        for hook in on_stop:
+            with contextlib.suppress(Exception):  # a hook must not hide the interruption
+                hook()
+        raise Interrupted(signum)
+
+    def close(self, *, kill: bool = False) -> None:
+        """Stop the workers: let them finish (``kill=False``) or stop them now (threads
+        are given a moment to notice an interrupted search; processes are terminated).
+        Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.kind in ("serial", "threads"):
+            self._pool.close(wait=1.0 if kill else None)
+        elif self.kind == "processes":
+            if kill:
+                self._pool.terminate()
+            else:
+                self._pool.close()
+            self._pool.join()
+        else:
+            try:
+                self._client.close()
+            finally:
+                if self._cluster is not None:
+                    self._cluster.close()
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(kill=exc[0] is not None)
+
+
+def check_dask_address(address: str | None) -> str:
+    """Check a ``--dask`` value and, for a TCP address, that something listens there, in at
+    most a few seconds (the Dask client alone retries for its whole timeout before failing).
+
+    Returns:
+        ``"local"`` or the address.
+
+    Raises:
+        ValueError: for a value that is neither ``local`` nor ``scheme://host:port``.
+        ConnectionError: when nothing accepts a connection at a ``tcp://`` address.
+    """
+    if not address:
+        raise ValueError("--dask needs a scheduler address (tcp://host:port) or 'local'")
+    if address == "local":
+        return address
+    scheme, sep, rest = address.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if not sep or not colon or not host or not port.isdigit() or not scheme.isalnum():
+        raise ValueError(
+            f"--dask {address!r}: expected 'local' or a scheduler address like tcp://127.0.0.1:8786"
+        )
+    if scheme == "tcp":
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=3.0):
+                pass
+        except OSError as exc:
+            reason = exc.strerror or str(exc) or type(exc).__name__
+            raise ConnectionError(
+                f"cannot reach the Dask scheduler at {address}: {reason}"
+            ) from None
+    return address

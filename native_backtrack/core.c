@@ -747,10 +747,21 @@ static PyTypeObject SearchType = {
 };
 
 /* ---------------------------------------------------------------------------------- */
+PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
+PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
+
+static PyMethodDef core_functions[] = {
+    {"minlex9", nb_py_minlex9, METH_O,
+     "minlex9(cells) -> (canonical, automorphisms, transpose, rows, cols, digits)"},
+    {"minlex9_batch", nb_py_minlex9_batch, METH_O,
+     "minlex9_batch(cells) -> (canonical, automorphism counts), 81 values per grid"},
+    {NULL}
+};
+
 static struct PyModuleDef coremodule = {
     PyModuleDef_HEAD_INIT, "native_backtrack._core",
     "Compiled backtracking Sudoku solver (see native_backtrack for the typed wrapper).",
-    -1, NULL,
+    -1, core_functions,
 };
 
 PyMODINIT_FUNC PyInit__core(void)

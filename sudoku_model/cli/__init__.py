@@ -35,6 +35,7 @@ COMMAND_MODULES = (
     "logic",
     "compare",
     "render",
+    "canon",
 )
 
 

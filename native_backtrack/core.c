@@ -863,7 +863,14 @@ static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
+PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
+
 static PyMethodDef module_methods[] = {
+    {"minlex9", nb_py_minlex9, METH_O,
+     "minlex9(cells) -> (canonical, automorphisms, transpose, rows, cols, digits)"},
+    {"minlex9_batch", nb_py_minlex9_batch, METH_O,
+     "minlex9_batch(cells) -> (canonical, automorphism counts), 81 values per grid"},
     {"interrupt", mod_interrupt, METH_NOARGS, interrupt_doc},
     {"clear_interrupt", mod_clear_interrupt, METH_NOARGS, clear_interrupt_doc},
     {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},

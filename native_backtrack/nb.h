@@ -131,4 +131,8 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
              const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
              const nb_budget *budget, uint64_t *count, nb_stats *st);
 
+/* minlex.c: canonical form of a 9x9 grid; returns the automorphism count. */
+uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
+                    uint8_t *cols, uint8_t *digits);
+
 #endif

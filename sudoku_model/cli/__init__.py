@@ -40,6 +40,7 @@ COMMAND_MODULES = (
     "logic",
     "compare",
     "render",
+    "canon",
 )
 
 

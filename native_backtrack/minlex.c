@@ -1,0 +1,309 @@
+/* Minlex canonical form of a 9x9 grid (puzzle givens or a full solution).
+ *
+ * The canonical form is the lexicographically smallest row-major string over the 2 x 6^8
+ * geometric transformations (transposition; bands, rows within bands, stacks, columns
+ * within stacks), blank = 0, digits relabelled 1, 2, 3 ... in order of first appearance.
+ *
+ * Search (the same as sudoku_model/canon.py, which is the reference):
+ *   1. The first output row is known from clue counts alone: when no row repeats a digit,
+ *      its digits read 1, 2, 3 ... whatever the order, so only where the blanks fall
+ *      matters: stacks with fewer clues first, blanks first inside each stack. Only the
+ *      (transposition, first row) pairs with the smallest such pattern are kept, and for
+ *      each only the column orders that produce it (for a 17-clue puzzle typically 144
+ *      per pair instead of 1,296).
+ *   2. Then rows are placed one at a time (same band until it is used up, then any unused
+ *      band), each compared with the best string so far as it is built: a branch stops at
+ *      the first cell that is greater, and a smaller cell makes it the new best.
+ * Every transformation whose string equals the minimum reaches a leaf, so counting the
+ * leaves counts the automorphisms. A clashing grid (a row repeating a digit) takes every
+ * first row and column order: slower, still exact.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "nb.h"
+
+typedef struct {
+    uint8_t g[2][9][9];      /* the grid and its transpose */
+    uint8_t best[81];        /* best string so far; 0xFF = not yet set (after a cut) */
+    uint64_t count;          /* leaves equal to best */
+    /* the branch being explored */
+    int t;
+    uint8_t cols[9];
+    uint8_t rows[9];
+    /* the first leaf that reached best */
+    int wt;
+    uint8_t wrows[9], wcols[9], wlab[10];
+} ml_ctx;
+
+static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used_bands,
+                   const uint8_t *lab, int next)
+{
+    if (p == 9) {
+        if (x->count == 0) {
+            x->wt = x->t;
+            memcpy(x->wrows, x->rows, 9);
+            memcpy(x->wcols, x->cols, 9);
+            memcpy(x->wlab, lab, 10);
+        }
+        x->count++;
+        return;
+    }
+    int cand[9], nc = 0;
+    if (p % 3 == 0) {
+        for (int b = 0; b < 3; b++)
+            if (!(used_bands >> b & 1))
+                for (int r = 3 * b; r < 3 * b + 3; r++) cand[nc++] = r;
+    } else {
+        for (int r = 3 * band; r < 3 * band + 3; r++)
+            if (!(used_rows >> r & 1)) cand[nc++] = r;
+    }
+    uint8_t *bp = x->best + 9 * p;
+    const uint8_t *cols = x->cols;
+    for (int i = 0; i < nc; i++) {
+        const int r = cand[i];
+        const uint8_t *row = x->g[x->t][r];
+        uint8_t l2[10], seg[9];
+        memcpy(l2, lab, 10);
+        int k = next, cmp = 0, j;
+        for (j = 0; j < 9; j++) {
+            uint8_t v = row[cols[j]], y = 0;
+            if (v) {
+                y = l2[v];
+                if (!y) y = l2[v] = (uint8_t)++k;
+            }
+            seg[j] = y;
+            if (!cmp) {
+                if (y < bp[j]) cmp = -1;
+                else if (y > bp[j]) { cmp = 1; break; }
+            }
+        }
+        if (cmp > 0) continue;
+        if (cmp < 0) {
+            memcpy(bp, seg, 9);
+            memset(bp + 9, 0xFF, (size_t)(81 - 9 * p - 9));
+            x->count = 0;
+        }
+        x->rows[p] = (uint8_t)r;
+        ml_dfs(x, p + 1, r / 3, used_rows | 1u << r, used_bands | 1u << (r / 3), l2, k);
+    }
+}
+
+static const uint8_t PERM3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/* Canonicalise 81 values (0..9). Writes the canonical values to out, the transformation
+ * (transpose flag, rows, cols: output index -> input index; digits: old -> new, a
+ * permutation of 0..9) and returns the automorphism count. */
+uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
+                    uint8_t *cols, uint8_t *digits)
+{
+    ml_ctx x;
+    for (int r = 0; r < 9; r++)
+        for (int c = 0; c < 9; c++) x.g[0][r][c] = x.g[1][c][r] = in[9 * r + c];
+    memset(x.best, 0xFF, 81);
+    x.count = 0;
+    x.wt = 0;
+
+    int distinct = 1;
+    for (int t = 0; t < 2 && distinct; t++)
+        for (int r = 0; r < 9 && distinct; r++) {
+            unsigned seen = 0;
+            for (int c = 0; c < 9; c++) {
+                unsigned v = x.g[t][r][c];
+                if (!v) continue;
+                if (seen >> v & 1) { distinct = 0; break; }
+                seen |= 1u << v;
+            }
+        }
+
+    /* First-row pattern of each (t, r) as a 9-bit number, position 0 the high bit (blank
+     * = 0 < clue = 1, so a smaller number is a smaller string). */
+    int pattern[2][9], top = 1 << 10;
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < 9; r++) {
+            int cnt[3];
+            for (int s = 0; s < 3; s++)
+                cnt[s] = (x.g[t][r][3 * s] != 0) + (x.g[t][r][3 * s + 1] != 0) +
+                         (x.g[t][r][3 * s + 2] != 0);
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2 - a; b++)
+                    if (cnt[b] > cnt[b + 1]) { int z = cnt[b]; cnt[b] = cnt[b + 1]; cnt[b + 1] = z; }
+            int bits = 0;
+            for (int s = 0; s < 3; s++) bits = (bits << 3) | ((1 << cnt[s]) - 1);
+            pattern[t][r] = bits;
+            if (bits < top) top = bits;
+        }
+
+    for (int t = 0; t < 2; t++) {
+        x.t = t;
+        for (int r0 = 0; r0 < 9; r0++) {
+            if (distinct && pattern[t][r0] != top) continue;
+            const uint8_t *row = x.g[t][r0];
+            /* Per stack, the column orders allowed inside it. */
+            uint8_t inside[3][6][3];
+            int ninside[3], cnt[3];
+            for (int s = 0; s < 3; s++) {
+                ninside[s] = 0;
+                cnt[s] = 0;
+                for (int q = 0; q < 3; q++) cnt[s] += row[3 * s + q] != 0;
+                for (int q = 0; q < 6; q++) {
+                    int ok = 1;
+                    if (distinct) /* blanks first */
+                        for (int a = 1; a < 3; a++)
+                            if (row[3 * s + PERM3[q][a - 1]] && !row[3 * s + PERM3[q][a]]) ok = 0;
+                    if (!ok) continue;
+                    for (int a = 0; a < 3; a++)
+                        inside[s][ninside[s]][a] = (uint8_t)(3 * s + PERM3[q][a]);
+                    ninside[s]++;
+                }
+            }
+            for (int so = 0; so < 6; so++) {
+                const uint8_t *st = PERM3[so];
+                if (distinct && (cnt[st[0]] > cnt[st[1]] || cnt[st[1]] > cnt[st[2]])) continue;
+                for (int a = 0; a < ninside[st[0]]; a++)
+                    for (int b = 0; b < ninside[st[1]]; b++)
+                        for (int c = 0; c < ninside[st[2]]; c++) {
+                            memcpy(x.cols, inside[st[0]][a], 3);
+                            memcpy(x.cols + 3, inside[st[1]][b], 3);
+                            memcpy(x.cols + 6, inside[st[2]][c], 3);
+                            uint8_t lab[10] = {0}, seg[9];
+                            int k = 0, cmp = 0;
+                            for (int j = 0; j < 9; j++) {
+                                uint8_t v = row[x.cols[j]], y = 0;
+                                if (v) {
+                                    y = lab[v];
+                                    if (!y) y = lab[v] = (uint8_t)++k;
+                                }
+                                seg[j] = y;
+                                if (!cmp) {
+                                    if (y < x.best[j]) cmp = -1;
+                                    else if (y > x.best[j]) { cmp = 1; break; }
+                                }
+                            }
+                            if (cmp > 0) continue;
+                            if (cmp < 0) {
+                                memcpy(x.best, seg, 9);
+                                memset(x.best + 9, 0xFF, 72);
+                                x.count = 0;
+                            }
+                            x.rows[0] = (uint8_t)r0;
+                            ml_dfs(&x, 1, r0 / 3, 1u << r0, 1u << (r0 / 3), lab, k);
+                        }
+            }
+        }
+    }
+
+    memcpy(out, x.best, 81);
+    *transpose = x.wt;
+    memcpy(rows, x.wrows, 9);
+    memcpy(cols, x.wcols, 9);
+    /* Digits absent from the input take the unused labels in increasing order, so the
+     * relabelling is a permutation. */
+    unsigned used = 0;
+    for (int d = 1; d <= 9; d++)
+        if (x.wlab[d]) used |= 1u << x.wlab[d];
+    int free_label = 1;
+    digits[0] = 0;
+    for (int d = 1; d <= 9; d++) {
+        if (x.wlab[d]) { digits[d] = x.wlab[d]; continue; }
+        while (used >> free_label & 1) free_label++;
+        digits[d] = (uint8_t)free_label;
+        used |= 1u << free_label;
+    }
+    return x.count;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Python bindings (registered in core.c's module table). */
+
+static int ml_check(const uint8_t *v, Py_ssize_t len, Py_ssize_t *bad)
+{
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (v[i] > 9) { *bad = i; return 0; }
+    return 1;
+}
+
+PyObject *nb_py_minlex9(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE) < 0) return NULL;
+    if (buf.len != 81) {
+        PyBuffer_Release(&buf);
+        PyErr_Format(PyExc_ValueError, "minlex9 takes 81 cell values, got %zd", buf.len);
+        return NULL;
+    }
+    uint8_t in[81], out[81], rows[9], cols[9], digits[10];
+    memcpy(in, buf.buf, 81);
+    PyBuffer_Release(&buf);
+    Py_ssize_t bad;
+    if (!ml_check(in, 81, &bad)) {
+        PyErr_Format(PyExc_ValueError, "cell %zd holds %d; values are 0..9", bad, (int)in[bad]);
+        return NULL;
+    }
+    int transpose;
+    uint64_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = nb_minlex9(in, out, &transpose, rows, cols, digits);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(y#KOy#y#y#)", (const char *)out, (Py_ssize_t)81,
+                         (unsigned long long)count, transpose ? Py_True : Py_False,
+                         (const char *)rows, (Py_ssize_t)9, (const char *)cols, (Py_ssize_t)9,
+                         (const char *)digits, (Py_ssize_t)10);
+}
+
+PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE) < 0) return NULL;
+    if (buf.len % 81) {
+        Py_ssize_t len = buf.len;
+        PyBuffer_Release(&buf);
+        PyErr_Format(PyExc_ValueError, "minlex9_batch takes a multiple of 81 values, got %zd",
+                     len);
+        return NULL;
+    }
+    Py_ssize_t n = buf.len / 81, bad;
+    if (!ml_check(buf.buf, buf.len, &bad)) {
+        int v = ((const uint8_t *)buf.buf)[bad];
+        PyBuffer_Release(&buf);
+        PyErr_Format(PyExc_ValueError, "grid %zd cell %zd holds %d; values are 0..9", bad / 81,
+                     bad % 81, v);
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, buf.len);
+    PyObject *counts = PyList_New(n);
+    uint64_t *tmp = PyMem_Malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+    if (!out || !counts || !tmp) {
+        Py_XDECREF(out);
+        Py_XDECREF(counts);
+        PyMem_Free(tmp);
+        PyBuffer_Release(&buf);
+        return PyErr_NoMemory();
+    }
+    const uint8_t *in = buf.buf;
+    uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint8_t rows[9], cols[9], digits[10];
+        int transpose;
+        tmp[i] = nb_minlex9(in + 81 * i, o + 81 * i, &transpose, rows, cols, digits);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&buf);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyLong_FromUnsignedLongLong(tmp[i]);
+        if (!c) {
+            PyMem_Free(tmp);
+            Py_DECREF(out);
+            Py_DECREF(counts);
+            return NULL;
+        }
+        PyList_SET_ITEM(counts, i, c);
+    }
+    PyMem_Free(tmp);
+    return Py_BuildValue("(NN)", out, counts);
+}

@@ -792,7 +792,25 @@ def _line_records(
                 ParseError(str(exc), source=name, line=lineno, column=1, text=text),
             )
             continue
-        yield Record(name, lineno, text, puzzle, None, comment)
+        solution = _published_in_comment(comment, shp, alphabet) if comment else None
+        yield Record(name, lineno, text, puzzle, None, comment, solution)
+
+
+def _published_in_comment(comment: str, shape: Shape, alphabet: Alphabet) -> Grid | None:
+    """The solution a ``puzzle:count:solution`` line carries (as tdoku's test lists do):
+    the comment is ``COUNT:GRID`` with a full grid of the puzzle's shape; else None (the
+    comment stays a comment)."""
+    count, sep, rest = comment.partition(":")
+    if not sep or not count.strip().isdigit():
+        return None
+    cells = rest.strip()
+    if len(cells) != shape.cell_count:
+        return None
+    try:
+        grid = Grid.parse(cells, shape=shape, alphabet=alphabet)
+    except (ParseError, ValueError):
+        return None
+    return grid if 0 not in grid.values else None
 
 
 def _block_records(

@@ -221,3 +221,17 @@ def test_records_remember_their_alphabet_across_pickling(corpus: list[BadInput])
     back = pickle.loads(pickle.dumps(rec))
     assert back.alphabet is ZERO_BASED_ALPHABET and back.puzzle == rec.puzzle
     assert back.puzzle.givens.to_line(alphabet=back.alphabet) == rec.text
+
+
+def test_a_count_and_solution_comment_is_a_published_solution() -> None:
+    # tdoku's test lists write `puzzle:count:solution`; the solution is the record's
+    records = list(formats.iter_records(bundled_path("counts-43")))
+    published = [r for r in records if r.solution is not None]
+    assert len(published) == 18 and all(r.puzzle.is_solution(r.solution) for r in published)
+    p, _, rest = records[0].text.partition(":")
+    count, _, grid = rest.partition(":")
+    wrong = grid[1] + grid[0] + grid[2:]  # two cells swapped: a full grid, not the solution
+    (rec,) = formats.iter_records([f"{p}:{count}:{wrong}"], source="t")
+    assert rec.solution is not None and not rec.puzzle.is_solution(rec.solution)
+    (rec,) = formats.iter_records([f"{p}:{count}:{grid[:40]}"], source="t")  # not a grid: a comment
+    assert rec.solution is None and rec.comment == f"{count}:{grid[:40]}"

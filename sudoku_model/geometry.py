@@ -206,6 +206,7 @@ def parse_box(text: str) -> Shape:
         except ValueError:
             raise ShapeError(f"box {text!r} is not of the form RxC") from None
     try:
-        return shape_for_size(int(t))
+        n = int(t)
     except ValueError:
         raise ShapeError(f"size {text!r} is not a number or RxC box") from None
+    return shape_for_size(n)  # its own message: "a 7x7 grid has no box shape (7 is prime)"

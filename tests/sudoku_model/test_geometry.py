@@ -83,3 +83,13 @@ def test_parse_box_and_repr_roundtrip():
     assert eval(repr(shape)) == shape
     assert pickle.loads(pickle.dumps(shape)) == shape
     assert shape.cell_name(13) == "r2c2"
+
+
+def test_parse_box_says_why_a_size_has_no_shape():
+    # issue 13 item 21: `--size 7` said "'7' is not a number"
+    with pytest.raises(ShapeError, match=r"a 7x7 grid has no box shape \(7 is prime\)"):
+        parse_box("7")
+    with pytest.raises(ShapeError, match="outside 4..25"):
+        parse_box("36")
+    with pytest.raises(ShapeError, match="not a number or RxC box"):
+        parse_box("seven")

@@ -53,6 +53,9 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
             0,
         ),
         ("render", ["render", "bundled:hardest", "--first", "2", "--to", str(out / "b.svg")], 0),
+        ("canon", ["canon", "bundled:hardest"], 0),
+        ("dedup", ["dedup", "bundled:hardest", "bundled:hardest", "-o", str(out / "d.txt")], 0),
+        ("same", ["same", HARD, HARD], 0),
     ]
 
 

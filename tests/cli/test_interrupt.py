@@ -200,8 +200,8 @@ def test_resume_refuses_the_output_of_another_input(tmp_path, inputs):
 @pytest.mark.parametrize(
     "args",
     [
-        ["generate", "-n", "3000", "--box", "3x3", "-j", "2", "--seed", "1"],
-        ["generate", "-n", "3000", "--box", "3x3", "--seed", "1"],
+        ["generate", "-n", "100000", "--box", "3x3", "-j", "2", "--seed", "1"],
+        ["generate", "-n", "100000", "--box", "3x3", "--seed", "1"],
         ["rate", "bundled:magictour-top1465", "-j", "2"],
         ["rate", "bundled:magictour-top1465"],
     ],

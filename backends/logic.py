@@ -105,6 +105,7 @@ class LogicBackend(Backend):
             SearchInterrupted: after :meth:`interrupt` (checked at every node).
         """
         from sudoku_model.logic import CandidateGrid, LogicStatus, solve_logically
+        from sudoku_model.logic.search import SearchResult, iter_search
 
         start = time.perf_counter()
         deadline = budget.deadline(start)
@@ -122,54 +123,27 @@ class LogicBackend(Backend):
             state["complete"] = True
             yield tuple(grid.values)
             return
-        if grid.broken is not None:
-            state["complete"] = True
-            return
-        clock = time.perf_counter
-        node_limit = budget.nodes
-        n = grid.tables.n
-        stack: list[tuple[Any, bool]] = [(grid.copy(), False)]
-        nodes = guesses = found = 0
+        walk = SearchResult()
+        found = 0
         try:
-            while stack:
+            # the clock at every node: a node costs far more than a clock read
+            for values in iter_search(
+                grid,
+                walk,
+                deadline=deadline,
+                node_limit=budget.nodes,
+                clock_every=1,
+                check=self._check_interrupt,
+            ):
+                yield values
+                found += 1
                 if limit is not None and found >= limit:
-                    return
-                g, guessed = stack.pop()
-                nodes += 1
-                if guessed:
-                    guesses += 1
-                if node_limit is not None and nodes > node_limit:
-                    state["stopped_by_budget"] = True
-                    return
-                if deadline is not None and clock() > deadline:
-                    state["stopped_by_budget"] = True
-                    return
-                self._check_interrupt()
-                g.touched.clear()  # no cached technique runs during search
-                if not g.propagate_singles():
-                    continue
-                if g.empty == 0:
-                    found += 1
-                    yield tuple(g.values)
-                    continue
-                cands = g.cands
-                best, best_count = -1, n + 1
-                for c, m in enumerate(cands):
-                    if m:
-                        k = m.bit_count()
-                        if k < best_count:
-                            best, best_count = c, k
-                            if k == 2:
-                                break
-                m = cands[best]
-                for d in reversed([d + 1 for d in range(n) if m >> d & 1]):
-                    child = g.copy()  # the smallest digit is tried first
-                    child.place(best, d)
-                    stack.append((child, True))
-            state["complete"] = True
+                    break
+            state["complete"] = walk.complete
+            state["stopped_by_budget"] = walk.stopped_by_budget
         finally:
-            stats["nodes"] = nodes
-            stats["guesses"] = guesses
+            stats["nodes"] = walk.nodes
+            stats["guesses"] = walk.guesses
 
 
 def create(sub: str | None = None, **options: Any) -> LogicBackend:

@@ -8,11 +8,12 @@ position examined.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .engine import CandidateGrid
 
-__all__ = ["search", "SearchResult"]
+__all__ = ["iter_search", "search", "SearchResult"]
 
 
 @dataclass
@@ -35,9 +36,33 @@ def search(
     limit, the ``deadline`` (a ``time.perf_counter()`` value) or ``node_limit`` is not.
     """
     result = SearchResult()
+    for values in iter_search(grid, result, deadline=deadline, node_limit=node_limit):
+        result.solutions.append(values)
+        if len(result.solutions) >= limit:
+            break
+    return result
+
+
+def iter_search(
+    grid: CandidateGrid,
+    result: SearchResult,
+    *,
+    deadline: float | None = None,
+    node_limit: int | None = None,
+    clock_every: int = 32,
+    check: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, ...]]:
+    """Yield the solutions of ``grid`` (left untouched) one by one, as value tuples.
+
+    ``result`` gets the counters (``nodes``, ``guesses``) and the outcome: ``complete``
+    is True once every branch was explored (also when the consumer stops after a solution
+    that left no branch), ``stopped_by_budget`` when the ``deadline`` (looked at every
+    ``clock_every`` nodes) or ``node_limit`` ended it. ``check`` runs at every node and may
+    raise to stop the search (an interrupt).
+    """
     if grid.broken is not None:
         result.complete = True
-        return result
+        return
     clock = time.perf_counter
     stack: list[tuple[CandidateGrid, bool]] = [(grid.copy(), False)]
     n = grid.tables.n
@@ -48,18 +73,19 @@ def search(
             result.guesses += 1
         if node_limit is not None and result.nodes > node_limit:
             result.stopped_by_budget = True
-            return result
-        if deadline is not None and result.nodes & 31 == 0 and clock() > deadline:
+            return
+        if deadline is not None and result.nodes % clock_every == 0 and clock() > deadline:
             result.stopped_by_budget = True
-            return result
+            return
+        if check is not None:
+            check()
         g.touched.clear()  # no cached technique runs during search
         if not g.propagate_singles():
             continue
         if g.empty == 0:
-            result.solutions.append(tuple(g.values))
-            if len(result.solutions) >= limit:
-                result.complete = not stack
-                return result
+            result.complete = not stack  # stands if the consumer stops here
+            yield tuple(g.values)
+            result.complete = False
             continue
         cands = g.cands
         best = -1
@@ -78,4 +104,3 @@ def search(
             child.place(best, d)
             stack.append((child, True))
     result.complete = True
-    return result

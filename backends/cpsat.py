@@ -31,7 +31,6 @@ Ctrl-C, and a second one aborted the process with ``std::bad_function_call``.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import OrderedDict
 from typing import Any
@@ -41,6 +40,8 @@ from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import RuleSet
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
+
+from .threads import Background
 
 __all__ = ["create", "CPSATBackend"]
 
@@ -163,24 +164,14 @@ class CPSATBackend(Backend):
         Raises:
             SearchInterrupted: after :meth:`interrupt`.
         """
-        done = threading.Event()
-        result: list[Any] = []
-
-        def work() -> None:
-            try:
-                result.append(solver.solve(model, collector))
-            except BaseException as exc:  # handed to the waiting thread
-                result.append(exc)
-            finally:
-                done.set()
-
-        # Not a daemon: a solve left behind (stopped, ending within ~0.25 s) is joined at
-        # exit instead of being torn down inside OR-Tools.
-        worker = threading.Thread(target=work, name="cpsat-solve")
         self._active.add(solver)
         try:
             self._check_interrupt()
-            worker.start()
+            # Not a daemon: a solve left behind (stopped, ending within ~0.25 s) is joined
+            # at exit instead of being torn down inside OR-Tools.
+            job = Background(
+                lambda: solver.solve(model, collector), name="cpsat-solve", daemon=False
+            )
             stop_at: float | None = None  # when StopSearch was first asked for
             while True:
                 now = time.perf_counter()
@@ -190,7 +181,7 @@ class CPSATBackend(Backend):
                     wait = min(_POLL, max(0.0, deadline - now))
                 else:
                     wait = _POLL
-                if done.wait(wait):
+                if job.wait(wait):
                     break
                 now = time.perf_counter()
                 if self._interrupted or (deadline is not None and now >= deadline):
@@ -206,11 +197,9 @@ class CPSATBackend(Backend):
         finally:
             self._active.discard(solver)
         self._check_interrupt()
-        if not done.is_set():
+        if not job.wait(0):
             return None
-        if isinstance(result[0], BaseException):
-            raise result[0]
-        return result[0]
+        return job.result()
 
     # -- the contract primitive -----------------------------------------------------------
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:

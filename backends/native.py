@@ -60,6 +60,8 @@ from sudoku_model.solving import (
     verdict_of_count,
 )
 
+from .threads import SLICE_SECONDS, in_main_thread, wait_in_slices
+
 __all__ = [
     "NativeBackend",
     "BatchResult",
@@ -112,44 +114,19 @@ _BATCH_KINDS: dict[tuple[int, int], VerdictKind] = {
     for count in (0, 1, 2)
 }
 
-#: In the main thread a C search returns to Python at least this often (seconds), so that
-#: signal handlers run: Python runs them only between bytecodes of the main thread.
-SLICE_SECONDS = 0.05
-
-
-def _in_main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
-
 
 def _off_main_thread(call: Callable[[], Any]) -> Any:
     """``call()`` in a helper thread while the main thread waits in short timed waits, so
-    that signal handlers run during a long C call (Python runs them only between bytecodes
-    of the main thread). A handler that raises (Ctrl-C) stops the C call through the stop
-    flag before the exception goes on."""
-    done = threading.Event()
-    box: list[Any] = []
+    that signal handlers run during a long C call. A handler that raises (Ctrl-C) stops the
+    C call through the stop flag before the exception goes on."""
+    return wait_in_slices(call, name="native-search", stop=_stop_c_search)
 
-    def work() -> None:
-        try:
-            box.append(call())
-        except BaseException as exc:  # handed to the waiting thread
-            box.append(exc)
-        finally:
-            done.set()
 
-    threading.Thread(target=work, name="native-search", daemon=True).start()
-    try:
-        while not done.wait(SLICE_SECONDS):
-            pass
-    except BaseException:
-        if not nb.interrupted():  # raised by a handler that did not call interrupt()
-            nb.interrupt()
-            done.wait()
-            nb.clear_interrupt()
-        raise
-    if isinstance(box[0], BaseException):
-        raise box[0]
-    return box[0]
+def _stop_c_search() -> Callable[[], None] | None:
+    if nb.interrupted():  # the handler called interrupt(): the search ends by itself
+        return None
+    nb.interrupt()  # raised by a handler that did not call interrupt()
+    return nb.clear_interrupt
 
 
 def create(sub: str | None = None, **options: Any) -> NativeBackend:
@@ -315,7 +292,7 @@ class NativeBackend(Backend):
         """
         args = _budget_args(budget)
         seconds = budget.seconds
-        if not _in_main_thread() or (seconds is not None and seconds <= SLICE_SECONDS):
+        if not in_main_thread() or (seconds is not None and seconds <= SLICE_SECONDS):
             return m.solve(**options, **args)
         start = time.perf_counter()
         first = m.solve(**options, nodes=args["nodes"], seconds=SLICE_SECONDS)
@@ -364,7 +341,7 @@ class NativeBackend(Backend):
         produced = 0
         spent_seconds = 0.0
         state["complete"] = False
-        main = _in_main_thread()  # slices there, so that signal handlers run (see _solve)
+        main = in_main_thread()  # slices there, so that signal handlers run (see _solve)
         while limit is None or produced < limit:
             want = STREAM_CHUNK if limit is None else min(STREAM_CHUNK, limit - produced)
             args = _budget_args(budget)
@@ -576,7 +553,7 @@ class NativeBackend(Backend):
         # In the main thread a batch runs in a helper thread, so that a signal handler can
         # stop it (through interrupt()) instead of waiting for the whole batch.
         counts, statuses, solutions, nodes, guesses = (
-            _off_main_thread(call) if _in_main_thread() else call()
+            _off_main_thread(call) if in_main_thread() else call()
         )
         if nb.INTERRUPTED in statuses:
             raise self._interrupted_error()

@@ -73,7 +73,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from itertools import compress, islice
@@ -95,6 +95,7 @@ from sudoku_model.solving import (
 )
 
 from .cnf import CNF, DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
+from .threads import SLICE_SECONDS, in_main_thread, wait_in_slices
 
 __all__ = [
     "create",
@@ -241,19 +242,11 @@ def solver_names() -> list[str]:
     return list(SOLVERS)
 
 
-#: Longest a solve runs in the main thread before Python's signal handlers get a chance
-#: (and CaDiCaL, which cannot be interrupted, before it looks at the interrupt flag).
-SLICE_SECONDS = 0.05
-
 #: Clauses added to a solver between two looks at the deadline while it is loaded.
 _LOAD_CHUNK = 10_000
 
 # Solvers left in an unknown state by PySAT's SIGINT handler (Lingeling): never freed.
 _POISONED: list[Any] = []
-
-
-def _in_main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
 
 
 def _quiet_solve_limited(solver: Any, name: str) -> Any:
@@ -782,7 +775,7 @@ class PySATBackend(Backend):
         handler's ``interrupt()`` stops the solver). Re-entering the solver after every
         slice would restart its search each time: 20-40% more conflicts on hard puzzles."""
         watchdog = self._watchdog
-        main = _in_main_thread()
+        main = in_main_thread()
         solving = self._solving
         solving.add(s)
         waiting = False  # in the helper thread from the second slice on
@@ -820,29 +813,21 @@ class PySATBackend(Backend):
     def _solve_waiting(self, s: Any, assumptions: list[int]) -> bool | None:
         """``s.solve_limited`` in a helper thread while the calling (main) thread waits in
         short timed waits, during which Python runs its signal handlers."""
-        done = threading.Event()
-        box: list[Any] = []
 
-        def work() -> None:
-            try:
-                box.append(s.solve_limited(assumptions, expect_interrupt=True))
-            except BaseException as exc:  # handed to the waiting thread
-                box.append(exc)
-            finally:
-                done.set()
+        def poll() -> None:
+            if self._interrupted:
+                s.interrupt()
 
-        threading.Thread(target=work, name="pysat-solve", daemon=True).start()
-        try:
-            while not done.wait(SLICE_SECONDS):
-                if self._interrupted:
-                    s.interrupt()
-        except BaseException:  # a signal handler raised: stop the solver before leaving
+        def stop() -> Callable[[], None]:  # a signal handler raised: stop the solver first
             s.interrupt()
-            done.wait()
-            raise
-        if isinstance(box[0], BaseException):
-            raise box[0]
-        return box[0]
+            return lambda: None
+
+        return wait_in_slices(
+            lambda: s.solve_limited(assumptions, expect_interrupt=True),
+            name="pysat-solve",
+            stop=stop,
+            poll=poll,
+        )
 
     def _call_in_slices(self, engine: _Engine, assumptions: list[int], run: _Run) -> bool | None:
         # No interrupt (CaDiCaL): run slices of conflicts and look at the clock and the
@@ -898,7 +883,7 @@ class PySATBackend(Backend):
             _POISONED.append(s)
             engine.solver = solvers.Solver(name=self.info.name)  # a harmless stand-in
             engine.stale = True
-            if _in_main_thread():
+            if in_main_thread():
                 signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
                 signal.raise_signal(signal.SIGINT)
             raise SearchInterrupted(f"backend {self.name}: search interrupted") from None

@@ -542,6 +542,12 @@ def _excerpt(text: str, column: int) -> str:
     return f"{head}{text[start : start + _EXCERPT]}{tail}"
 
 
+#: Builds a Record from a full tuple of its fields, without the keyword handling.
+_new_record = tuple.__new__
+#: The fields set by iter_records come last: ``position``, ``extra``, ``alphabet``.
+_POSITION = Record._fields.index("position")
+
+
 def _bounded(record: Record) -> Record:
     """A malformed record of a very long line, quoting a bounded excerpt only."""
     err = record.error
@@ -649,7 +655,8 @@ def iter_records(
         ):
             if record.error is not None and len(record.text) > _EXCERPT:
                 record = _bounded(record)
-            yield record._replace(position=position, alphabet=state.alphabet)
+            # tuple.__new__, not _replace (5x slower): this runs once per record read
+            yield _new_record(Record, (*record[:_POSITION], position, record.extra, state.alphabet))
             last = position
         if last < 0 and (gz is None or gz.problem is None):
             # content, but not one puzzle (a header alone, separator lines): say so

@@ -844,11 +844,15 @@ class PySATBackend(Backend):
                 return None
             start = time.perf_counter()
             s.conf_budget(size)
-            before = s.accum_stats()["conflicts"]
+            # the solver's counters only under a conflict budget: reading them builds a dict,
+            # a few us on a path a generator takes ~60 times per 9x9 puzzle
+            before = s.accum_stats()["conflicts"] if left is not None else 0
             result = solve_limited(assumptions)
-            used = s.accum_stats()["conflicts"] - before
             if left is not None:
+                used = s.accum_stats()["conflicts"] - before
                 run.conflicts_left = left - used
+            else:
+                used = size  # an unfinished slice spent its whole conflict budget
             if result is not None:
                 return result
             now = time.perf_counter()

@@ -29,17 +29,21 @@ answer with the classic group.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import permutations, product
 from typing import Any
 
+from .errors import SudokuError
 from .geometry import Shape
 from .grid import Grid
 from .puzzle import Puzzle
+from .solving import DEFAULT_BUDGET, Budget
 
 __all__ = [
     "Canonical",
+    "CanonBudgetError",
     "CanonVariantError",
     "Transform",
     "canonical",
@@ -53,6 +57,11 @@ __all__ = [
 
 class CanonVariantError(ValueError):
     """The puzzle has variant rules, whose symmetry group is not the classic one."""
+
+
+class CanonBudgetError(SudokuError):
+    """The budget ran out before the canonical form was found (the exact Python search on a
+    large, sparse grid: a 16x16 with one clue has a huge automorphism group to walk)."""
 
 
 @dataclass(frozen=True)
@@ -230,16 +239,21 @@ def native_available() -> bool:
     return bool(_native)
 
 
-def canonical(item: Grid | Puzzle, *, method: str = "auto") -> Canonical:
+def canonical(
+    item: Grid | Puzzle, *, method: str = "auto", budget: Budget | None = None
+) -> Canonical:
     """The canonical form of a grid or of a classic puzzle's givens.
 
     Args:
         item: a grid (puzzle givens or a full solution) or a :class:`Puzzle`.
         method: ``auto`` (C for 9x9 when compiled, else Python), ``python`` (the reference
             search) or ``native`` (C only; 9x9 only).
+        budget: for the Python search (``seconds``, and ``nodes`` of its row-by-row
+            search); 60 s when None. The C search for 9x9 is bounded and takes none.
 
     Raises:
         CanonVariantError: a puzzle with variant rules.
+        CanonBudgetError: the Python search spent the budget first.
         ValueError: an unknown method, or ``native`` asked for where it does not apply.
     """
     grid = _grid_of(item)
@@ -251,37 +265,42 @@ def canonical(item: Grid | Puzzle, *, method: str = "auto") -> Canonical:
         raise ValueError("the native minlex handles 9x9 only and needs the compiled extension")
     if use_native:
         return _canonical_native(grid)
-    return _canonical_python(grid)
+    return _canonical_python(grid, DEFAULT_BUDGET if budget is None else budget)
 
 
-def canonical_key(item: Grid | Puzzle) -> str:
+def canonical_key(item: Grid | Puzzle, *, budget: Budget | None = None) -> str:
     """The canonical form as a line (``.`` for blanks): equal keys = equivalent puzzles.
 
     Raises:
         CanonVariantError: a puzzle with variant rules.
+        CanonBudgetError: as :func:`canonical`.
     """
-    return canonical(item).grid.to_line()
+    return canonical(item, budget=budget).grid.to_line()
 
 
-def canonical_field(puzzle: Puzzle) -> str | None:
+def canonical_field(puzzle: Puzzle, *, budget: Budget | None = None) -> str | None:
     """The value of a ``canonical`` record field: the canonical line, or None for a puzzle
-    whose rules have no canonical form here (variants). Never raises for a valid puzzle."""
+    whose rules have no canonical form here (variants) or whose search spent the budget.
+    Never raises for a valid puzzle."""
     try:
-        return canonical_key(puzzle)
-    except CanonVariantError:
+        return canonical_key(puzzle, budget=budget)
+    except (CanonVariantError, CanonBudgetError):
         return None
 
 
-def equivalence(a: Grid | Puzzle, b: Grid | Puzzle) -> Transform | None:
+def equivalence(
+    a: Grid | Puzzle, b: Grid | Puzzle, *, budget: Budget | None = None
+) -> Transform | None:
     """A transformation mapping ``a`` onto ``b``, or None when they are not equivalent.
 
     Raises:
         CanonVariantError: a puzzle with variant rules.
+        CanonBudgetError: as :func:`canonical` (for each of the two).
     """
     ga, gb = _grid_of(a), _grid_of(b)
     if ga.shape != gb.shape:
         return None
-    ca, cb = canonical(ga), canonical(gb)
+    ca, cb = canonical(ga, budget=budget), canonical(gb, budget=budget)
     if ca.grid != cb.grid:
         return None
     return ca.transform.then(cb.transform.inverse())
@@ -298,13 +317,17 @@ def _canonical_native(grid: Grid) -> Canonical:
 
 
 # -- the reference search -----------------------------------------------------------------
-def _canonical_python(grid: Grid) -> Canonical:
-    best, count, transform = _search(grid.values, grid.shape.box_rows, grid.shape.box_cols)
+def _canonical_python(grid: Grid, budget: Budget) -> Canonical:
+    best, count, transform = _search(grid.values, grid.shape.box_rows, grid.shape.box_cols, budget)
     return Canonical(Grid._trusted(grid.shape, tuple(best)), count, transform)
 
 
+#: Search nodes between two looks at the clock.
+_CLOCK_EVERY = 256
+
+
 def _search(
-    values: tuple[int, ...], box_rows: int, box_cols: int
+    values: tuple[int, ...], box_rows: int, box_cols: int, budget: Budget
 ) -> tuple[list[int], int, Transform]:
     """Branch and bound over the whole group, row by row.
 
@@ -338,7 +361,9 @@ def _search(
 
     inf = n + 1
     best = [inf] * (n * n)
-    state: dict[str, Any] = {"count": 0, "witness": None}
+    state: dict[str, Any] = {"count": 0, "witness": None, "nodes": 0}
+    deadline = budget.deadline(time.perf_counter())
+    node_limit = budget.nodes
 
     def column_orders(row: list[int]) -> Iterator[list[int]]:
         per_stack = []
@@ -365,6 +390,11 @@ def _search(
         labels: list[int],
         nxt: int,
     ) -> None:
+        nodes = state["nodes"] = state["nodes"] + 1
+        if (node_limit is not None and nodes > node_limit) or (
+            deadline is not None and nodes % _CLOCK_EVERY == 0 and time.perf_counter() > deadline
+        ):
+            raise CanonBudgetError(f"no canonical form within the budget ({nodes:,} nodes)")
         if p == n:
             if state["count"] == 0:
                 state["witness"] = (t, tuple(rows), tuple(cols), tuple(labels))

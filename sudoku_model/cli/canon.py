@@ -36,10 +36,13 @@ Outputs:
                 CLASS numbers the classes 1, 2, 3 ... in order of first appearance; KIND is
                 "first" for the representative and "duplicate" for every later member.
                 `sort -s -n -k1,1 REP` lists each class with its members together.
+                A puzzle whose canonical form was not found within the budget (large,
+                sparse grids) is written to OUT as well and reported as
+                  ? <TAB> SOURCE:LINE <TAB> unknown
   stderr        a summary: puzzles read, classes, duplicates, malformed records.
 
-Exit 0; 2 when a record is malformed (reported as file:line:col, the others still
-processed) or a puzzle has variant rules.
+Exit 0; 1 when some puzzle was left undecided by the budget; 2 when a record is malformed
+(reported as file:line:col, the others still processed) or a puzzle has variant rules.
 """
 
 
@@ -52,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "permutations, digits relabelled in order of first appearance, blank smallest) and "
         "the number of automorphisms: `CANONICAL COUNT`. With --grid, the canonical form "
         "of the puzzle's solution instead (a puzzle without exactly one solution prints its "
-        "verdict and makes the exit code 1).",
+        "verdict and makes the exit code 1). A puzzle whose canonical form is not found within "
+        "the budget (large sparse grids) prints `unknown` and makes the exit code 1.",
     )
     p.add_argument("input", metavar="PUZZLE|FILE")
     p.add_argument("--grid", action="store_true", help="canonicalise the unique solution")
@@ -71,6 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("inputs", nargs="+", metavar="FILE")
     p.add_argument("-o", "--output", default="-", metavar="OUT", help="representatives")
     p.add_argument("--report", metavar="REP", help="class of every puzzle (see above)")
+    add_budget_options(p)
     add_input_options(p)
     p.set_defaults(func=run_dedup)
 
@@ -80,10 +85,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Say whether A and B (puzzles, or files holding one puzzle each) are "
         "equivalent, and print a transformation that maps A onto B: transpose first, then "
         "output row i is input row rows[i], column j is column cols[j], digits relabelled. "
-        "Exit 0 when they are, 1 when they are not.",
+        "Exit 0 when they are, 1 when they are not (or when the budget ran out first).",
     )
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
+    add_budget_options(p)
     add_input_options(p)
     p.set_defaults(func=run_same)
 
@@ -118,13 +124,11 @@ def _close(out: IO[Any], name: str) -> None:
 
 
 def run_canon(args: argparse.Namespace) -> int:
-    from ..canon import CanonVariantError, canonical
+    from ..canon import CanonBudgetError, CanonVariantError, canonical
 
     _refuse_variants(args)
-    backend = budget = None
-    if args.grid:
-        budget = budget_from(args)
-        backend = get_backend_or_exit(args.backend)
+    budget = budget_from(args)
+    backend = get_backend_or_exit(args.backend) if args.grid else None
     out = open_output(args.output)
     code = EXIT_OK
     try:
@@ -142,10 +146,15 @@ def run_canon(args: argparse.Namespace) -> int:
                     continue
                 target = verdict.solution
             try:
-                c = canonical(target)
+                c = canonical(target, budget=budget)
             except CanonVariantError as exc:
                 print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
                 code = EXIT_USAGE
+                continue
+            except CanonBudgetError as exc:
+                print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
+                _write(out, "unknown\n", args.output)
+                code = max(code, EXIT_NO)
                 continue
             _write(out, f"{c.grid.to_line(alphabet=rec.alphabet)} {c.automorphisms}\n", args.output)
     finally:
@@ -160,15 +169,16 @@ def _key(values: tuple[int, ...]) -> int:
 
 
 def run_dedup(args: argparse.Namespace) -> int:
-    from ..canon import CanonVariantError, canonical
+    from ..canon import CanonBudgetError, CanonVariantError, canonical
 
     _refuse_variants(args)
+    budget = budget_from(args)
     if args.report:
         check_output_path(args.report)
     out = open_output(args.output)
     report = open_output(args.report) if args.report else None
     classes: dict[int, int] = {}
-    read = errors = 0
+    read = errors = undecided = 0
     code = EXIT_OK
     try:
         for name in args.inputs:
@@ -180,11 +190,21 @@ def run_dedup(args: argparse.Namespace) -> int:
                     continue
                 read += 1
                 try:
-                    values = canonical(rec.puzzle).grid.values
+                    values = canonical(rec.puzzle, budget=budget).grid.values
                 except CanonVariantError as exc:
                     print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
                     errors += 1
                     code = EXIT_USAGE
+                    continue
+                except CanonBudgetError as exc:
+                    # kept as a representative of its own: a puzzle is never dropped unproven
+                    print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
+                    undecided += 1
+                    code = max(code, EXIT_NO)
+                    line = rec.puzzle.givens.to_line(alphabet=rec.alphabet)
+                    _write(out, line + "\n", args.output)
+                    if report is not None:
+                        _write(report, f"?\t{rec.source}:{rec.line}\tunknown\n", args.report)
                     continue
                 key = _key(values)
                 number = classes.get(key)
@@ -202,7 +222,8 @@ def run_dedup(args: argparse.Namespace) -> int:
             _close(report, args.report)
     print(
         f"sudoku dedup: {read} puzzles, {len(classes)} classes, "
-        f"{read - len(classes)} duplicates, {errors} malformed",
+        f"{read - len(classes) - undecided} duplicates, {errors} malformed"
+        + (f", {undecided} undecided (budget spent; kept)" if undecided else ""),
         file=sys.stderr,
     )
     return code
@@ -219,18 +240,22 @@ def _one(arg: str, args: argparse.Namespace, what: str) -> Any:
 
 
 def run_same(args: argparse.Namespace) -> int:
-    from ..canon import CanonVariantError, equivalence
+    from ..canon import CanonBudgetError, CanonVariantError, equivalence
 
     _refuse_variants(args)
+    budget = budget_from(args)
     a = _one(args.a, args, "A")
     b = _one(args.b, args, "B")
     if a.shape != b.shape:
         print(f"different: A is {a.shape.name}, B is {b.shape.name}")
         return EXIT_NO
     try:
-        link = equivalence(a, b)
+        link = equivalence(a, b, budget=budget)
     except CanonVariantError as exc:
         raise CliError(str(exc)) from None
+    except CanonBudgetError as exc:
+        print(f"unknown: {exc}")
+        return EXIT_NO
     if link is None:
         print("different")
         return EXIT_NO

@@ -141,3 +141,23 @@ def test_17_clue_list_is_49158_classes_also_transformed_and_shuffled(
     assert len(reps) == 49158
     assert reps[:100] == lines[:100]
     assert len({canonical(Grid.parse(x)).grid for x in reps[:200]}) == 200
+
+
+def test_a_budget_ends_each_command_on_a_sparse_16x16(tmp_path: Path, capsys) -> None:
+    sparse = "1" + "." * 255
+    assert main(["canon", sparse, "--budget-nodes", "1000"]) == 1
+    out = capsys.readouterr()
+    assert out.out == "unknown\n" and "<argument>:1: no canonical form" in out.err
+    assert main(["same", sparse, sparse, "--budget-nodes", "1000"]) == 1
+    assert capsys.readouterr().out.startswith("unknown: ")
+    source = tmp_path / "two.txt"
+    source.write_text(sparse + "\n" + TOP95_1 + "\n")
+    rep, reps = tmp_path / "rep.txt", tmp_path / "reps.txt"
+    code = main(
+        ["dedup", str(source), "-o", str(reps), "--report", str(rep), "--budget-nodes", "1000"]
+    )
+    assert code == 1
+    assert reps.read_text().splitlines()[0] == sparse  # kept, never dropped unproven
+    assert len(reps.read_text().splitlines()) == 2
+    assert rep.read_text().splitlines() == [f"?\t{source}:1\tunknown", f"1\t{source}:2\tfirst"]
+    assert "1 undecided" in capsys.readouterr().err

@@ -222,3 +222,20 @@ def test_variants_are_refused_by_name() -> None:
         canonical(diagonal)
     assert canon.canonical_field(diagonal) is None
     assert canon.canonical_field(Puzzle(givens)) == canonical(givens).grid.to_line()
+
+
+def test_the_python_search_answers_within_its_budget() -> None:
+    # a 16x16 with one clue: a group of ~10^17 to walk; the search must stop, not hang
+    import time
+
+    from sudoku_model.canon import CanonBudgetError
+    from sudoku_model.solving import Budget
+
+    sparse = Puzzle.parse("1" + "." * 255)
+    start = time.perf_counter()
+    with pytest.raises(CanonBudgetError, match="within the budget"):
+        canonical(sparse, budget=Budget(seconds=0.3))
+    assert time.perf_counter() - start < 0.3 + 0.2
+    with pytest.raises(CanonBudgetError):
+        canonical(sparse, budget=Budget(nodes=1000))
+    assert canon.canonical_field(sparse, budget=Budget(nodes=1000)) is None

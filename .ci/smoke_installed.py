@@ -59,6 +59,64 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
     ]
 
 
+def smoke_edit(exe: Path, work: Path) -> list[str]:
+    """``sudoku edit`` serves until stopped, so it is not a run-to-exit case: start it with
+    --no-browser --port 0, read the URL it prints, fetch the page and one API call, then
+    stop it with SIGTERM (exit 143). Returns the problems found."""
+    import re
+    import signal
+    import urllib.request
+
+    problems: list[str] = []
+    proc = subprocess.Popen(
+        [str(exe), "edit", HARD, "--no-browser", "--port", "0"],
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "", "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        match = re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline())
+        if match is None:
+            problems.append("printed no URL")
+            return problems
+        url = match.group(0)
+        with urllib.request.urlopen(url, timeout=60) as page:
+            if b"editor.js" not in page.read():
+                problems.append("the page does not load editor.js")
+        with urllib.request.urlopen(url + "static/editor.js", timeout=60) as script:
+            if b"export function mount" not in script.read():
+                problems.append("editor.js is not the editor")
+        givens = [0 if ch == "." else int(ch) for ch in HARD]
+        call = urllib.request.Request(
+            url + "api/status",
+            data=json.dumps({"puzzle": {"size": 9, "givens": givens}}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(call, timeout=60) as answer:
+            reply = json.loads(answer.read())
+        if reply.get("count_text") != "1":
+            problems.append(f"status answered {reply}")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+    if proc.returncode != 143:
+        problems.append(f"exit {proc.returncode} after SIGTERM, expected 143")
+    if "Traceback" in err:
+        problems.append("printed a traceback")
+    return problems
+
+
+#: Commands that do not run to an exit: (name, function(exe, work) -> problems).
+SPECIAL_CASES = {"edit": smoke_edit}
+
+
 def subcommands() -> list[str]:
     from sudoku_model.cli import build_parser
 
@@ -83,7 +141,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         planned = cases(work)
-        missing = sorted(set(subcommands()) - {name for name, _, _ in planned})
+        missing = sorted(set(subcommands()) - {name for name, _, _ in planned} - set(SPECIAL_CASES))
         if missing:
             failures.append(f"no smoke case for: {', '.join(missing)}")
         for _, argv, expected in planned:
@@ -109,6 +167,12 @@ def main() -> int:
                 failures.append(
                     f"sudoku {shown}: {'; '.join(problems)}\n    " + "\n    ".join(tail)
                 )
+        for name, smoke in SPECIAL_CASES.items():
+            start = time.perf_counter()
+            problems = smoke(exe, work)
+            seconds = time.perf_counter() - start
+            print(f"smoke: {'FAIL' if problems else 'ok  '} {seconds:6.2f} s  sudoku {name}")
+            failures.extend(f"sudoku {name}: {problem}" for problem in problems)
         listing = subprocess.run(
             [str(exe), "backends", "--json"], capture_output=True, text=True, timeout=300
         )

@@ -571,8 +571,9 @@ export function mount(root, transport, options = {}) {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (moves[ev.key]) {
       const [dr, dk] = moves[ev.key];
-      const nr = (r + dr + size) % size, nk = (k + dk + size) % size;
-      select(nr * size + nk);
+      const cells = size * size;
+      // left and right go on in reading order (to type a puzzle line), up and down wrap
+      select(dk ? (selected + dk + cells) % cells : ((r + dr + size) % size) * size + k);
       ev.preventDefault();
       return;
     }

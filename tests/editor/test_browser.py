@@ -213,3 +213,57 @@ def test_screenshot(page: Any, tmp_path: Path) -> None:
     page.screenshot(path=target)
     data = Path(target).read_bytes()
     assert data.startswith(b"\x89PNG") and 10_000 < len(data) < 400_000
+
+
+WIDGET_HOST = """async (puzzle) => {
+    // A stand-in for anywidget's model: the widget's messages go to this server's API, as
+    // sudoku_model.widgets.Editor.answer sends them back through the comm.
+    const module = await import('/static/editor.js');
+    const handlers = {}, state = {value: puzzle}, saved = [];
+    const model = {
+        get: (key) => state[key],
+        set: (key, value) => { state[key] = value; },
+        save_changes: () => saved.push(JSON.parse(JSON.stringify(state.value))),
+        on: (event, handler) => { (handlers[event] = handlers[event] || []).push(handler); },
+        send: async (msg) => {
+            const method = msg.endpoint === 'config' ? 'GET' : 'POST';
+            const response = await fetch('/api/' + msg.endpoint, {method,
+                headers: {'Content-Type': 'application/json'},
+                body: method === 'POST' ? JSON.stringify(msg.payload) : undefined});
+            const reply = {type: 'reply', id: msg.id, status: response.status,
+                           json: await response.json()};
+            for (const h of handlers['msg:custom'] || []) h(reply);
+        },
+    };
+    const root = document.createElement('div');
+    root.id = 'widget';
+    document.body.append(root);
+    module.default.render({model, el: root});
+    window.widgetModel = {model, state, saved, handlers};
+}"""
+
+
+def test_the_widget_front_end_syncs_through_its_model(page: Any) -> None:
+    givens = list(Grid.parse(HARD).values)
+    page.evaluate(WIDGET_HOST, {"box": [3, 3], "variants": [], "givens": givens, "values": givens})
+    widget = page.locator("#widget")
+    widget.locator("rect[data-cell='80']").wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('#widget [data-role=count]').textContent === '1'"
+    )
+    widget.locator("rect[data-cell='1']").click()
+    page.keyboard.press("4")  # a clash, entered in the widget
+    page.wait_for_function("() => window.widgetModel.saved.length > 0")
+    synced = page.evaluate("() => window.widgetModel.state.value")
+    assert synced["values"][1] == 4 and synced["givens"] == givens
+    page.wait_for_function(
+        "() => document.querySelector('#widget [data-role=verdict]').textContent"
+        " === 'contradictory'"
+    )
+    # Python assigns a new puzzle: the widget redraws it
+    page.evaluate(
+        """() => { const w = window.widgetModel;
+            w.state.value = {box: [2, 3], variants: [], givens: Array(36).fill(0)};
+            for (const h of w.handlers['change:value']) h(); }"""
+    )
+    widget.locator("svg[data-size='6']").wait_for()

@@ -63,6 +63,9 @@ def static_text(name: str) -> str:
 class _Handler(BaseHTTPRequestHandler):
     server: EditorServer
     protocol_version = "HTTP/1.1"
+    # The reply's headers and body are two writes: with Nagle's algorithm the body waits
+    # for the client's delayed ACK (40 ms on Linux), which would be most of a live count.
+    disable_nagle_algorithm = True
     server_version = "sudoku-edit"
     sys_version = ""
 

@@ -131,6 +131,14 @@ def test_generate_a_6x6_with_symmetry_and_level(service: EditorService) -> None:
     assert again["puzzle"] == reply["puzzle"]
 
 
+def test_generate_a_variant(service: EditorService) -> None:
+    reply = ok(service, "generate", {"size": 6, "variants": ["diagonal"], "seed": 2})
+    puzzle = decode_puzzle(reply["puzzle"]).puzzle
+    assert puzzle.rules == RuleSet.build(Shape(2, 3), ["diagonal"])
+    assert get_backend("native").check_unique(puzzle).kind.value == "unique"
+    assert [d["style"] for d in reply["layout"]["decorations"]] == ["diagonal", "diagonal"]
+
+
 def test_minimise_drops_the_redundant_clues(service: EditorService) -> None:
     solution = cells(HARD_SOLUTION)
     values = cells(HARD)

@@ -150,6 +150,12 @@ def test_take_a_hint_and_apply_it(page: Any) -> None:
     page.click("[data-action=redo]")
     wait_status(page, filled=8)
     assert editor_puzzle(page)["values"][13] == 3
+    page.click("rect[data-cell='13']")  # the keys do the same
+    page.keyboard.press("Control+z")
+    wait_status(page, filled=7)
+    page.keyboard.press("Control+y")
+    wait_status(page, filled=8)
+    assert editor_puzzle(page)["values"][13] == 3
 
 
 def test_pencil_marks_entries_and_solve(page: Any) -> None:
@@ -157,6 +163,10 @@ def test_pencil_marks_entries_and_solve(page: Any) -> None:
     page.click("rect[data-cell='1']")
     page.keyboard.press("Shift+2")  # a pencil mark, not an entry
     assert page.text_content("g[data-pencil='1']") == "2"
+    page.click("[data-action=candidates]")
+    wait_message(page, "candidates")
+    assert page.text_content("g[data-pencil='3']") == "4"  # r1c4: row 1 3, column 2 3
+    page.click("rect[data-cell='1']")
     page.keyboard.press("2")  # an entered digit: drawn unlike a given
     assert page.get_attribute("text[data-digit='1']", "class") == "digit entered"
     assert page.get_attribute("text[data-digit='0']", "class") == "digit given"

@@ -184,3 +184,20 @@ def test_sudoku_edit_refuses_bad_input_before_serving() -> None:
         timeout=60,
     )
     assert result.returncode == 2 and "--port" in result.stderr
+
+
+def test_sudoku_edit_opens_the_puzzle_of_a_file_by_index() -> None:
+    from sudoku_model.data import resolve_input
+    from sudoku_model.formats import read_puzzles
+
+    third = read_puzzles(resolve_input("bundled:top95")[0])[2]
+    proc, port = _start("bundled:top95", "--index", "3")
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=60)
+        conn.request("GET", "/api/config")
+        config = json.loads(conn.getresponse().read())
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    assert config["puzzle"]["givens"] == list(third.givens.values)

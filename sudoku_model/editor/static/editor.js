@@ -176,13 +176,15 @@ export function mount(root, transport, options = {}) {
       cellRects.push(rect);
     }
     svgRoot.append(cells);
-    const under = svg("g"), over = svg("g");
+    // shading over the cells (translucent: a highlighted cell shows through), then lines,
+    // then grid lines, then cages and dots
+    const shades = svg("g"), under = svg("g"), over = svg("g");
     const captionTexts = [];
     for (const d of layout.decorations) {
       const style = d.style ? ` ${d.kind}-${d.style}` : "";
       if (d.kind === "shade") {
         for (const c of d.cells) {
-          under.append(svg("rect", { x: x(c % size), y: y(Math.floor(c / size)), width: cellSize,
+          shades.append(svg("rect", { x: x(c % size), y: y(Math.floor(c / size)), width: cellSize,
             height: cellSize, class: "shade" + style }));
         }
       } else if (d.kind === "line") {
@@ -229,7 +231,7 @@ export function mount(root, transport, options = {}) {
         captionTexts.push(d.text || `${d.kind} (not drawn)`);
       }
     }
-    svgRoot.append(under);
+    svgRoot.append(shades, under);
     // grid lines: thin between cells, thick between regions (boxes or jigsaw pieces)
     const lines = svg("g");
     const label = layout.regions;

@@ -61,6 +61,28 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
         ("canon", ["canon", "bundled:hardest"], 0),
         ("dedup", ["dedup", "bundled:hardest", "bundled:hardest", "-o", str(out / "d.txt")], 0),
         ("same", ["same", HARD, HARD], 0),
+        (
+            "dataset",
+            [
+                "dataset",
+                "build",
+                str(out / "ds"),
+                "-n",
+                "12",
+                "--seed",
+                "1",
+                "-q",
+                "--layout",
+                "source-question-answer-rating",
+            ],
+            0,
+        ),
+        ("dataset", ["dataset", "check", str(out / "ds")], 0),
+        (
+            "convert",
+            ["convert", "bundled:hardest", "--to", "quiz-answer", "-o", str(out / "h.qa")],
+            0,
+        ),
     ]
 
 

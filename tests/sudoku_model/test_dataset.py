@@ -242,3 +242,19 @@ def test_worker_processes_make_the_same_puzzles_and_labels() -> None:
         ]
 
     assert run(2) == run(1)
+
+
+def test_levels_and_canonical_labels_are_checked(tmp_path: Path) -> None:
+    build(tmp_path, count=12)
+    labels = read_rows(tmp_path / "train.labels.csv")
+    labels[1][3] = "expert" if labels[1][3] != "expert" else "easy"
+    write_rows(tmp_path / "train.labels.csv", labels)
+    rehash(tmp_path)
+    assert check_dataset(tmp_path).ok  # the level is trusted unless asked for
+    report = check_dataset(tmp_path, levels=True)
+    assert report.reasons() == {"label-mismatch": 1}
+    assert "level label" in report.problems[0].detail
+    labels[2][5] = labels[2][5].replace(".", "1", 1)
+    write_rows(tmp_path / "train.labels.csv", labels)
+    rehash(tmp_path)
+    assert "canonical label" in check_dataset(tmp_path).problems[0].detail

@@ -621,6 +621,9 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
     for key, kind in wanted.items():
         if not isinstance(manifest.get(key), kind):
             raise _manifest_error(path, f'field "{key}" is missing or not a {kind.__name__}')
+    for name, digest in manifest["files"].items():
+        if not _plain_name(name) or not isinstance(digest, str):
+            raise _manifest_error(path, f'"files": {name!r} must be a file name with its sha256')
     if manifest["layout"] not in LAYOUTS:
         raise _manifest_error(path, f'unknown layout "{manifest["layout"]}"')
     if not isinstance(manifest["seeds"].get("guesses"), int):
@@ -629,12 +632,22 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
         if name not in SPLITS or not isinstance(split, dict):
             raise _manifest_error(path, f'unknown split "{name}"')
         for key in ("file", "labels"):
-            value = split.get(key)
-            if not isinstance(value, str) or "/" in value or "\\" in value or value in ("", ".."):
+            if not _plain_name(split.get(key)):
                 raise _manifest_error(path, f'split "{name}": field "{key}" must be a file name')
         if not isinstance(split.get("count"), int):
             raise _manifest_error(path, f'split "{name}": field "count" must be an integer')
     return manifest
+
+
+def _plain_name(value: object) -> bool:
+    """A file name inside the data set directory (no path: a manifest names nothing
+    outside it)."""
+    return (
+        isinstance(value, str)
+        and value not in ("", ".", "..")
+        and "/" not in value
+        and "\\" not in value
+    )
 
 
 def _field_column(text: str, index: int) -> int:

@@ -157,6 +157,8 @@ def run_build(args: argparse.Namespace) -> int:
         parent = os.path.dirname(os.path.abspath(args.directory))
         if not os.path.isdir(parent):
             raise CliError(f"{args.directory}: cannot create: {parent} does not exist")
+        if not os.access(parent, os.W_OK):
+            raise CliError(f"{args.directory}: cannot create: {parent} is not writable")
     get_backend_or_exit(args.backend)
     budget = budget_from(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import random
 import sys
 from collections import Counter
@@ -258,3 +259,22 @@ def test_levels_and_canonical_labels_are_checked(tmp_path: Path) -> None:
     write_rows(tmp_path / "train.labels.csv", labels)
     rehash(tmp_path)
     assert "canonical label" in check_dataset(tmp_path).problems[0].detail
+
+
+def test_a_manifest_names_nothing_outside_its_directory(tmp_path: Path) -> None:
+    build(tmp_path, count=4)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest["files"]["../elsewhere.csv"] = "0" * 64
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ParseError, match="must be a file name"):
+        check_dataset(tmp_path)
+
+
+def test_variant_puzzles_have_no_class_and_are_dropped() -> None:
+    rules = RuleSet.build(Shape(2, 2), ["diagonal"])
+    solution = get_backend("native").random_solution(rules, random.Random(1))
+    assert solution is not None
+    givens = [v if i not in (0, 5, 10) else 0 for i, v in enumerate(solution.values)]
+    unique = Puzzle(Grid(Shape(2, 2), givens), rules)
+    (lab,) = label_puzzles([Candidate(unique)], guess_seed=1, levels=False)
+    assert lab.status == "canonical-unknown"

@@ -43,6 +43,11 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
         ("count", ["count", "bundled:counts-43", "--limit", "1000"], 0),
         ("cnf", ["cnf", HARD, "-o", str(out / "p.cnf")], 0),
         ("generate", ["generate", "-n", "2", "--seed", "1", "-q", "-o", str(out / "g.txt")], 0),
+        (
+            "generate --unbiased",
+            ["generate", "--unbiased", "-n", "2", "--seed", "1", "-q", "-o", str(out / "u.txt")],
+            0,
+        ),
         ("verify", ["verify", "bundled:hardest", "-o", str(out / "v.jsonl")], 0),
         ("explain", ["explain", HARD], 0),
         ("hint", ["hint", HARD], 0),
@@ -56,6 +61,28 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
         ("canon", ["canon", "bundled:hardest"], 0),
         ("dedup", ["dedup", "bundled:hardest", "bundled:hardest", "-o", str(out / "d.txt")], 0),
         ("same", ["same", HARD, HARD], 0),
+        (
+            "dataset",
+            [
+                "dataset",
+                "build",
+                str(out / "ds"),
+                "-n",
+                "12",
+                "--seed",
+                "1",
+                "-q",
+                "--layout",
+                "source-question-answer-rating",
+            ],
+            0,
+        ),
+        ("dataset", ["dataset", "check", str(out / "ds")], 0),
+        (
+            "convert",
+            ["convert", "bundled:hardest", "--to", "quiz-answer", "-o", str(out / "h.qa")],
+            0,
+        ),
     ]
 
 

@@ -804,11 +804,14 @@ def _line_records(
 
 
 def _published_in_comment(comment: str, shape: Shape, alphabet: Alphabet) -> Grid | None:
-    """The solution a ``puzzle:count:solution`` line carries (as tdoku's test lists do):
-    the comment is ``COUNT:GRID`` with a full grid of the puzzle's shape; else None (the
-    comment stays a comment)."""
+    """The solution a line carries: the comment is ``COUNT:GRID`` (``puzzle:count:solution``,
+    as tdoku's test lists have it) or the grid alone (``quiz,answer``), a full grid of the
+    puzzle's shape; else None (the comment stays a comment)."""
     count, sep, rest = comment.partition(":")
-    if not sep or not count.strip().isdigit():
+    if not sep:
+        # a bare full grid: headerless `quiz,answer` CSV under any name, `puzzle solution`
+        count, rest = "0", comment
+    if not count.strip().isdigit():
         return None
     cells = rest.strip()
     if len(cells) != shape.cell_count:

@@ -25,7 +25,13 @@ from jupyter_client.manager import KernelManager  # noqa: E402
 from nbclient import NotebookClient  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-NAMES = ["backends.ipynb", "encodings.ipynb", "verification.ipynb", "generation.ipynb"]
+NAMES = [
+    "backends.ipynb",
+    "encodings.ipynb",
+    "verification.ipynb",
+    "generation.ipynb",
+    "minimal_puzzles.ipynb",
+]
 #: Per notebook; each takes well under a minute at the default scale.
 TIMEOUT_SECONDS = 120
 

@@ -42,6 +42,7 @@ COMMAND_MODULES = (
     "render",
     "canon",
     "edit",
+    "dataset",
 )
 
 

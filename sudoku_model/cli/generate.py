@@ -152,6 +152,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
+    # --unbiased (issue 20): the sampler of sudoku_model.unbiased, run by cli/unbiased.py
+    g.add_argument(
+        "--unbiased",
+        action="store_true",
+        help="minimal classic 9x9 puzzles whose clue counts follow the real distribution "
+        "of minimal puzzles (an importance sampler with exact weights, kept by rejection; "
+        "slow: a few puzzles a second); the weighted estimate with 95%% intervals on stderr",
+    )
     add_input_options(p)
     add_budget_options(p)
     p.set_defaults(func=run)
@@ -418,6 +426,10 @@ def run(args: argparse.Namespace) -> int:
     from ..puzzle import Puzzle
     from .common import get_backend_or_exit
 
+    if getattr(args, "unbiased", False):  # issue 20: the unbiased sampler
+        from .unbiased import run_unbiased
+
+        return run_unbiased(args)
     if args.count < 0:
         raise CliError(f"--count must be non-negative, got {args.count}")
     if args.jobs < 1:

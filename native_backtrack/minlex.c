@@ -4,19 +4,25 @@
  * geometric transformations (transposition; bands, rows within bands, stacks, columns
  * within stacks), blank = 0, digits relabelled 1, 2, 3 ... in order of first appearance.
  *
- * Search (the same as sudoku_model/canon.py, which is the reference):
- *   1. The first output row is known from clue counts alone: when no row repeats a digit,
- *      its digits read 1, 2, 3 ... whatever the order, so only where the blanks fall
- *      matters: stacks with fewer clues first, blanks first inside each stack. Only the
- *      (transposition, first row) pairs with the smallest such pattern are kept, and for
- *      each only the column orders that produce it (for a 17-clue puzzle typically 144
- *      per pair instead of 1,296).
+ * Search (sudoku_model/canon.py is the reference, which walks the general path only):
+ *   1. The first output row with a clue is known from clue counts alone: when no row
+ *      repeats a digit, its digits read 1, 2, 3 ... whatever the order, so only where the
+ *      blanks fall matters: stacks with fewer clues first, blanks first inside each stack.
+ *      The minimum puts first as many blank rows as one band has (q; 17-clue puzzles often
+ *      have one), then that band's clued row with the smallest such pattern. Only those
+ *      (transposition, row) pairs are kept, and for each only the column orders that give
+ *      that pattern (for a one-clue row 144 instead of 1,296; a blank first row used to
+ *      leave all 1,296 open).
  *   2. Then rows are placed one at a time (same band until it is used up, then any unused
  *      band), each compared with the best string so far as it is built: a branch stops at
  *      the first cell that is greater, and a smaller cell makes it the new best.
- * Every transformation whose string equals the minimum reaches a leaf, so counting the
- * leaves counts the automorphisms. A clashing grid (a row repeating a digit) takes every
- * first row and column order: slower, still exact.
+ *   3. A full solution grid takes its own start (ml_full_grid): row 0 always reads 1..9,
+ *      and the order of the first stack is forced by the others, so 216 column orders per
+ *      (transposition, row 0, row 1) instead of 1,296 per (transposition, row 0).
+ * Every transformation whose string equals the minimum reaches a leaf (the q! orders of
+ * the leading blank rows are one leaf times q!), so counting the leaves counts the
+ * automorphisms. A clashing grid (a row repeating a digit) or one with a blank band takes
+ * every first row and column order: slower, still exact.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -93,6 +99,169 @@ static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used
 static const uint8_t PERM3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
+/* Rows 0 .. p-1 of the output are blank (x->rows[0..p-1] set); row p is input row r0 of
+ * grid x->t, so it is the first row with clues and its labels start at 1. Tries every
+ * column order that gives row p its smallest form (distinct: only where the blanks fall
+ * matters, so stacks with fewer clues first, blanks first inside a stack; otherwise all
+ * 1,296) and searches the other rows under each. */
+static void ml_from_row(ml_ctx *x, int p, int r0, unsigned used_rows, unsigned used_bands,
+                        int distinct)
+{
+    const uint8_t *row = x->g[x->t][r0];
+    uint8_t *bp = x->best + 9 * p;
+    uint8_t inside[3][6][3];
+    int ninside[3], cnt[3];
+    for (int s = 0; s < 3; s++) {
+        ninside[s] = 0;
+        cnt[s] = 0;
+        for (int q = 0; q < 3; q++) cnt[s] += row[3 * s + q] != 0;
+        for (int q = 0; q < 6; q++) {
+            int ok = 1;
+            if (distinct) /* blanks first */
+                for (int a = 1; a < 3; a++)
+                    if (row[3 * s + PERM3[q][a - 1]] && !row[3 * s + PERM3[q][a]]) ok = 0;
+            if (!ok) continue;
+            for (int a = 0; a < 3; a++)
+                inside[s][ninside[s]][a] = (uint8_t)(3 * s + PERM3[q][a]);
+            ninside[s]++;
+        }
+    }
+    x->rows[p] = (uint8_t)r0;
+    used_rows |= 1u << r0;
+    used_bands |= 1u << (r0 / 3);
+    for (int so = 0; so < 6; so++) {
+        const uint8_t *st = PERM3[so];
+        if (distinct && (cnt[st[0]] > cnt[st[1]] || cnt[st[1]] > cnt[st[2]])) continue;
+        for (int a = 0; a < ninside[st[0]]; a++)
+            for (int b = 0; b < ninside[st[1]]; b++)
+                for (int c = 0; c < ninside[st[2]]; c++) {
+                    memcpy(x->cols, inside[st[0]][a], 3);
+                    memcpy(x->cols + 3, inside[st[1]][b], 3);
+                    memcpy(x->cols + 6, inside[st[2]][c], 3);
+                    uint8_t lab[10] = {0}, seg[9];
+                    int k = 0, cmp = 0;
+                    for (int j = 0; j < 9; j++) {
+                        uint8_t v = row[x->cols[j]], y = 0;
+                        if (v) {
+                            y = lab[v];
+                            if (!y) y = lab[v] = (uint8_t)++k;
+                        }
+                        seg[j] = y;
+                        if (!cmp) {
+                            if (y < bp[j]) cmp = -1;
+                            else if (y > bp[j]) { cmp = 1; break; }
+                        }
+                    }
+                    if (cmp > 0) continue;
+                    if (cmp < 0) {
+                        memcpy(bp, seg, 9);
+                        memset(bp + 9, 0xFF, (size_t)(72 - 9 * p));
+                        x->count = 0;
+                    }
+                    ml_dfs(x, p + 1, r0 / 3, used_rows, used_bands, lab, k);
+                }
+    }
+}
+
+/* A full grid whose rows, columns and boxes hold each digit once. Row 0 of the output
+ * reads 1..9 whatever the column order, so the labels are the output positions of row 0's
+ * digits and row 1 (a band-mate r1 of r0) decides. Its first three cells hold digits that
+ * row r0 has in the other two stacks, so once the order of the stacks and the orders
+ * inside the second and third output stacks are chosen their labels are known, and only
+ * the order of the first stack that sorts them can be minimal: 6 x 36 column orders per
+ * (transposition, r0, r1) instead of 1,296, each column order of a minimal string among
+ * them exactly once (the automorphism count stays exact). */
+static void ml_full_grid(ml_ctx *x)
+{
+    for (int j = 0; j < 9; j++) x->best[j] = (uint8_t)(j + 1);
+    for (int t = 0; t < 2; t++) {
+        x->t = t;
+        for (int r0 = 0; r0 < 9; r0++) {
+            const uint8_t *row0 = x->g[t][r0];
+            uint8_t pos0[10]; /* digit -> its input column in row r0 */
+            for (int c = 0; c < 9; c++) pos0[row0[c]] = (uint8_t)c;
+            x->rows[0] = (uint8_t)r0;
+            for (int r1 = 3 * (r0 / 3); r1 < 3 * (r0 / 3) + 3; r1++) {
+                if (r1 == r0) continue;
+                const uint8_t *row1 = x->g[t][r1];
+                uint8_t src[9]; /* input column c -> input column of row1[c]'s digit in r0 */
+                for (int c = 0; c < 9; c++) src[c] = pos0[row1[c]];
+                x->rows[1] = (uint8_t)r1;
+                for (int so = 0; so < 6; so++) {
+                    const int s0 = PERM3[so][0], s1 = PERM3[so][1], s2 = PERM3[so][2];
+                    for (int i1 = 0; i1 < 6; i1++)
+                        for (int i2 = 0; i2 < 6; i2++) {
+                            uint8_t outpos[9]; /* input column -> output label (1..9) */
+                            for (int a = 0; a < 3; a++) {
+                                outpos[3 * s1 + PERM3[i1][a]] = (uint8_t)(4 + a);
+                                outpos[3 * s2 + PERM3[i2][a]] = (uint8_t)(7 + a);
+                            }
+                            /* labels of row1's first-stack cells, then their sorting order */
+                            uint8_t v0 = outpos[src[3 * s0]], v1 = outpos[src[3 * s0 + 1]],
+                                    v2 = outpos[src[3 * s0 + 2]];
+                            uint8_t o0 = 0, o1 = 1, o2 = 2, z;
+                            if (v0 > v1) { z = v0; v0 = v1; v1 = z; z = o0; o0 = o1; o1 = z; }
+                            if (v1 > v2) { z = v1; v1 = v2; v2 = z; z = o1; o1 = o2; o2 = z; }
+                            if (v0 > v1) { z = v0; v0 = v1; v1 = z; z = o0; o0 = o1; o1 = z; }
+                            const uint8_t *bp = x->best + 9;
+                            if (v0 != bp[0]) { if (v0 > bp[0]) continue; }
+                            else if (v1 != bp[1]) { if (v1 > bp[1]) continue; }
+                            else if (v2 > bp[2]) continue;
+                            outpos[3 * s0 + o0] = 1;
+                            outpos[3 * s0 + o1] = 2;
+                            outpos[3 * s0 + o2] = 3;
+                            x->cols[0] = (uint8_t)(3 * s0 + o0);
+                            x->cols[1] = (uint8_t)(3 * s0 + o1);
+                            x->cols[2] = (uint8_t)(3 * s0 + o2);
+                            for (int a = 0; a < 3; a++) {
+                                x->cols[3 + a] = (uint8_t)(3 * s1 + PERM3[i1][a]);
+                                x->cols[6 + a] = (uint8_t)(3 * s2 + PERM3[i2][a]);
+                            }
+                            uint8_t seg[9];
+                            int cmp = 0, j;
+                            for (j = 0; j < 9; j++) {
+                                uint8_t y = outpos[src[x->cols[j]]];
+                                seg[j] = y;
+                                if (!cmp) {
+                                    if (y < bp[j]) cmp = -1;
+                                    else if (y > bp[j]) { cmp = 1; break; }
+                                }
+                            }
+                            if (cmp > 0) continue;
+                            if (cmp < 0) {
+                                memcpy(x->best + 9, seg, 9);
+                                memset(x->best + 18, 0xFF, 63);
+                                x->count = 0;
+                            }
+                            uint8_t lab[10];
+                            lab[0] = 0;
+                            for (int c = 0; c < 9; c++) lab[row0[c]] = outpos[c];
+                            ml_dfs(x, 2, r0 / 3, 1u << r0 | 1u << r1, 1u << (r0 / 3), lab, 9);
+                        }
+                }
+            }
+        }
+    }
+}
+
+/* True for a full grid whose rows, columns and boxes hold each digit once. */
+static int ml_is_solution(const uint8_t *in)
+{
+    for (int u = 0; u < 27; u++) {
+        unsigned seen = 0;
+        for (int i = 0; i < 9; i++) {
+            int r, c;
+            if (u < 9) r = u, c = i;
+            else if (u < 18) r = i, c = u - 9;
+            else r = 3 * ((u - 18) / 3) + i / 3, c = 3 * ((u - 18) % 3) + i % 3;
+            unsigned v = in[9 * r + c];
+            if (!v || seen >> v & 1) return 0;
+            seen |= 1u << v;
+        }
+    }
+    return 1;
+}
+
 /* Canonicalise 81 values (0..9). Writes the canonical values to out, the transformation
  * (transpose flag, rows, cols: output index -> input index; digits: old -> new, a
  * permutation of 0..9) and returns the automorphism count. */
@@ -105,6 +274,12 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
     memset(x.best, 0xFF, 81);
     x.count = 0;
     x.wt = 0;
+    uint64_t factor = 1;
+
+    if (ml_is_solution(in)) {
+        ml_full_grid(&x);
+        goto done;
+    }
 
     int distinct = 1;
     for (int t = 0; t < 2 && distinct; t++)
@@ -119,8 +294,9 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
         }
 
     /* First-row pattern of each (t, r) as a 9-bit number, position 0 the high bit (blank
-     * = 0 < clue = 1, so a smaller number is a smaller string). */
-    int pattern[2][9], top = 1 << 10;
+     * = 0 < clue = 1, so a smaller number is a smaller string); 0 for a blank row. Blank
+     * rows per band. */
+    int pattern[2][9], blanks[2][3] = {{0}};
     for (int t = 0; t < 2; t++)
         for (int r = 0; r < 9; r++) {
             int cnt[3];
@@ -133,68 +309,52 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
             int bits = 0;
             for (int s = 0; s < 3; s++) bits = (bits << 3) | ((1 << cnt[s]) - 1);
             pattern[t][r] = bits;
-            if (bits < top) top = bits;
+            blanks[t][r / 3] += bits == 0;
         }
 
-    for (int t = 0; t < 2; t++) {
-        x.t = t;
-        for (int r0 = 0; r0 < 9; r0++) {
-            if (distinct && pattern[t][r0] != top) continue;
-            const uint8_t *row = x.g[t][r0];
-            /* Per stack, the column orders allowed inside it. */
-            uint8_t inside[3][6][3];
-            int ninside[3], cnt[3];
-            for (int s = 0; s < 3; s++) {
-                ninside[s] = 0;
-                cnt[s] = 0;
-                for (int q = 0; q < 3; q++) cnt[s] += row[3 * s + q] != 0;
-                for (int q = 0; q < 6; q++) {
-                    int ok = 1;
-                    if (distinct) /* blanks first */
-                        for (int a = 1; a < 3; a++)
-                            if (row[3 * s + PERM3[q][a - 1]] && !row[3 * s + PERM3[q][a]]) ok = 0;
-                    if (!ok) continue;
-                    for (int a = 0; a < 3; a++)
-                        inside[s][ninside[s]][a] = (uint8_t)(3 * s + PERM3[q][a]);
-                    ninside[s]++;
-                }
-            }
-            for (int so = 0; so < 6; so++) {
-                const uint8_t *st = PERM3[so];
-                if (distinct && (cnt[st[0]] > cnt[st[1]] || cnt[st[1]] > cnt[st[2]])) continue;
-                for (int a = 0; a < ninside[st[0]]; a++)
-                    for (int b = 0; b < ninside[st[1]]; b++)
-                        for (int c = 0; c < ninside[st[2]]; c++) {
-                            memcpy(x.cols, inside[st[0]][a], 3);
-                            memcpy(x.cols + 3, inside[st[1]][b], 3);
-                            memcpy(x.cols + 6, inside[st[2]][c], 3);
-                            uint8_t lab[10] = {0}, seg[9];
-                            int k = 0, cmp = 0;
-                            for (int j = 0; j < 9; j++) {
-                                uint8_t v = row[x.cols[j]], y = 0;
-                                if (v) {
-                                    y = lab[v];
-                                    if (!y) y = lab[v] = (uint8_t)++k;
-                                }
-                                seg[j] = y;
-                                if (!cmp) {
-                                    if (y < x.best[j]) cmp = -1;
-                                    else if (y > x.best[j]) { cmp = 1; break; }
-                                }
-                            }
-                            if (cmp > 0) continue;
-                            if (cmp < 0) {
-                                memcpy(x.best, seg, 9);
-                                memset(x.best + 9, 0xFF, 72);
-                                x.count = 0;
-                            }
-                            x.rows[0] = (uint8_t)r0;
-                            ml_dfs(&x, 1, r0 / 3, 1u << r0, 1u << (r0 / 3), lab, k);
-                        }
+    /* The minimum starts with as many blank rows as a band can put first (q), then the
+     * band's clued row with the smallest pattern. A blank band (q = 3) or clashing rows
+     * take the general path below. The q blank rows can come in any of q! orders, all
+     * giving the same string: one is searched and the count multiplied. */
+    int q = 0;
+    for (int t = 0; t < 2; t++)
+        for (int b = 0; b < 3; b++)
+            if (blanks[t][b] > q) q = blanks[t][b];
+    if (distinct && q > 0 && q < 3) {
+        int top = 1 << 10;
+        for (int t = 0; t < 2; t++)
+            for (int r = 0; r < 9; r++)
+                if (blanks[t][r / 3] == q && pattern[t][r] && pattern[t][r] < top)
+                    top = pattern[t][r];
+        memset(x.best, 0, (size_t)(9 * q));
+        factor = q == 2 ? 2 : 1;
+        for (int t = 0; t < 2; t++) {
+            x.t = t;
+            for (int r0 = 0; r0 < 9; r0++) {
+                const int b = r0 / 3;
+                if (blanks[t][b] != q || pattern[t][r0] != top) continue;
+                int p = 0;
+                for (int r = 3 * b; r < 3 * b + 3; r++)
+                    if (!pattern[t][r]) x.rows[p++] = (uint8_t)r;
+                unsigned used = 0;
+                for (int i = 0; i < p; i++) used |= 1u << x.rows[i];
+                ml_from_row(&x, q, r0, used, 0, 1);
             }
         }
+        goto done;
     }
 
+    int top = 1 << 10;
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < 9; r++)
+            if (pattern[t][r] < top) top = pattern[t][r];
+    for (int t = 0; t < 2; t++) {
+        x.t = t;
+        for (int r0 = 0; r0 < 9; r0++)
+            if (!distinct || pattern[t][r0] == top) ml_from_row(&x, 0, r0, 0, 0, distinct);
+    }
+
+done:
     memcpy(out, x.best, 81);
     *transpose = x.wt;
     memcpy(rows, x.wrows, 9);
@@ -212,7 +372,7 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
         digits[d] = (uint8_t)free_label;
         used |= 1u << free_label;
     }
-    return x.count;
+    return x.count * factor;
 }
 
 /* ---------------------------------------------------------------------------------- */

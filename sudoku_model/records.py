@@ -47,6 +47,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | cross_check | list | verify --cross-check | per backend: backend, verdict, seconds, ... |
 | undecided | list | verify --cross-check | backends that answered unknown or refused |
 | disagreement | str | verify | why backends or evidence disagree |
+| canonical | str\|null | verify --canonical | minlex form (null: variant rules, budget spent) |
 | count | int | count | solutions found (a lower bound unless complete) |
 | complete | bool | count | the count is exact |
 | limit | int | count | the `--limit` asked |
@@ -172,6 +173,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("cross_check", list, "verify"),
     _spec("undecided", list, "verify"),
     _spec("disagreement", str, "verify"),
+    _spec("canonical", (str, _NONE), "verify"),
     _spec("count", int, "count", "count"),
     _spec("complete", bool, "count", "count"),
     _spec("limit", int, "count", "count"),

@@ -78,6 +78,8 @@ __all__ = [
 DEFAULT_CHUNK_SIZE = 512
 #: Fields that differ between two runs of the same input (compare records without them).
 TIMING_FIELDS = ("seconds", "stats")
+#: :attr:`VerifyResult.canonical` when the canonical form was not asked for.
+NOT_ASKED = ""
 
 _K = VerdictKind
 
@@ -94,6 +96,7 @@ class VerifyConfig:
         budget: per puzzle and per backend; a search that runs out answers ``unknown``.
         validate: check every solution and witness against the rules (cheap insurance
             against a backend bug; a failure is a disagreement).
+        canonical: also give each puzzle's canonical form (:mod:`sudoku_model.canon`).
     """
 
     backend: str = "native"
@@ -101,6 +104,7 @@ class VerifyConfig:
     minimal: bool = False
     budget: Budget = DEFAULT_BUDGET
     validate: bool = True
+    canonical: bool = False
 
     def options_json(self) -> dict[str, Any]:
         """The options as written in every record."""
@@ -180,6 +184,9 @@ class VerifyResult:
     undecided: tuple[str, ...] = ()
     published: str | None = None
     published_cells: tuple[int, ...] = ()
+    #: With ``canonical`` asked: the canonical form, or None (variant rules, budget spent);
+    #: :data:`NOT_ASKED` otherwise (no field in the record).
+    canonical: str | None = NOT_ASKED
     #: The record's 0-based position in its source, and the index of that source among
     #: the run's inputs: together they identify the record (``--resume``).
     position: int = -1
@@ -226,6 +233,8 @@ class VerifyResult:
             d.update(record_schema.error_fields(self.error, self.text))
         if self.conflicts:
             d["conflicts"] = list(self.conflicts)
+        if self.canonical != NOT_ASKED and p is not None:
+            d["canonical"] = self.canonical
         if self.published is not None:
             d["published_solution"] = self.published
             if self.published_cells and shape is not None:
@@ -260,6 +269,7 @@ class VerifyResult:
             or self.disagreement is not None
             or self.redundant is not None
             or self.published_cells
+            or self.canonical != NOT_ASKED
             or not _is_classic(p.rules)
             or self.verdict is _K.UNKNOWN
             and "refused" in self.stats
@@ -774,6 +784,11 @@ def _build_chunk(
     for i in good:
         if every or records[i].solution is not None:  # a published solution is compared
             results[i] = _finish(results[i], records[i], config, main, validate=validate)
+    if config.canonical:
+        from .canon import canonical_field
+
+        for i in good:
+            results[i].canonical = canonical_field(records[i].puzzle, budget=config.budget)
     return results
 
 
@@ -977,6 +992,7 @@ def verify_records(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     threads: bool | None = None,
     validate: bool = True,
+    canonical: bool = False,
     on_chunk: Callable[[list[VerifyResult]], None] | None = None,
     on_wait: Callable[[], None] | None = None,
     executor: Executor | None = None,
@@ -990,6 +1006,9 @@ def verify_records(
     given (made beforehand, e.g. to fail on an unreachable scheduler before opening an
     output). Each result carries its record's ``position``. ``on_chunk`` is called with
     each chunk's results as they come; ``on_wait`` every 0.1 s while waiting for one.
+
+    With ``canonical``, each result also carries its puzzle's canonical form
+    (:attr:`VerifyResult.canonical`; None for variant rules or a spent budget).
 
     Inside :func:`sudoku_model.executor.stop_on_signals`, SIGINT or SIGTERM stops the run:
     the backends are interrupted, the chunks already finished are yielded (and passed to
@@ -1008,6 +1027,10 @@ def verify_records(
     config = VerifyConfig(
         backend, tuple(cross_check), minimal, DEFAULT_BUDGET if budget is None else budget, validate
     )
+    if canonical:
+        from dataclasses import replace
+
+        config = replace(config, canonical=True)
     # make the backends here first: an unknown name fails before any work is sent
     in_process = [_backend(config.backend)[0]] + [_backend(n)[0] for n in config.cross_check]
     if executor is None:
@@ -1193,6 +1216,7 @@ CSV_COLUMNS = (
     "seconds",
     "stats",
     "rules",
+    "canonical",
 )
 
 

@@ -81,6 +81,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="for unique puzzles, list the redundant clues (removable keeping the puzzle unique)",
     )
     p.add_argument(
+        "--canonical",
+        action="store_true",
+        help="add each puzzle's canonical form (minlex, as `sudoku canon`) to its record; "
+        "null for variant rules or when the budget runs out",
+    )
+    p.add_argument(
         "--cross-check",
         metavar="B1,B2[,...]",
         help="answer every puzzle with each of these backends (the first, or "
@@ -404,6 +410,7 @@ def _run(args: argparse.Namespace) -> int:
             backend=main_backend,
             cross_check=others,
             minimal=args.minimal,
+            canonical=args.canonical,
             budget=budget,
             chunk_size=args.chunk_size,
             validate=args.validate,

@@ -161,3 +161,55 @@ def test_a_budget_ends_each_command_on_a_sparse_16x16(tmp_path: Path, capsys) ->
     assert len(reps.read_text().splitlines()) == 2
     assert rep.read_text().splitlines() == [f"?\t{source}:1\tunknown", f"1\t{source}:2\tfirst"]
     assert "1 undecided" in capsys.readouterr().err
+
+
+# -- verify --canonical ----------------------------------------------------------------------
+def verify_records(*args: str, code: int = 0) -> list[dict[str, object]]:
+    import json
+
+    out = sudoku("verify", "-q", *args)
+    assert out.returncode == code, out.stderr
+    return [json.loads(x) for x in out.stdout.splitlines()]
+
+
+def test_verify_canonical_field_is_canon_s_answer(tmp_path: Path) -> None:
+    from sudoku_model.records import check_record
+
+    lines = seventeen()[:6] + [TOP95_1, TOP95_2]
+    source = tmp_path / "p.txt"
+    # a malformed line in the middle: its record has no canonical field
+    source.write_text("\n".join(lines[:3] + ["12x"] + lines[3:]) + "\n")
+    canon_out = sudoku("canon", str(source))
+    assert canon_out.returncode == 2 and "p.txt:4:" in canon_out.stderr
+    want = [x.split()[0] for x in canon_out.stdout.splitlines()]
+    assert len(want) == len(lines) and TOP95_1_MINLEX in want
+    # the batch path (in-process) and the worker-process path (--minimal --jobs 2)
+    for extra in ([], ["--minimal", "--jobs", "2", "--chunk-size", "3"]):
+        records = verify_records(str(source), "--canonical", *extra, code=2)
+        assert [r["canonical"] for r in records if "canonical" in r] == want
+        malformed = [r for r in records if r["verdict"] == "malformed"]
+        assert len(malformed) == 1 and "canonical" not in malformed[0]
+        assert all(check_record(r) == [] for r in records)
+    plain = verify_records(str(source), code=2)
+    assert all("canonical" not in r for r in plain)
+
+
+def test_verify_canonical_is_null_for_variants_and_a_spent_budget(tmp_path: Path) -> None:
+    (record,) = verify_records(TOP95_1, "--canonical", "--variant", "diagonal", code=1)
+    assert record["rules"] == {"box": [3, 3], "variants": ["diagonal"]}
+    assert "canonical" in record and record["canonical"] is None
+    # a one-clue 16x16: the exact Python search cannot finish within 1,000 nodes
+    (sparse,) = verify_records("1" + "." * 255, "--canonical", "--budget-nodes", "1000", code=1)
+    assert sparse["canonical"] is None
+    (small,) = verify_records("1..............2", "--canonical", code=1)
+    assert small["canonical"] == ".......1.....2.."
+
+
+def test_verify_canonical_in_csv(tmp_path: Path) -> None:
+    import csv
+
+    out = tmp_path / "out.csv"
+    run = sudoku("verify", "-q", TOP95_1, "--canonical", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert rows[0]["canonical"] == TOP95_1_MINLEX

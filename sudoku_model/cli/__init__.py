@@ -41,6 +41,7 @@ COMMAND_MODULES = (
     "compare",
     "render",
     "canon",
+    "certify",
 )
 
 

@@ -223,6 +223,22 @@ NO_PROOF: dict[str, str] = {
 CERTIFICATE_ENCODING = "sudoku-cert-1"
 
 
+def _flushes_cadical_proofs() -> bool:
+    """Whether this python-sat hands out CaDiCaL proofs whole (1.9.dev16 and later:
+    earlier builds read the proof before CaDiCaL flushed its last lines)."""
+    import re
+
+    import pysat
+
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?dev(\d+))?", pysat.__version__)
+    if m is None:
+        return True  # an unknown scheme is newer than any we know
+    major, minor = int(m[1]), int(m[2])
+    if (major, minor) != (1, 9):
+        return (major, minor) > (1, 9)
+    return m[4] is None or int(m[4]) >= 16
+
+
 class _ProofEngine:
     """What :meth:`PySATBackend._call` uses of an engine, for a fresh proof solver."""
 
@@ -1182,6 +1198,14 @@ class PySATBackend(Backend):
         """None when this solver writes trusted DRAT proofs (:data:`PROOF_SOLVERS`), else
         why it cannot certify."""
         if self.solver_name in PROOF_SOLVERS:
+            if self.solver_name.startswith("cadical") and not _flushes_cadical_proofs():
+                import pysat
+
+                return (
+                    f"pysat:{self.solver_name} cannot certify with python-sat "
+                    f"{pysat.__version__}: before 1.9.dev16 its CaDiCaL proofs arrive "
+                    "truncated (unflushed); upgrade python-sat, or certify with pysat:glucose4"
+                )
             return None
         why = NO_PROOF.get(self.solver_name, "its proofs were not validated for certificates")
         return (

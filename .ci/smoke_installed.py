@@ -56,6 +56,9 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
         ("canon", ["canon", "bundled:hardest"], 0),
         ("dedup", ["dedup", "bundled:hardest", "bundled:hardest", "-o", str(out / "d.txt")], 0),
         ("same", ["same", HARD, HARD], 0),
+        # certificates (issue 14): written by verify, re-checked without trusting the solver
+        ("verify", ["verify", "bundled:hardest", "-q", "--certify", str(out / "certs")], 0),
+        ("check-certificate", ["check-certificate", str(out / "certs")], 0),
     ]
 
 

@@ -628,6 +628,11 @@ def _check_entry(ctx: _CheckContext, entry: Any) -> tuple[str, str | None]:
         if num_vars != n**3:
             raise _Invalid(f"{cnf_name}: declares {num_vars} variables; the encoding has {n**3}")
         _compare(puzzle_part, expected, cnf_name)
+        # A refutation ends with the empty clause. drat-trim also accepts a proof whose
+        # lemmas merely propagate to a conflict; a certificate must say it outright, so a
+        # truncated proof is refused whichever checker runs.
+        if proof.rstrip().rsplit(b"\n", 1)[-1].strip() != b"0":
+            raise _Invalid(f"proof {proof_name}: truncated: it does not end with the empty clause")
         problem = _check_proof(ctx, rule_part, puzzle_part, n**3, proof, proof_name)
         if problem is not None:
             raise _Invalid(problem)

@@ -4,6 +4,7 @@ what they write, what they print, their exit codes."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +82,33 @@ def test_usage_errors_exit_2_without_a_traceback(tmp_path: Path) -> None:
         assert run.returncode == 2, (argv, run.stderr)
         assert message in run.stderr and "Traceback" not in run.stderr
     assert not (tmp_path / "a").exists()  # nothing created before every option is checked
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def readme_block(marker: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split(f"<!-- {marker}:begin -->")[1].split(f"<!-- {marker}:end -->")[0]
+    return block.split("```python\n")[1].split("```")[0]
+
+
+def test_the_readme_recipes_check_a_certificate(tmp_path: Path) -> None:
+    assert (
+        sudoku("verify", "bundled:hardest", "-q", "--certify", str(tmp_path / "certs")).returncode
+        == 0
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", readme_block("certificate-recipe")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "True"
+    if shutil.which("drat-trim"):
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        shell = text.split("To\ncheck one with drat-trim by hand:\n\n```\n")[1].split("```")[0]
+        done = subprocess.run(["bash", "-c", shell], cwd=tmp_path, capture_output=True, text=True)
+        assert "s VERIFIED" in done.stdout

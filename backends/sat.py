@@ -78,8 +78,9 @@ from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from itertools import compress, islice
 from operator import add, neg
-from typing import Any
+from typing import Any, cast
 
+from sudoku_model.certcnf import uncertifiable
 from sudoku_model.errors import BackendUnavailableError, SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
@@ -88,6 +89,8 @@ from sudoku_model.solving import (
     Backend,
     Budget,
     Capabilities,
+    Certificate,
+    CertificationUnsupported,
     RemovalOracle,
     SearchOutcome,
     VerdictKind,
@@ -108,6 +111,8 @@ __all__ = [
     "CADICAL_TUNING",
     "resolve_solver_name",
     "solver_names",
+    "PROOF_SOLVERS",
+    "NO_PROOF",
 ]
 
 DEFAULT_SOLVER = "cadical195"
@@ -181,6 +186,67 @@ REFUSED: dict[str, str] = {
     "minisatgh": "MiniSat (GitHub) is not built into the PySAT wheels",
     "ergo": "not validated with this backend",
 }
+
+#: Solvers whose DRAT proofs (``with_proof=True``, ``get_proof()``) are trusted for
+#: certificates: each was checked valid by dratify on small formulas and on Sudoku
+#: certificates (tests/backends/test_certificates.py).
+PROOF_SOLVERS = frozenset(
+    {
+        "cadical103",
+        "cadical153",
+        "cadical195",
+        "cadical300",
+        "glucose3",
+        "glucose4",
+        "glucose42",
+        "gluecard3",
+        "gluecard4",
+        "lingeling",
+        "maplechrono",
+        "maplecm",
+    }
+)
+
+#: Why the other solvers cannot certify.
+NO_PROOF: dict[str, str] = {
+    "maplesat": "MapleSAT's DRAT proofs are wrong (PySAT issue 139): its certificates would "
+    "not check",
+    "mergesat3": "MergeSat 3 writes no proofs in PySAT",
+    "minisat22": "MiniSat 2.2 writes no proofs in PySAT",
+    "minisatep": "MiniSat with extended propagation writes no proofs in PySAT",
+    "minicard": "Minicard writes no proofs in PySAT",
+}
+
+#: The certificate encoding (``sudoku_model.certcnf`` rebuilds it independently): the
+#: extended encoding with pairwise at-most-one of :mod:`backends.cnf`, the givens as unit
+#: clauses and, for ``unique``, the blocking clause of the solution.
+CERTIFICATE_ENCODING = "sudoku-cert-1"
+
+
+def _flushes_cadical_proofs() -> bool:
+    """Whether this python-sat hands out CaDiCaL proofs whole (1.9.dev16 and later:
+    earlier builds read the proof before CaDiCaL flushed its last lines)."""
+    import re
+
+    import pysat
+
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?dev(\d+))?", pysat.__version__)
+    if m is None:
+        return True  # an unknown scheme is newer than any we know
+    major, minor = int(m[1]), int(m[2])
+    if (major, minor) != (1, 9):
+        return (major, minor) > (1, 9)
+    return m[4] is None or int(m[4]) >= 16
+
+
+class _ProofEngine:
+    """What :meth:`PySATBackend._call` uses of an engine, for a fresh proof solver."""
+
+    def __init__(self, solver: Any, solve_limited: Any) -> None:
+        self.solver = solver
+        self.solve_limited = solve_limited
+        self.stale = False
+
 
 # Our aliases on top of PySAT's (PySAT's "cd" means the old CaDiCaL 1.0.3; "cadical" here
 # means the default).
@@ -1126,6 +1192,121 @@ class PySATBackend(Backend):
             relabel.insert(0, 0)
             grid = Grid._trusted(grid.shape, tuple(relabel[v] for v in grid.values))
         return grid
+
+    # -- certificates (issue 14) -------------------------------------------------------
+    def certificate_refusal(self) -> str | None:
+        """None when this solver writes trusted DRAT proofs (:data:`PROOF_SOLVERS`), else
+        why it cannot certify."""
+        if self.solver_name in PROOF_SOLVERS:
+            if self.solver_name.startswith("cadical") and not _flushes_cadical_proofs():
+                import pysat
+
+                return (
+                    f"pysat:{self.solver_name} cannot certify with python-sat "
+                    f"{pysat.__version__}: before 1.9.dev16 its CaDiCaL proofs arrive "
+                    "truncated (unflushed); upgrade python-sat, or certify with pysat:glucose4"
+                )
+            return None
+        why = NO_PROOF.get(self.solver_name, "its proofs were not validated for certificates")
+        return (
+            f"pysat:{self.solver_name} cannot certify: {why}; certify with pysat:cadical195 "
+            f"(the default) or one of {', '.join(sorted(PROOF_SOLVERS))}"
+        )
+
+    def certificate(
+        self, rules: RuleSet, givens: Grid, *, budget: Budget | None = None
+    ) -> Certificate:
+        """See :meth:`sudoku_model.solving.Backend.certificate`. The verdict comes from
+        :meth:`check_unique` (the long-lived solver); the refutation from a fresh solver
+        created with ``with_proof=True`` and loaded with exactly the certified formula
+        (encoding :data:`CERTIFICATE_ENCODING`), solved once without assumptions, so the
+        proof covers that formula and nothing else. One budget covers both searches.
+
+        Raises:
+            CertificationUnsupported: for a solver without trusted proofs, or a rule kind
+                the certificate encoding lacks.
+            ValueError: when ``givens`` has another shape than ``rules``.
+            RuntimeError: when the proof solver finds a model of a formula the verdict
+                says has none (a solver bug; nothing is certified).
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        start = time.perf_counter()
+        refusal = self.certificate_refusal()
+        if refusal is not None:
+            raise CertificationUnsupported(refusal)
+        puzzle = Puzzle(givens, rules)
+        # Refused generically: a rule kind added later (killer cages, thermometers) is
+        # never certified silently under an encoding that lacks it.
+        odd_rules = uncertifiable(rules)
+        if odd_rules is not None:
+            raise CertificationUnsupported(odd_rules)
+        self._require_supported(puzzle)
+        budget = self._budget(budget)
+        run = _Run(budget)
+        self._refuse_budget(run)
+        version = self.version()
+
+        def answer(kind: VerdictKind, **fields: Any) -> Certificate:
+            return Certificate(
+                kind,
+                puzzle,
+                self.name,
+                version,
+                CERTIFICATE_ENCODING,
+                time.perf_counter() - start,
+                **fields,
+            )
+
+        if puzzle.is_contradictory:
+            cells = puzzle.conflicts()[0].cells
+            return answer(VerdictKind.CONTRADICTORY, clash=(cells[0], cells[1]))
+        verdict = self.check_unique(puzzle, budget=budget)
+        if verdict.kind is VerdictKind.MULTIPLE:
+            return answer(VerdictKind.MULTIPLE, witnesses=verdict.witnesses[:2])
+        if verdict.kind not in (VerdictKind.UNIQUE, VerdictKind.UNSOLVABLE):
+            return answer(VerdictKind.UNKNOWN)
+        n = puzzle.size
+        values = givens.values
+        clauses: list[tuple[int, ...]] = [(c * n + v,) for c, v in enumerate(values) if v]
+        solution = verdict.solution
+        if solution is not None:
+            clauses.append(
+                tuple(
+                    -(c * n + s) for c, (g, s) in enumerate(zip(values, solution.values)) if not g
+                )
+            )
+        cnf = encode_rules(rules, encoding="extended", amo="pairwise")
+        solvers = _import_pysat()
+        solver = solvers.Solver(name=self.solver_name, with_proof=True)
+        try:
+            solver.append_formula(cnf.clauses)
+            solver.append_formula(clauses)
+            quiet = None
+            if self.info.limited and not self.info.interrupt:
+                quiet = _quiet_solve_limited(solver, self.solver_name)
+            result = self._call(cast(_Engine, _ProofEngine(solver, quiet)), [], run)
+            if result is None:
+                return answer(VerdictKind.UNKNOWN)
+            if result:
+                raise RuntimeError(
+                    f"{self.name} answered {verdict.kind.value}, but the proof solver found a "
+                    "model of the formula that should have none: a solver bug, not certified"
+                )
+            lines = solver.get_proof()
+        finally:
+            solver.delete()
+        # Some solvers stop at a conflict found by propagation at the root without writing
+        # the empty clause; it is a RUP step like any other, checked like any other.
+        if not lines or lines[-1].strip() != "0":
+            lines.append("0")
+        return answer(
+            verdict.kind,
+            solution=solution,
+            rule_clauses=cnf.clauses,
+            puzzle_clauses=tuple(clauses),
+            num_vars=cnf.num_vars,
+            proof="\n".join(lines) + "\n",
+        )
 
     def __del__(self) -> None:
         # At interpreter shutdown module globals (contextlib, PySAT) may already be None:

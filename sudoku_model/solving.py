@@ -72,6 +72,9 @@ from .puzzle import Puzzle
 from .rules import RuleSet
 
 __all__ = [
+    "CERTIFICATE_VERDICTS",
+    "Certificate",
+    "CertificationUnsupported",
     "DEFAULT_BACKEND",
     "DEFAULT_BUDGET",
     "ENTRY_POINT_GROUP",
@@ -341,6 +344,62 @@ def _first_grids(grids: Sequence[Grid], total: int) -> str:
     shown = [g.to_line() for g in grids[:REPR_GRIDS]]
     more = total - len(shown)
     return repr(shown)[:-1] + (f", ... {more:,} more]" if more > 0 else "]")
+
+
+# -- certificates (issue 14) ----------------------------------------------------------------
+#: The verdicts a :class:`Certificate` proves: ``unique`` and ``unsolvable`` with a DRAT
+#: refutation, ``multiple`` with two witnesses, ``contradictory`` with the clashing givens.
+CERTIFICATE_VERDICTS = frozenset(
+    {
+        VerdictKind.UNIQUE,
+        VerdictKind.UNSOLVABLE,
+        VerdictKind.MULTIPLE,
+        VerdictKind.CONTRADICTORY,
+    }
+)
+
+
+class CertificationUnsupported(UnsupportedPuzzleError):
+    """A backend (or a solver of it) that cannot produce certificates, or rules that
+    cannot be certified; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Evidence for a verdict that anyone can re-check without trusting the solver (the
+    answer of :meth:`Backend.certificate`; the format is described in the README,
+    "Certificates").
+
+    ``unique``: ``solution`` S, and a DRAT ``proof`` that the formula ``rule_clauses +
+    puzzle_clauses`` (the rules, the givens as unit clauses and the blocking clause of S
+    over the non-given cells) is unsatisfiable. ``unsolvable``: the same without a
+    blocking clause. ``multiple``: two different ``witnesses``; ``contradictory``: the
+    ``clash`` (two cells, same digit, where a rule forbids it); no proof for these two.
+    ``unknown``: the budget ran out; nothing is proved. Clauses are DIMACS literals over
+    the variables ``cell * n + digit`` (cell ``r * n + c``, so ``r*n*n + c*n + d``).
+    """
+
+    verdict: VerdictKind
+    puzzle: Puzzle
+    backend: str
+    solver_version: str
+    encoding: str
+    seconds: float
+    solution: Grid | None = None
+    witnesses: tuple[Grid, ...] = ()
+    clash: tuple[int, int] | None = None
+    rule_clauses: Sequence[Sequence[int]] = ()
+    puzzle_clauses: tuple[tuple[int, ...], ...] = ()
+    num_vars: int = 0
+    #: DRAT proof text (plain text, deletions as ``d ...``); None when no proof is needed.
+    proof: str | None = None
+
+    def __repr__(self) -> str:
+        proof = "no proof" if self.proof is None else f"proof {len(self.proof):,} bytes"
+        return (
+            f"<Certificate {self.verdict.value} by {self.backend} in {_ms(self.seconds)}: "
+            f"{_puzzle_text(self.puzzle)}; {proof}>"
+        )
 
 
 # -- backend base --------------------------------------------------------------------------
@@ -858,6 +917,34 @@ class Backend(abc.ABC):
         if grid is None and start is not None:
             grid = self.solve(Puzzle(start, rules), budget=budget).solution
         return grid
+
+    # -- certificates (not a fast path: there is no generic default) -------------------
+    def certificate_refusal(self) -> str | None:
+        """None when :meth:`certificate` can work, else why this backend cannot certify
+        (asked once, before a run; the default: it cannot)."""
+        return (
+            f"backend {self.name} cannot certify verdicts: it has no proof-logging solver; "
+            "use pysat (pysat:cadical195, the default certifier, or another solver that "
+            "writes DRAT proofs)"
+        )
+
+    def certificate(
+        self, rules: RuleSet, givens: Grid, *, budget: Budget | None = None
+    ) -> Certificate:
+        """A :class:`Certificate` of the verdict on the puzzle ``givens`` under ``rules``:
+        a DRAT refutation for ``unique`` (of the rules, the givens and the blocking clause
+        of the solution) and ``unsolvable``, witnesses for ``multiple``, the clash for
+        ``contradictory``; verdict ``unknown`` (nothing proved) when the budget ran out.
+        Each certificate comes from a fresh proof-logging solver, so the proof covers
+        exactly that formula. The default raises: a backend without proofs cannot certify.
+
+        Raises:
+            CertificationUnsupported: this backend (or solver) writes no trustworthy
+                proofs, or the rules hold a kind the certificate encoding lacks.
+            ValueError: when ``givens`` has another shape than ``rules``.
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        raise CertificationUnsupported(self.certificate_refusal() or "cannot certify")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

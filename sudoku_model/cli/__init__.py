@@ -43,6 +43,7 @@ COMMAND_MODULES = (
     "canon",
     "edit",
     "dataset",
+    "certify",
 )
 
 

@@ -133,6 +133,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="solver backend (default: native, or the first --cross-check name)",
     )
+    # -- certificates (issue 14): a block of its own
+    p.add_argument(
+        "--certify",
+        metavar="DIR",
+        help="also write a certificate of every verdict into DIR (new or empty): DRAT "
+        "proofs for unique and unsolvable, witnesses, clashes, and a manifest; check them "
+        "with sudoku check-certificate DIR",
+    )
+    p.add_argument(
+        "--certify-with",
+        metavar="NAME",
+        default="pysat:cadical195",
+        help="backend that writes the proofs (default pysat:cadical195; a fresh "
+        "proof-logging solver per puzzle)",
+    )
     add_budget_options(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -340,6 +355,9 @@ def _run(args: argparse.Namespace) -> int:
             check_dask_address(args.dask)
         except (ValueError, ConnectionError) as exc:
             raise CliError(str(exc)) from None
+    certifier = None
+    if args.certify:
+        certifier = _certifier_or_exit(args, budget)
     state = None
     if args.resume and os.path.exists(args.output):
         try:
@@ -405,7 +423,7 @@ def _run(args: argparse.Namespace) -> int:
     code: int | None = None
     failure: CliError | None = None
     try:
-        for _ in v.verify_records(
+        stream = v.verify_records(
             feed,
             backend=main_backend,
             cross_check=others,
@@ -417,7 +435,10 @@ def _run(args: argparse.Namespace) -> int:
             on_chunk=on_chunk,
             on_wait=on_wait,
             executor=executor,
-        ):
+        )
+        if certifier is not None:
+            stream = certifier.stream(stream)
+        for _ in stream:
             pass
     except Interrupted as exc:
         summary.interrupted = True
@@ -445,12 +466,50 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         print(summary.table(computed=computed), file=sys.stderr, flush=True)
+    if certifier is not None and _report_certificates(certifier, args) and code is None:
+        code = exit_code(input_errors=summary.counts[VerdictKind.MALFORMED], noes=1)
     if code is not None:
         return code
     # One rule for every command: input errors (malformed records) win over "no".
     return exit_code(
         input_errors=summary.counts[VerdictKind.MALFORMED], noes=0 if summary.all_unique else 1
     )
+
+
+# -- certificates (issue 14) ------------------------------------------------------------------
+def _certifier_or_exit(args: argparse.Namespace, budget: Any) -> Any:
+    """The certifier of ``--certify DIR``, checked before any output is opened (the
+    directory is created here, after every other option was checked)."""
+    from ..certificates import Certifier, certification_refusal
+
+    if args.resume:
+        raise CliError("--certify cannot be combined with --resume (certify in one run)")
+    get_backend_or_exit(args.certify_with)
+    refusal = certification_refusal(args.certify_with)
+    if refusal is not None:
+        raise CliError(f"--certify-with: {refusal}")
+    try:
+        return Certifier(args.certify, backend=args.certify_with, budget=budget, jobs=args.jobs)
+    except (ValueError, OSError) as exc:
+        raise CliError(f"--certify: {exc}") from None
+
+
+def _report_certificates(certifier: Any, args: argparse.Namespace) -> bool:
+    """Print what was certified (stderr); True when the certifier and verify disagreed."""
+    for entry in certifier.disagreements[:20]:
+        print(
+            f"sudoku verify: CERTIFICATE DISAGREEMENT at {entry['source']}:{entry['line']}: "
+            f"{entry['disagreement']}",
+            file=sys.stderr,
+        )
+    if not args.quiet:
+        counts = ", ".join(f"{k} {v:,}" for k, v in sorted(certifier.counts.items()))
+        print(
+            f"sudoku verify: certificates in {certifier.path} ({counts or 'none'}); "
+            f"check them with: sudoku check-certificate {certifier.path}",
+            file=sys.stderr,
+        )
+    return bool(certifier.disagreements)
 
 
 #: Malformed records reported one by one on standard error; after that, a count only (each

@@ -1,0 +1,230 @@
+"""Benchmark certificates (issue 14): certify and check a sample of the 17-clue list on
+``--jobs`` processes and extrapolate to the whole list; sizes per puzzle (plain and gzip);
+check time per puzzle for 9x9, 16x16 and 25x25; where the check's time goes.
+
+    python tests/benchmarks/bench_certificates.py [--sample 2000] [--jobs 2]
+        [--skip-large] [--python-sample 200]
+
+CPU times are summed over this process and its worker processes (``resource.getrusage``
+of the children, read after the pool is joined), so they do not depend on what else runs on
+a shared machine; wall times do, and are printed beside them. The whole list is 49,158
+puzzles: the figures for it are the sample's per-puzzle CPU time times 49,158, divided by
+the number of jobs (the work is embarrassingly parallel), and say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import random
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sudoku_model.certificates import certify_records, check_certificates, load_manifest
+from sudoku_model.data import bundled_path
+from sudoku_model.formats import Record, iter_records
+
+WHOLE_LIST = 49_158
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+def cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def measured(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    """(result, wall seconds, CPU seconds of this process and its reaped children)."""
+    c0, w0 = cpu(), time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - w0, cpu() - c0
+
+
+def sizes(root: Path) -> tuple[float, float, float, int]:
+    """Per proved puzzle: plain bytes, gzip bytes (cnf + proof, each file gzipped), gzip
+    bytes of the manifest; and the bytes of the shared rules files (gzipped)."""
+    _, manifest = load_manifest(root)
+    plain = packed = 0
+    proved = 0
+    for entry in manifest["puzzles"]:
+        files = entry.get("files")
+        if not files:
+            continue
+        proved += 1
+        for info in files.values():
+            data = (root / info["path"]).read_bytes()
+            plain += len(data)
+            packed += len(gzip.compress(data))
+    shared = sum(len(gzip.compress((root / name).read_bytes())) for name in manifest["rules_files"])
+    manifest_gz = len(gzip.compress((root / "manifest.json").read_bytes()))
+    n = max(proved, 1)
+    return plain / n, packed / n, manifest_gz / max(len(manifest["puzzles"]), 1), shared
+
+
+def run(label: str, recs: list[Record], jobs: int, checker: str = "dratify") -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="bench_cert_"))
+    out = tmp / "c"
+    certifier, cw, cc = measured(lambda: certify_records(recs, out, jobs=jobs))
+    checks, kw, kc = measured(lambda: list(check_certificates(out, checker=checker, jobs=jobs)))
+    invalid = [c.reason for c in checks if not c.valid]
+    if invalid:
+        sys.exit(f"{label}: {len(invalid)} certificates not valid, e.g. {invalid[0]}")
+    plain, packed, manifest_gz, shared = sizes(out)
+    per_check = [c.seconds for c in checks]
+    n = len(recs)
+    row = {
+        "label": label,
+        "n": n,
+        "counts": certifier.counts,
+        "certify_cpu_ms": 1000 * cc / n,
+        "certify_wall_s": cw,
+        "check_cpu_ms": 1000 * kc / n,
+        "check_wall_s": kw,
+        "check_median_ms": 1000 * statistics.median(per_check),
+        "plain_bytes": plain,
+        "gzip_bytes": packed,
+        "manifest_gzip_bytes": manifest_gz,
+        "rules_gzip_bytes": shared,
+    }
+    print(
+        f"{label}: {n:,} puzzles {certifier.counts}, jobs {jobs}, checker {checker}\n"
+        f"  certify: {row['certify_cpu_ms']:.2f} ms CPU per puzzle (wall {cw:.1f} s)\n"
+        f"  check:   {row['check_cpu_ms']:.2f} ms CPU per puzzle, median of the in-worker "
+        f"checks {row['check_median_ms']:.2f} ms (wall {kw:.1f} s)\n"
+        f"  size per proved puzzle: {plain:,.0f} bytes plain, {packed:,.0f} bytes gzip "
+        f"(cnf + proof), manifest {manifest_gz:,.0f} bytes gzip per puzzle; shared rules "
+        f"CNF {shared:,} bytes gzip once",
+        flush=True,
+    )
+    shutil.rmtree(tmp, ignore_errors=True)
+    return row
+
+
+def puzzle_25(seed: int, clues: int) -> Record:
+    """A unique 25x25 puzzle: a random full grid, cells emptied in a random order while the
+    native backend says the puzzle stays unique, down to ``clues`` (not minimal)."""
+    from sudoku_model import Budget, Puzzle, RuleSet, Shape, get_backend
+    from sudoku_model.grid import Grid
+
+    rng = random.Random(seed)
+    rules = RuleSet.classic(Shape(5, 5))
+    native = get_backend("native")
+    grid = native.random_solution(rules, rng)
+    assert grid is not None
+    values = list(grid.values)
+    cells = list(range(625))
+    rng.shuffle(cells)
+    for c in cells:
+        if sum(1 for v in values if v) <= clues:
+            break
+        digit, values[c] = values[c], 0
+        puzzle = Puzzle(Grid(rules.shape, values), rules)
+        if native.check_unique(puzzle, budget=Budget(seconds=5)).kind.value != "unique":
+            values[c] = digit
+    puzzle = Puzzle(Grid(rules.shape, values), rules)
+    return Record("<generated 25x25>", 1, puzzle.givens.to_line(), puzzle, position=0)
+
+
+def where_time_goes(recs: list[Record]) -> None:
+    """One 9x9 check taken apart: what dratify spends per puzzle, by engine."""
+    import dratify
+
+    from sudoku_model import certcnf
+    from sudoku_model.solving import get_backend
+
+    backend = get_backend("pysat")
+    certs = [backend.certificate(r.puzzle.rules, r.puzzle.givens) for r in recs if r.puzzle]
+    rules = certcnf.rule_clauses(certs[0].puzzle.rules)
+    internal = [tuple(map(dratify.from_dimacs, c)) for c in rules]
+    t: dict[str, float] = {"formula": 0.0, "python init": 0.0, "python steps": 0.0}
+    t["rust (whole call)"] = 0.0
+    for cert in certs:
+        c0 = time.process_time()
+        formula = dratify.CNF(729)
+        formula.clauses = internal + [
+            tuple(map(dratify.from_dimacs, c)) for c in cert.puzzle_clauses
+        ]
+        steps = dratify.parse_proof(cert.proof or "")
+        c1 = time.process_time()
+        checker = dratify.DRATChecker(formula)
+        c2 = time.process_time()
+        assert checker.check(steps).ok
+        c3 = time.process_time()
+        if dratify.native_available():
+            assert dratify.check_proof(formula, steps, engine="native").ok
+        c4 = time.process_time()
+        t["formula"] += c1 - c0
+        t["python init"] += c2 - c1
+        t["python steps"] += c3 - c2
+        t["rust (whole call)"] += c4 - c3
+    n = len(certs)
+    steps_per = statistics.mean(len((c.proof or "").splitlines()) for c in certs)
+    print(
+        f"where a 9x9 check goes ({n} puzzles, {len(rules):,} rule clauses, "
+        f"{steps_per:.0f} proof lines on average), ms CPU per puzzle: "
+        + ", ".join(f"{k} {1000 * v / n:.2f}" for k, v in t.items()),
+        flush=True,
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sample", type=int, default=2000, help="17-clue puzzles (evenly spread)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--python-sample", type=int, default=200, help="also check with dratify-python")
+    ap.add_argument("--skip-large", action="store_true", help="no 16x16 / 25x25")
+    opts = ap.parse_args()
+
+    import dratify
+
+    from sudoku_model.certificates import _dratify_engine
+
+    _dratify_engine("dratify")
+    print(f"dratify {dratify.__version__}, Rust engine: {dratify.native_available()}")
+    everything = list(iter_records(bundled_path("17-clue")))
+    step = max(1, len(everything) // opts.sample)
+    sample = everything[::step][: opts.sample]
+    # CPU per puzzle from a one-job run (its worker thread is this process; worker
+    # processes are children of the fork server, which getrusage does not see), then the
+    # same sample on --jobs processes for the wall time.
+    row = run("17-clue sample", sample, 1)
+    per_puzzle = row["certify_cpu_ms"] + row["check_cpu_ms"]
+    whole = per_puzzle * WHOLE_LIST / 1000 / opts.jobs
+    print(
+        f"  extrapolated to the whole list ({WHOLE_LIST:,}): {per_puzzle:.1f} ms CPU per "
+        f"puzzle x {WHOLE_LIST:,} / {opts.jobs} jobs = {whole / 60:.1f} min "
+        f"(certify {row['certify_cpu_ms'] * WHOLE_LIST / 1000 / opts.jobs / 60:.1f} + check "
+        f"{row['check_cpu_ms'] * WHOLE_LIST / 1000 / opts.jobs / 60:.1f}); "
+        f"{(row['gzip_bytes'] + row['manifest_gzip_bytes']) * WHOLE_LIST / 2**20:.0f} MiB gzip",
+        flush=True,
+    )
+    if opts.jobs > 1:
+        par = run(f"17-clue sample, {opts.jobs} jobs (wall time only)", sample, opts.jobs)
+        print(
+            f"  wall {par['certify_wall_s'] + par['check_wall_s']:.1f} s for {len(sample):,}: "
+            f"{(par['certify_wall_s'] + par['check_wall_s']) * WHOLE_LIST / len(sample) / 60:.1f}"
+            " min for the whole list at this machine's current load",
+            flush=True,
+        )
+    if opts.python_sample:
+        small = sample[: opts.python_sample]
+        where_time_goes(small[:50])
+        run("17-clue, pure-Python checker", small, 1, "dratify-python")
+    if opts.skip_large:
+        return
+    path16 = SHARED / "16x16-100.csv"
+    if path16.exists():
+        run("16x16 (shared 16x16-100.csv, first 10)", list(iter_records(path16))[:10], 1)
+    run("25x25 (generated, 400 clues)", [puzzle_25(7, 400)], 1)
+
+
+if __name__ == "__main__":
+    main()

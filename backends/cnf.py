@@ -482,8 +482,9 @@ def _add_constraint_rules(out: _Clauses, rules: RuleSet, lit: LiteralOf) -> None
         # Domain rules are all in candidate_digits.
 
 
-def _cage_combinations(k: int, total: int, n: int) -> list[tuple[int, ...]]:
-    return [s for s in combinations(range(1, n + 1), k) if sum(s) == total]
+@lru_cache(maxsize=4096)
+def _cage_combinations(k: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(s for s in combinations(range(1, n + 1), k) if sum(s) == total)
 
 
 def _add_sum_group(
@@ -520,30 +521,35 @@ def _add_combinations(
     """A killer cage by its digit sets: one selector per set, at least one selector true;
     a selector puts every cell in its set and every digit of its set in the cage; a digit
     in a cell needs a selector whose set holds it."""
+    digits = range(1, n + 1)
+    table = [[0, *(lit(c, d) for d in digits)] for c in cells]  # table[i][d]: cell i holds d
     if len(combos) == 1:
         (only,) = combos
-        for c in cells:
-            for d in range(1, n + 1):
+        for row in table:
+            for d in digits:
                 if d not in only:
-                    out.add([_neg(lit(c, d))])
+                    out.add([_neg(row[d])])
         for d in only:
-            out.add([lit(c, d) for c in cells])
+            out.add([row[d] for row in table])
         return
     # No "at most one selector": two true selectors would put each cell in both sets,
     # which the clauses already allow; leaving it out saves m*(m-1)/2 clauses.
     selectors = [out.new() for _ in combos]
     out.add(selectors)
     for s, combo in zip(selectors, combos):
-        for c in cells:
-            out.add([-s, *(lit(c, d) for d in combo)])
+        for row in table:
+            out.add([-s, *[row[d] for d in combo]])
         for d in combo:
-            out.add([-s, *(lit(c, d) for c in cells)])
-    for d in range(1, n + 1):
+            out.add([-s, *[row[d] for row in table]])
+    for d in digits:
         having = [s for s, combo in zip(selectors, combos) if d in combo]
         if len(having) == len(combos):
-            out.add([lit(c, d) for c in cells])
-        for c in cells:
-            out.add([_neg(lit(c, d)), *having])
+            # in every set: somewhere in the cage (a cell holding d needs no selector
+            # clause, the selectors' at-least-one clause covers it)
+            out.add([row[d] for row in table])
+            continue
+        for row in table:
+            out.add([_neg(row[d]), *having])
 
 
 def _add_layered_sum(

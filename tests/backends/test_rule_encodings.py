@@ -362,3 +362,34 @@ def test_unsupported_kind_is_refused_before_solving() -> None:
     rules = RuleSet.classic(S4).with_rules([killer_rule(S4, [((0, 1), 3)])])
     with pytest.raises(UnsupportedPuzzleError, match="sum"):
         AllDifferentOnly().count(Puzzle.empty(S4, rules), limit=2)
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_exported_cnf_full_and_simplified_count_the_same(kind: str) -> None:
+    """``sudoku cnf``'s formulas (with and without the givens simplification) have as
+    many solutions, projected on the cells, as the backends find."""
+    from pysat.solvers import Solver
+
+    from backends.cnf import encode_puzzle
+
+    rng = random.Random(f"cnf {kind}")
+    solution = random_full_grid(S6, rng)
+    extra = MAKERS[kind](S6, solution.values, rng)
+    if not extra:
+        return
+    rules = RuleSet.classic(S6).with_rules(extra)
+    givens = [v if rng.random() < 0.4 else 0 for v in solution.values]
+    puzzle = Puzzle(Grid(S6, givens), rules)
+    expected = backend("cpsat").count(puzzle, limit=LIMIT).count
+    for simplify in (False, True):
+        cnf = encode_puzzle(puzzle, simplify=simplify)
+        found = set()
+        with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
+            while len(found) < LIMIT and solver.solve():
+                model = solver.get_model()
+                grid = cnf.variables.decode(model)
+                assert puzzle.is_solution(grid)
+                found.add(grid)
+                cells = {cnf.variables.var(c, v) for c, v in enumerate(grid.values)}
+                solver.add_clause([-x for x in cells if x is not None])
+        assert len(found) == expected, (kind, simplify)

@@ -497,12 +497,16 @@ def board(
     for c, colour in (highlight or {}).items():
         r, k = divmod(c, n)
         d.items.append(_Rect(x_of(k), y_of(r), cell, cell, colour, "highlight"))
-    # diagonals under the digits
-    if any(isinstance(r, AllDifferent) and r.name == "diagonals" for r in rules.rules):
-        width = max(1.0, cell * 0.06)
+    # diagonals under the digits, found by their cells (an f-puzzles file may have one)
+    main = tuple(i * n + i for i in range(n))
+    anti = tuple(i * n + n - 1 - i for i in range(n))
+    units = {tuple(sorted(u)) for u in rules.units}
+    width = max(1.0, cell * 0.06)
+    if main in units:
         d.items.append(
             _Line(x_of(0), y_of(0), x_of(n), y_of(n), width, palette.diagonal, "diagonal")
         )
+    if tuple(sorted(anti)) in units:
         d.items.append(
             _Line(x_of(n), y_of(0), x_of(0), y_of(n), width, palette.diagonal, "diagonal")
         )

@@ -458,3 +458,12 @@ def test_readme_render_example_runs(tmp_path: Path, capsys, monkeypatch) -> None
     assert len(elements(svg, "path", "cage")) == 2
     assert len(elements(svg, "circle", "kropki-white")) == 1
     assert len(elements(svg, "path", "arrow")) == 1
+
+
+def test_a_single_diagonal_unit_draws_one_diagonal() -> None:
+    """f-puzzles files name each diagonal on its own ("diagonal+"): found by its cells."""
+    anti = tuple((8 - i) * 9 + i for i in range(9))
+    svg = svg_of(S9, [AllDifferent("diagonal+", (anti,))])
+    lines = elements(svg, "line", "diagonal")
+    assert len(lines) == 1
+    assert (xy(lines[0], "x1", "y1"), xy(lines[0], "x2", "y2")) == ((90.0, 0.0), (0.0, 90.0))

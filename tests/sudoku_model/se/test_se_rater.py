@@ -146,3 +146,16 @@ def test_hodoku_reglib_cases_of_the_techniques_se_shares() -> None:
         assert ok == total, (code, COVERED[code][0], passed[code])
     for code, floor in at_least.items():
         assert passed[code][1] >= floor, (code, COVERED[code][0], passed[code])
+
+
+def test_a_puzzle_beyond_the_built_techniques_is_stuck_with_er_above() -> None:
+    from sudoku_model.se import PRODUCERS
+
+    # With the singles-to-XYZ producers only, a chain puzzle stops: no step applies.
+    puzzle, expected = _sample()[0]
+    basic_only = [p for p in PRODUCERS if p.floor < 4.5]
+    r = rate_se(_values(puzzle), producers=basic_only)
+    assert expected >= 6.5
+    assert r.status == "stuck" and r.er is None
+    assert r.er_above == max(p.floor for p in basic_only)
+    _replay(_values(puzzle), r.steps, _solution(_values(puzzle)))

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import aligned, basic, chaining, unique
+from . import aligned, basic, chaining, unique, wings
 from .state import State
 from .steps import SEStep, apply_step
 
@@ -19,7 +19,7 @@ __all__ = ["RATER_NAME", "RATER_VERSION", "SERating", "Producer", "PRODUCERS", "
 RATER_NAME = "sudoku-model-se"
 #: Bumped whenever a change can alter a rating: a rating is reproducible only together
 #: with the version that computed it.
-RATER_VERSION = "0.1"
+RATER_VERSION = "0.2"
 
 Generate = Callable[[State, "float | None"], Iterator[SEStep]]
 
@@ -38,9 +38,11 @@ def _p(name: str, floor: float, fn: Callable[[State], Iterator[SEStep]]) -> Prod
     return Producer(name, floor, lambda s, _deadline: fn(s))
 
 
-#: SE's producers in SE's order (SukakuExplainer's default technique set; the producers
-#: SukakuExplainer adds beyond Sudoku Explainer 1.2.1 that are not built yet are absent:
-#: see the README's SE section).
+#: SE's producers in SE's order: SukakuExplainer's default technique set of late 2019
+#: (WXYZ- and VWXYZ-wings on, four strong links off, no UVWXYZ/TUVWXYZ-wings, which came
+#: in January 2020), the version whose ratings the reference collection carries (it has no
+#: rating in 5.8-6.2 nor 7.5). Turbot fish and three strong links, on in that version, are
+#: not built yet: see the README's SE section.
 PRODUCERS: tuple[Producer, ...] = (
     _p("Hidden Single", 1.0, basic.hidden_singles),
     _p("Direct Pointing", 1.7, basic.direct_pointing),
@@ -60,7 +62,9 @@ PRODUCERS: tuple[Producer, ...] = (
     _p("Naked Quad", 5.0, lambda s: basic.naked_sets(s, 4)),
     _p("Jellyfish", 5.2, lambda s: basic.fish(s, 4)),
     _p("Hidden Quad", 5.4, lambda s: basic.hidden_sets(s, 4)),
+    _p("WXYZ-Wing", 5.5, lambda s: wings.als_wing(s, 3)),
     _p("BUG", 5.6, unique.bug),
+    _p("VWXYZ-Wing", 6.2, lambda s: wings.als_wing(s, 4)),
     _p("Aligned Pair Exclusion", 6.2, lambda s: aligned.aligned_exclusion(s, 2)),
     Producer(
         "Forcing Chains & Cycles",

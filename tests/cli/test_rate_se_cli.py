@@ -12,8 +12,8 @@ from sudoku_model.cli.rate import level_from_er
 from sudoku_model.records import check_record
 from sudoku_model.se import RATER_NAME, RATER_VERSION
 
-# SukakuExplainer rates this one 7.0 (se-rated-2000, public domain).
-SE_70 = "005010004070004080000600000050020701204109508107040020000005000040700030600080900"
+# SukakuExplainer rates this one 5.5, a WXYZ-wing (se-rated-2000, public domain).
+SE_55 = "005010004070004080000600000050020701204109508107040020000005000040700030600080900"
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
 
@@ -29,16 +29,17 @@ def sudoku(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
 
 def test_rate_se_writes_er_ep_ed_steps_and_rater(tmp_path: Path) -> None:
     src = tmp_path / "p.txt"
-    src.write_text(f"{SE_70}\n{EASY}\n")
+    src.write_text(f"{SE_55}\n{EASY}\n")
     out = sudoku("rate", str(src), "--scale", "se")
     assert out.returncode == 0, out.stderr
     rows = [json.loads(ln) for ln in out.stdout.splitlines()]
     assert [check_record(r) for r in rows] == [[], []]
     hard, easy = rows
-    assert hard["er"] == 7.0 and hard["se_status"] == "rated" and hard["level"] == "extreme"
+    assert hard["er"] == 5.5 and hard["se_status"] == "rated" and hard["level"] == "expert"
     assert hard["ed"] <= hard["ep"] <= hard["er"]
     assert hard["rater"] == RATER_NAME and hard["rater_version"] == RATER_VERSION
-    assert max(s["rating"] for s in hard["se_steps"]) == 7.0
+    assert max(s["rating"] for s in hard["se_steps"]) == 5.5
+    assert hard["hardest"] == "WXYZ-Wing"
     assert all("technique" in s for s in hard["se_steps"])
     assert easy["er"] <= 2.0 and easy["level"] in ("easy", "medium")
     assert "SE scale" in out.stderr
@@ -46,7 +47,7 @@ def test_rate_se_writes_er_ep_ed_steps_and_rater(tmp_path: Path) -> None:
 
 def test_rate_se_budget_no_steps_and_bad_input(tmp_path: Path) -> None:
     src = tmp_path / "p.txt"
-    src.write_text(f"{SE_70}\n12x\n{'0' * 81}\n")
+    src.write_text(f"{SE_55}\n12x\n{'0' * 81}\n")
     out = sudoku("rate", str(src), "--scale", "se", "--no-steps", "--budget-seconds", "0")
     assert out.returncode == 2  # a malformed record is an input error
     rows = [json.loads(ln) for ln in out.stdout.splitlines()]

@@ -159,3 +159,19 @@ def test_a_puzzle_beyond_the_built_techniques_is_stuck_with_er_above() -> None:
     assert r.status == "stuck" and r.er is None
     assert r.er_above == max(p.floor for p in basic_only)
     _replay(_values(puzzle), r.steps, _solution(_values(puzzle)))
+
+
+def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
+    from sudoku_model.se.wings import als_wing
+
+    for puzzle, _ in _sample()[:8]:
+        values = _values(puzzle)
+        solution = _solution(values)
+        r = rate_se(values, seconds=60)
+        state = State.from_values(values)
+        for step in r.steps:
+            for size in (3, 4, 5, 6):
+                for wing in als_wing(state, size):
+                    for c, d in wing.eliminations:
+                        assert solution[c] != d, wing.describe()
+            apply_step(state, step)

@@ -40,8 +40,9 @@ def load(which: str) -> list[tuple[str, float]]:
     elif which == "hardest":
         for line in (DATA / "hardest-1106-ratings.csv").read_text().splitlines()[2:]:
             fields = line.split(",")
-            if len(fields) > 6 and fields[6]:
-                out.append((fields[0], float(fields[6])))
+            # puzzle, label, poster, q1, q2, ER, EP, ED, ...
+            if len(fields) > 5 and fields[5]:
+                out.append((fields[0], float(fields[5])))
     else:
         raise SystemExit(f"unknown --file {which!r}: se or hardest")
     return out

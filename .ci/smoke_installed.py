@@ -53,6 +53,11 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
         ("hint", ["hint", HARD], 0),
         ("rate", ["rate", "bundled:hardest", "-o", str(out / "r.jsonl")], 0),
         (
+            "rate --scale se",
+            ["rate", "bundled:easy50", "--scale", "se", "-o", str(out / "se.jsonl")],
+            0,
+        ),
+        (
             "compare",
             ["compare", "bundled:hardest", "--backends", "native,pysat,cpsat,logic"],
             0,

@@ -57,6 +57,15 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | hardest | str\|null | rate, generate | hardest technique used |
 | techniques | object | rate | technique -> times used |
 | guesses | int | rate | guesses the search needed |
+| scale | str | rate --scale se | `se` |
+| se_status | str | rate --scale se | rated, budget (spent), stuck, invalid, unsupported |
+| er | float\|null | rate --scale se | Sudoku Explainer's ER (null unless rated) |
+| ep | float\|null | rate --scale se | SE's EP: the highest rating up to the first placement |
+| ed | float\|null | rate --scale se | SE's ED: the rating of the first step |
+| er_above | float | rate --scale se: budget, stuck | ER is at least this |
+| se_steps | list | rate --scale se | SE's steps: technique, rating, eliminations, placement |
+| rater | str | rate --scale se | the SE rater's name |
+| rater_version | str | rate --scale se | its version (a rating is reproducible with it) |
 | index | int | generate | 0-based number of the puzzle in the run |
 | seed | int | generate | seed that remakes the puzzle |
 | symmetry | str | generate | the clue symmetry (when not none) |
@@ -183,6 +192,16 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("hardest", (str, _NONE), "rate generate", "rate"),
     _spec("techniques", dict, "rate", "rate"),
     _spec("guesses", int, "rate", "rate"),
+    # Sudoku Explainer scale (sudoku rate --scale se; sudoku_model/se, issue 17).
+    _spec("scale", str, "rate"),
+    _spec("se_status", str, "rate"),
+    _spec("er", (int, float, _NONE), "rate"),
+    _spec("ep", (int, float, _NONE), "rate"),
+    _spec("ed", (int, float, _NONE), "rate"),
+    _spec("er_above", (int, float), "rate"),
+    _spec("se_steps", list, "rate"),
+    _spec("rater", str, "rate"),
+    _spec("rater_version", str, "rate"),
     _spec("index", int, "generate", "generate"),
     _spec("seed", int, "generate", "generate"),
     _spec("symmetry", str, "generate"),

@@ -77,6 +77,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     _add_logic_options(p)
+    g = p.add_argument_group("Sudoku Explainer scale (issue 17; see sudoku_model/cli/rate.py)")
+    g.add_argument(
+        "--scale",
+        choices=("levels", "se"),
+        default="levels",
+        help="levels: the logic solver's five levels (default); se: Sudoku Explainer's "
+        "ER/EP/ED with SE's step list, level derived from ER (--budget-seconds is CPU "
+        "seconds per puzzle, default 60; past it the record gives er_above)",
+    )
+    g.add_argument(
+        "--no-steps", action="store_true", help="with --scale se: leave out the step list"
+    )
     p.set_defaults(func=run_rate)
 
 
@@ -264,6 +276,12 @@ def _rate_one(job: tuple[Any, tuple[str, ...], Any]) -> dict[str, Any]:
 
 
 def run_rate(args: argparse.Namespace) -> int:
+    if getattr(args, "scale", "levels") == "se":
+        from .rate import run_rate_se
+
+        return run_rate_se(args)
+    if getattr(args, "no_steps", False):
+        raise CliError("--no-steps applies to --scale se only")
     from ..executor import Executor, Interrupted, chunks, stop_on_signals
 
     keys = tuple(t.key for t in _techniques(args))

@@ -1,0 +1,177 @@
+"""The SE rater (issue 17): ratings against SukakuExplainer's, soundness of every step
+against the true solution, replayability, the budget, and HoDoKu's regression library."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from sudoku_model import Puzzle
+from sudoku_model.data import bundled_path
+from sudoku_model.se import State, apply_step, rate_se
+from sudoku_model.se.chaining import length_addition
+from sudoku_model.se.reglib import COVERED, iter_cases, run_case
+from sudoku_model.solving import get_backend
+
+HERE = Path(__file__).parent
+SHARED = Path("/work/shared/data")
+for parent in Path(__file__).resolve().parents:
+    if (parent / "shared" / "data").is_dir():
+        SHARED = parent / "shared" / "data"
+        break
+REGLIB = SHARED / "hodoku-reglib-1.3.txt"
+
+
+def _sample() -> list[tuple[str, float]]:
+    out = []
+    for line in (HERE / "se_rated_sample.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            _, puzzle, rating = line.split()
+            out.append((puzzle, float(rating)))
+    return out
+
+
+def _values(line: str) -> list[int]:
+    return [0 if ch in ".0" else int(ch) for ch in line.strip()[:81]]
+
+
+def _solution(values: list[int]) -> tuple[int, ...]:
+    puzzle = Puzzle.parse("".join(str(v) for v in values))
+    result = get_backend("native").solve(puzzle)
+    assert result.solution is not None
+    return tuple(result.solution.values)
+
+
+def _replay(values: list[int], steps: tuple, solution: tuple[int, ...]) -> State:  # type: ignore[type-arg]
+    """Apply the steps to a fresh state, checking each against the solution."""
+    state = State.from_values(values)
+    for step in steps:
+        for c, d in step.eliminations:
+            assert state.cands[c] >> (d - 1) & 1, f"{step.describe()}: not a candidate"
+            assert solution[c] != d, f"{step.describe()}: removes the true digit"
+        if step.placement is not None:
+            c, d = step.placement
+            assert solution[c] == d, f"{step.describe()}: places a wrong digit"
+            assert state.cands[c] >> (d - 1) & 1, f"{step.describe()}: not a candidate"
+        apply_step(state, step)
+    return state
+
+
+@pytest.mark.parametrize(("puzzle", "expected"), _sample())
+def test_er_matches_sukaku_explainer(puzzle: str, expected: float) -> None:
+    values = _values(puzzle)
+    r = rate_se(values, seconds=120)
+    assert r.status == "rated"
+    assert r.er == expected
+    assert r.ed is not None and r.ep is not None
+    assert r.ed <= r.ep <= r.er
+    # Replayable and sound: the steps alone solve the puzzle, each one true.
+    final = _replay(values, r.steps, _solution(values))
+    assert tuple(final.values) == _solution(values)
+
+
+def test_easy_puzzles_are_rated_low_and_sound() -> None:
+    lines = [ln for ln in bundled_path("easy50.txt").read_text().splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("#")][:20]
+    for line in lines:
+        values = _values(line)
+        r = rate_se(values, seconds=30)
+        assert r.status == "rated", line
+        assert r.er is not None and r.er <= 4.4, (line, r.er)
+        _replay(values, r.steps, _solution(values))
+
+
+def test_top95_steps_are_sound_even_when_the_budget_cuts() -> None:
+    lines = [ln for ln in bundled_path("top95.txt").read_text().splitlines() if ln.strip()]
+    for line in lines[:4]:
+        values = _values(line)
+        r = rate_se(values, seconds=3)
+        _replay(values, r.steps, _solution(values))
+        if r.status != "rated":
+            assert r.status == "budget"
+            assert r.er is None and r.er_above is not None and r.er_above >= 6.5
+
+
+def test_budget_gives_er_above_instead_of_hanging() -> None:
+    puzzle, _ = _sample()[0]
+    r = rate_se(_values(puzzle), seconds=0.0)
+    assert r.status == "budget"
+    assert r.er is None
+    assert r.er_above is not None and r.er_above >= 1.0
+    doc = r.to_json()
+    assert doc["se_status"] == "budget" and "er_above" in doc and doc["rater_version"]
+
+
+def test_broken_and_malformed_inputs() -> None:
+    twice = [1, 1] + [0] * 79
+    assert rate_se(twice).status == "invalid"
+    with pytest.raises(ValueError):
+        rate_se([0] * 80)
+    with pytest.raises(ValueError):
+        rate_se([10] + [0] * 80)
+
+
+def test_length_additions_follow_se() -> None:
+    # SE adds 0.1 each time complexity - 2 exceeds 4, 6, 8, 12, 16, 24, 32, 48, ...
+    expected = {
+        3: 0.0, 6: 0.0, 7: 0.1, 8: 0.1, 9: 0.2, 10: 0.2, 11: 0.3, 14: 0.3, 15: 0.4,
+        18: 0.4, 19: 0.5, 26: 0.5, 27: 0.6, 34: 0.6, 35: 0.7, 50: 0.7, 51: 0.8,
+    }  # fmt: skip
+    for complexity, added in expected.items():
+        assert round(length_addition(complexity), 6) == added, complexity
+
+
+@pytest.mark.skipif(not REGLIB.exists(), reason="hodoku-reglib-1.3.txt not in ../shared/data")
+def test_hodoku_reglib_cases_of_the_techniques_se_shares() -> None:
+    passed: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    for case in iter_cases(str(REGLIB)):
+        result = run_case(case)
+        if result is None:
+            continue
+        passed[case.code][0] += 1
+        passed[case.code][1] += result
+    # Every case passes for these; the others differ by design: SE searches hidden sets
+    # only in regions with more than twice as many empty cells as the set, does not treat
+    # HoDoKu's uniqueness variants with missing candidates, and reports a naked triple
+    # once per region.
+    full = {"0000", "0002", "0003", "0100", "0101", "0200", "0202", "0300", "0301", "0302",
+            "0610", "0800", "0801"}  # fmt: skip
+    at_least = {"0201": 17, "0210": 26, "0211": 13, "0212": 9, "0600": 8, "0601": 18,
+                "0602": 7, "0603": 11}  # fmt: skip
+    assert set(passed) == set(COVERED)
+    for code in full:
+        total, ok = passed[code]
+        assert ok == total, (code, COVERED[code][0], passed[code])
+    for code, floor in at_least.items():
+        assert passed[code][1] >= floor, (code, COVERED[code][0], passed[code])
+
+
+def test_a_puzzle_beyond_the_built_techniques_is_stuck_with_er_above() -> None:
+    from sudoku_model.se import PRODUCERS
+
+    # With the singles-to-XYZ producers only, a chain puzzle stops: no step applies.
+    puzzle, expected = _sample()[0]
+    basic_only = [p for p in PRODUCERS if p.floor < 4.5]
+    r = rate_se(_values(puzzle), producers=basic_only)
+    assert expected >= 6.5
+    assert r.status == "stuck" and r.er is None
+    assert r.er_above == max(p.floor for p in basic_only)
+    _replay(_values(puzzle), r.steps, _solution(_values(puzzle)))
+
+
+def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
+    from sudoku_model.se.wings import als_wing
+
+    for puzzle, _ in _sample()[:8]:
+        values = _values(puzzle)
+        solution = _solution(values)
+        r = rate_se(values, seconds=60)
+        state = State.from_values(values)
+        for step in r.steps:
+            for size in (3, 4, 5, 6):
+                for wing in als_wing(state, size):
+                    for c, d in wing.eliminations:
+                        assert solution[c] != d, wing.describe()
+            apply_step(state, step)

@@ -415,6 +415,9 @@ class Executor:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                # no dashboard; its HTTP server (health checks) on a free port, not 8787,
+                # which another cluster on this machine may hold (a warning on stderr)
+                scheduler_kwargs={"dashboard_address": ":0"},
                 silence_logs=50,  # logging.CRITICAL: the cluster's chatter is not ours
             )
             self._client = Client(self._cluster, timeout=60)

@@ -19,6 +19,11 @@ without start-up); ``--copies`` fixes the number instead; ``--lines N`` takes th
 lines of the 17-clue list repeated (easy puzzles: the per-record cost of reading, writing
 and moving records dominates; the 1,000,000-line memory test); ``--input`` any file.
 
+``--steady`` runs every setting on the input and on its first half too: the difference
+gives the steady throughput (puzzles per second once the workers run) and the fixed cost
+of a run (interpreter, worker and cluster start-up, shut-down), reported apart; the
+speed-up of the steady rates is what more cores buy on a long run.
+
 ``--cores N`` (default: this machine's) sets ``--jobs-list 1,N`` and N Dask workers.
 Targets (issue 12): on 2 cores ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and pysat and
 ``--dask local`` >= 1.7x; on 16 cores (``--cores 16``) >= 12x. ``--overhead`` measures the
@@ -27,8 +32,10 @@ cost of one task (a Dask round trip and a process-pool task), which sets
 
 Commands used for the figures in the closing note of issue 12:
 
-    python tests/benchmarks/bench_scaling.py --backend native --seconds 10 --dask local --repeat 3
-    python tests/benchmarks/bench_scaling.py --backend pysat --seconds 10 --dask local --repeat 3
+    python tests/benchmarks/bench_scaling.py --backend native --seconds 20 --dask local \
+        --repeat 3 --steady
+    python tests/benchmarks/bench_scaling.py --backend pysat --seconds 20 --dask local \
+        --repeat 3 --steady
     python tests/benchmarks/bench_scaling.py --backend native --lines 1000000 \\
         --settings "--jobs 1" "--dask local"
 """
@@ -48,6 +55,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 from sudoku_model.data import bundled_path
 
@@ -71,7 +79,15 @@ def _tree_rss_mb(sid: int) -> float:
     return total / 2**20
 
 
-def run(source: str, backend: str, extra: list[str], out: str) -> dict[str, object]:
+class Run(NamedTuple):
+    wall: float
+    cpu: float
+    rss: float
+    tree_rss: float
+    counts: dict[str, int]
+
+
+def run(source: str, backend: str, extra: list[str], out: str) -> Run:
     """One run: wall, CPU of the tree, RSS of the CLI and of its tree, verdict counts."""
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -101,13 +117,13 @@ def run(source: str, backend: str, extra: list[str], out: str) -> dict[str, obje
         sys.exit(f"failed ({code}): {' '.join(extra)}\n{err}")
     with open(out, encoding="utf-8") as f:
         counts = Counter(map(_verdict, f))
-    return {
-        "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
-        "rss": usage.ru_maxrss / 1024,
-        "tree_rss": peak[0],
-        "counts": dict(sorted(counts.items())),
-    }
+    return Run(
+        wall,
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss / 1024,
+        peak[0],
+        dict(sorted(counts.items())),
+    )
 
 
 def _verdict(line: str) -> str:
@@ -149,8 +165,8 @@ def calibrate(tmp: str, backend: str, seconds: float) -> int:
     make_input(small, 1)
     make_input(big, 4)
     out = os.path.join(tmp, "calibrate.jsonl")
-    t1 = float(run(small, backend, ["--jobs", "1"], out)["wall"])  # type: ignore[arg-type]
-    t4 = float(run(big, backend, ["--jobs", "1"], out)["wall"])  # type: ignore[arg-type]
+    t1 = run(small, backend, ["--jobs", "1"], out).wall
+    t4 = run(big, backend, ["--jobs", "1"], out).wall
     per_copy = max((t4 - t1) / 3, 1e-3)
     return max(1, round(seconds / per_copy))
 
@@ -189,6 +205,9 @@ def main() -> None:
     )
     ap.add_argument("--repeat", type=int, default=1, help="rounds (median; settings alternate)")
     ap.add_argument("--overhead", action="store_true", help="measure the cost of one task")
+    ap.add_argument(
+        "--steady", action="store_true", help="also run on half the input: steady rate, fixed cost"
+    )
     args = ap.parse_args()
     cores = args.cores or os.cpu_count() or 1
     if args.overhead:
@@ -215,38 +234,60 @@ def main() -> None:
             if args.dask:
                 extra = ["--dask", args.dask, "--jobs", str(args.dask_workers or cores)]
                 settings.append((" ".join(extra), extra))
+        half, half_puzzles = os.path.join(tmp, "half.txt"), 0
+        if args.steady:
+            with open(source, encoding="utf-8") as f, open(half, "w", encoding="utf-8") as g:
+                for line in f:
+                    if half_puzzles >= puzzles // 2:
+                        break
+                    g.write(line)
+                    half_puzzles += bool(line.strip()) and not line.startswith("#")
         print(
             f"backend {args.backend}, {puzzles:,} puzzles, {os.cpu_count()} cores here, "
             f"median of {args.repeat}, load average {os.getloadavg()[0]:.1f} at the start"
         )
         out = os.path.join(tmp, "out.jsonl")
-        runs: dict[str, list[dict[str, object]]] = {name: [] for name, _ in settings}
+        runs: dict[str, list[Run]] = {name: [] for name, _ in settings}
         reference = None
+        halves: dict[str, list[float]] = {name: [] for name, _ in settings}
         for _ in range(args.repeat):
             for name, extra in settings:
+                if args.steady:
+                    halves[name].append(run(half, args.backend, extra, out).wall)
                 r = run(source, args.backend, extra, out)
                 runs[name].append(r)
                 if reference is None:
-                    reference = r["counts"]
-                elif r["counts"] != reference:
-                    sys.exit(f"{name}: verdicts {r['counts']} differ from {reference}")
+                    reference = r.counts
+                elif r.counts != reference:
+                    sys.exit(f"{name}: verdicts {r.counts} differ from {reference}")
         print(
             f"{'setting':<24} {'seconds':>8} {'puzzles/s':>10} {'speed-up':>9} "
             f"{'CPU s':>7} {'RSS MB':>7} {'tree MB':>8}  (all walls)"
         )
         base = None
         for name, _ in settings:
-            walls = [float(r["wall"]) for r in runs[name]]  # type: ignore[arg-type]
+            walls = [r.wall for r in runs[name]]
             wall = statistics.median(walls)
-            cpu = statistics.median(float(r["cpu"]) for r in runs[name])  # type: ignore[arg-type]
-            rss = max(float(r["rss"]) for r in runs[name])  # type: ignore[arg-type]
-            tree = max(float(r["tree_rss"]) for r in runs[name])  # type: ignore[arg-type]
+            cpu = statistics.median(r.cpu for r in runs[name])
+            rss = max(r.rss for r in runs[name])
+            tree = max(r.tree_rss for r in runs[name])
             rate = puzzles / wall
             base = base or rate
             print(
                 f"{name:<24} {wall:8.2f} {rate:10,.0f} {rate / base:8.2f}x {cpu:7.1f} "
                 f"{rss:7.0f} {tree:8.0f}  ({', '.join(f'{w:.2f}' for w in walls)})"
             )
+        if args.steady:
+            print(f"steady ({puzzles - half_puzzles:,} puzzles more than the half input):")
+            print(f"{'setting':<24} {'puzzles/s':>10} {'speed-up':>9} {'fixed s':>8}")
+            base = None
+            for name, _ in settings:
+                full = statistics.median(r.wall for r in runs[name])
+                part = statistics.median(halves[name])
+                rate = (puzzles - half_puzzles) / max(full - part, 1e-9)
+                base = base or rate
+                fixed = full - puzzles / rate
+                print(f"{name:<24} {rate:10,.0f} {rate / base:8.2f}x {fixed:8.2f}")
         load = os.getloadavg()[0]
         print(f"verdicts: {json.dumps(reference)}; load average {load:.1f} at the end")
 

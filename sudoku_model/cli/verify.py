@@ -108,7 +108,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="puzzles per chunk: the unit of work and of flushing (default: 512 in "
         "this process and its threads; for worker processes and Dask, as many as take "
-        "about 0.05 s and 0.25 s, measured as the run goes)",
+        "about 0.2 s and 0.25 s of CPU, measured as the run goes)",
     )
     p.add_argument(
         "--no-validate",

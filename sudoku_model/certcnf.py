@@ -88,9 +88,11 @@ def rule_clauses(rules: RuleSet) -> list[Clause]:
                     out += [(-(a * n + d), -(b * n + d)) for a in unit for b in unit if a < b]
                     if len(unit) == n:
                         out.append(tuple(c * n + d for c in unit))
-        else:
+        elif isinstance(rule, Different):
             for a, b in rule.pairs:
                 out += [(-(a * n + d), -(b * n + d)) for d in digits]
+        else:  # uncertifiable() refused every other kind above
+            raise ValueError(f"rule {rule.name!r} ({rule.kind}) cannot be certified")
     return out
 
 

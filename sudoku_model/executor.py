@@ -81,8 +81,14 @@ R = TypeVar("R")
 KINDS = ("serial", "threads", "processes", "dask")
 #: How often a waiting executor looks at the stop flag and calls ``on_wait``.
 POLL_SECONDS = 0.1
-#: Modules the fork server imports once, so that every worker starts with them loaded.
-PRELOAD = ("sudoku_model.verify", "sudoku_model.generate", "sudoku_model.formats")
+#: Modules the fork server imports once, so that every worker starts with them loaded (the
+#: first makes the fork server, hence every worker from birth, ignore SIGINT).
+PRELOAD = (
+    "sudoku_model._forkserver",
+    "sudoku_model.verify",
+    "sudoku_model.generate",
+    "sudoku_model.formats",
+)
 #: Seconds allowed to reach a Dask scheduler before giving up with a clear message.
 DASK_CONNECT_SECONDS = 10.0
 
@@ -409,9 +415,15 @@ class Executor:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                # no dashboard; its HTTP server (health checks) on a free port, not 8787,
+                # which another cluster on this machine may hold (a warning on stderr)
+                scheduler_kwargs={"dashboard_address": ":0"},
                 silence_logs=50,  # logging.CRITICAL: the cluster's chatter is not ours
             )
             self._client = Client(self._cluster, timeout=60)
+            # A terminal's Ctrl-C reaches the whole process group: our workers leave it to
+            # this process (which stops them) instead of printing a traceback each.
+            self._client.run(_ignore_sigint)
         else:
             try:
                 self._client = Client(address, timeout=DASK_CONNECT_SECONDS)
@@ -555,6 +567,10 @@ class Executor:
 
     def __exit__(self, *exc: object) -> None:
         self.close(kill=exc[0] is not None)
+
+
+def _ignore_sigint() -> None:  # pragma: no cover - runs in the Dask workers' main thread
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def check_dask_address(address: str | None) -> str:

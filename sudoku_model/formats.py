@@ -84,6 +84,8 @@ __all__ = [
     "CELL_COUNTS",
     "FORMATS",
     "WRITABLE_FORMATS",
+    "LineReader",
+    "RawLine",
     "Record",
     "format_block",
     "format_line",
@@ -607,6 +609,7 @@ def iter_records(
     alphabet: Alphabet | None = None,
     variants: Sequence[str] = (),
     fmt: str = "auto",
+    raw: bool = False,
 ) -> Iterator[Record]:
     """Stream the puzzles of a file, a text stream or an iterable of lines.
 
@@ -627,6 +630,9 @@ def iter_records(
         variants: extra rules attached to every puzzle read (JSON puzzles may name their own).
         fmt: one of :data:`FORMATS`; ``auto`` decides from the name, the header, or a
             majority of the first content lines.
+        raw: for line-format input, yield each puzzle line unparsed, as a :class:`RawLine`
+            (its :class:`LineReader` parses it later, elsewhere, into the very Record this
+            function would give); other formats yield Records as usual.
 
     Raises:
         ParseError: when the input holds no puzzle at all (empty file), is binary data, a
@@ -660,8 +666,12 @@ def iter_records(
     last = -1
     try:
         for position, record in enumerate(
-            _iter_stream(stream, name, shape, alphabet, tuple(variants), fmt, state)
+            _iter_stream(stream, name, shape, alphabet, tuple(variants), fmt, state, unparsed=raw)
         ):
+            if record.__class__ is RawLine:  # numbered by its reader already (raw=True only)
+                yield record  # type: ignore[misc]
+                last = position
+                continue
             if record.error is not None and len(record.text) > _EXCERPT:
                 record = _bounded(record)
             # tuple.__new__, not _replace (5x slower): this runs once per record read
@@ -721,7 +731,8 @@ def _iter_stream(
     variants: tuple[str, ...],
     fmt: str,
     state: _State,
-) -> Iterator[Record]:
+    unparsed: bool = False,
+) -> Iterator[Any]:
     it = iter(stream)
     sample: list[tuple[int, str]] = []
     content: list[tuple[int, str]] = []
@@ -761,7 +772,9 @@ def _iter_stream(
             yield n, raw
         state.last_line = n
 
-    if fmt == "line":
+    if fmt == "line" and unparsed:
+        yield from _raw_lines(lines(), LineReader(name, shape, chosen, variants))
+    elif fmt == "line":
         yield from _line_records(lines(), name, shape, chosen, variants)
     elif fmt == "block":
         yield from _block_records(lines(), name, shape, chosen, variants)
@@ -1431,3 +1444,66 @@ def read_puzzle(text: str, **options: Any) -> Puzzle:
         raise rec.error
     assert rec.puzzle is not None
     return rec.puzzle
+
+
+# -- unparsed lines: read here, parsed elsewhere (a worker process) ---------------------------
+class LineReader(NamedTuple):
+    """How the lines of one line-format source are read: what a worker needs to turn the
+    :class:`RawLine` items of ``iter_records(..., raw=True)`` into the Records that
+    ``iter_records`` would have given (picklable, small)."""
+
+    source: str
+    shape: Shape | None
+    alphabet: Alphabet
+    variants: tuple[str, ...]
+
+    def records(self, lines: Iterable[tuple[int, str]], first_position: int) -> list[Record]:
+        """The Records of consecutive puzzle lines ``(line number, text)`` of this source,
+        the first at ``first_position``: every line given is one record (the lines that
+        hold none were left out by :func:`iter_records`)."""
+        alphabet = self.alphabet
+        out = []
+        for position, record in enumerate(
+            _line_records(lines, self.source, self.shape, alphabet, self.variants),
+            first_position,
+        ):
+            if record.error is not None and len(record.text) > _EXCERPT:
+                record = _bounded(record)
+            out.append(_new_record(Record, (*record[:_POSITION], position, None, alphabet)))
+        return out
+
+    def record(self, line: RawLine) -> Record:
+        """The Record of one :class:`RawLine` of this source."""
+        return self.records([(line.line, line.text)], line.position)[0]
+
+    def _holds_puzzle(self, text: str, lineno: int) -> bool:
+        # a separator line (+---+) is no record unless it reads as cells
+        try:
+            decode_line(text, shape=self.shape, alphabet=self.alphabet, line=lineno)
+        except ParseError:
+            return False
+        except (ValueError, ShapeError):
+            return True  # a malformed record, as _line_records makes it
+        return True
+
+
+class RawLine(NamedTuple):
+    """One puzzle line of a line-format source, not parsed yet (``iter_records(...,
+    raw=True)``): its reader, 1-based line number, text (without its line end) and
+    0-based position in the source."""
+
+    reader: LineReader
+    line: int
+    text: str
+    position: int
+
+
+def _raw_lines(lines: Iterable[tuple[int, str]], reader: LineReader) -> Iterator[RawLine]:
+    """The puzzle lines, numbered as _line_records numbers its records (the same lines
+    are left out: blank, comment and separator lines)."""
+    position = 0
+    for lineno, text, _ in _content_lines(lines):
+        if _is_decoration_line(text) and not reader._holds_puzzle(text, lineno):
+            continue
+        yield _new_record(RawLine, (reader, lineno, text, position))
+        position += 1

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from . import records as record_schema
 from .errors import ParseError
@@ -943,11 +945,6 @@ def verify_puzzle(
 
 
 # -- batches -------------------------------------------------------------------------------
-def _verify_task(task: tuple[list[Any], VerifyConfig]) -> list[VerifyResult]:
-    """The unit of work sent to a worker process or a Dask worker: one chunk."""
-    return verify_chunk(*task)
-
-
 def _solve_task(config: VerifyConfig, task: tuple[list[Any], Any]) -> Any:
     """The unit of work of a thread worker: only the C part of a prepared chunk."""
     _chunk, prepared = task
@@ -1038,37 +1035,370 @@ def verify_records(
             backend, cross_check=cross_check, minimal=minimal, jobs=jobs, dask=dask, threads=threads
         )
         executor = Executor(kind=kind, jobs=jobs, dask=dask)
+    for _, results in _result_chunks(
+        _numbered(records), config, executor, chunk_size, on_wait, in_process
+    ):
+        if on_chunk is not None:
+            on_chunk(results)
+        yield from results
+
+
+def _numbered(records: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+    """(input index, record): for library callers (the command line numbers its inputs
+    itself), a new input starts where the source changes or the positions start again."""
+    source, position, index = None, -1, -1
+    for rec in records:
+        if rec.source != source or rec.position <= position:
+            index += 1
+        source, position = rec.source, rec.position
+        yield index, rec
+
+
+def _parsed(items: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """The items with every unparsed line (:class:`~sudoku_model.formats.RawLine`) parsed."""
+    from .formats import RawLine
+
+    for index, item in items:
+        yield index, (item.reader.record(item) if item.__class__ is RawLine else item)
+
+
+def _result_chunks(
+    items: Iterable[tuple[int, Any]],
+    config: VerifyConfig,
+    executor: Executor,
+    chunk_size: int,
+    on_wait: Callable[[], None] | None,
+    in_process: list[Backend],
+) -> Iterator[tuple[list[tuple[int, Any]], list[VerifyResult]]]:
+    """The results of ``(input index, record)`` items, chunk by chunk, in order, each with
+    its input index (and its record's position) set, with the chunk of items."""
     batch = executor.kind in ("serial", "threads") and _prepare_chunk([], config) is not None
-    items: Iterable[Any]
+    tasks: Iterable[Any]
     fn: Callable[[Any], Any]
     if batch:
         # This thread prepares and builds the results while the workers run only the C
         # part, so the workers hardly ever wait for the GIL.
-        items = ((chunk, _prepare_chunk(chunk, config)) for chunk in chunks(records, chunk_size))
+        tasks = (
+            (chunk, _prepare_chunk([rec for _, rec in chunk], config))
+            for chunk in chunks(items, chunk_size)
+        )
         fn = partial(_solve_task, config)
     else:
-        items = ((chunk, config) for chunk in chunks(records, chunk_size))
-        fn = _verify_task
-    # Inputs told apart for library callers (the command line sets them exactly): a new
-    # input starts where the source changes or the positions start again.
-    source, position, input_index = None, -1, -1
+        tasks = ((chunk, config) for chunk in chunks(items, chunk_size))
+        fn = _verify_numbered_task
     try:
         for (chunk, extra), answer in executor.map(
-            fn, items, on_wait=on_wait, on_stop=[b.interrupt for b in in_process]
+            fn, tasks, on_wait=on_wait, on_stop=[b.interrupt for b in in_process]
         ):
-            done = _build_chunk(chunk, config, extra, answer) if batch else answer
-            for r, rec in zip(done, chunk):
-                if rec.source != source or rec.position <= position:
-                    input_index += 1
-                source, position = rec.source, rec.position
-                r.position, r.input = position, input_index
-            if on_chunk is not None:
-                on_chunk(done)
-            yield from done
+            done = (
+                _build_chunk([rec for _, rec in chunk], config, extra, answer) if batch else answer
+            )
+            for r, (index, rec) in zip(done, chunk):
+                r.position, r.input = rec.position, index
+            yield chunk, done
     finally:
         executor.close(kill=True)  # a no-op after a complete run
         for b in in_process:
             b.clear_interrupt()
+
+
+def _verify_numbered_task(task: tuple[list[tuple[int, Any]], VerifyConfig]) -> list[VerifyResult]:
+    """The unit of work sent to a worker process or a Dask worker: one chunk of
+    ``(input index, record)``."""
+    chunk, config = task
+    return verify_chunk([rec for _, rec in chunk], config)
+
+
+# -- batches written as text: the workers parse, verify and format ----------------------------
+#: Seconds of work one task should hold, per executor kind: a few per cent of it goes to
+#: the cost of a task, measured on a loaded 2-core machine (tests/benchmarks/
+#: bench_scaling.py --overhead): a Dask round trip 6-9 ms of wall time and about 4 ms of
+#: the client's CPU (the LocalCluster's scheduler runs in the client's process), a
+#: process-pool task 0.3-1.5 ms (each task also wakes this process up: on a machine whose
+#: cores are all busy, that costs the workers more than the figure says). Short enough
+#: that the last tasks of a run leave no worker idle for long, and that memory (at most
+#: two tasks per worker in flight) stays small.
+TASK_SECONDS = {"dask": 0.25, "processes": 0.2}
+#: Records of the first tasks, before any has come back to say how long a record takes;
+#: then each next one twice as long, up to :data:`PROBE_RECORDS`.
+FIRST_TASK_RECORDS = 16
+PROBE_RECORDS = 256
+#: The most records in one task, whatever the rate (memory: input and output text of a
+#: task are held twice, by the worker and by this process).
+MAX_TASK_RECORDS = 20_000
+#: Malformed records a chunk quotes on standard error (the command line shows 20 in all).
+NOTED_MALFORMED = 20
+
+
+@dataclass(slots=True)
+class TextChunk:
+    """The records of one chunk, ready to write, with what the writer needs to know.
+
+    ``text``: the records as JSONL lines or CSV rows (no header), in input order;
+    ``count`` records; ``summary`` their counts; ``notes`` what to tell the user, in
+    order: ``("malformed", first line of the error)`` (at most :data:`NOTED_MALFORMED`
+    a chunk) and ``("disagreement", report)`` (:func:`disagreement_report`);
+    ``seconds`` and ``cpu`` the wall and CPU time the worker spent on it (worker processes
+    and Dask only); ``nbytes`` the bytes of input text it covers (line ends included).
+    """
+
+    text: str
+    count: int
+    summary: VerifySummary
+    notes: list[tuple[str, str]]
+    seconds: float = 0.0
+    cpu: float = 0.0
+    nbytes: int = 0
+
+
+def text_chunk(results: Sequence[VerifyResult], fmt: str = "jsonl") -> TextChunk:
+    """Format a chunk of results as ``jsonl`` or ``csv`` (the rows of
+    :data:`CSV_COLUMNS`, no header): the same bytes, wherever it runs, as the writers of
+    :func:`open_writer` write.
+
+    Raises:
+        ValueError: for another format.
+    """
+    if fmt == "jsonl":
+        text = "".join([r.to_json_line() for r in results])
+    elif fmt == "csv":
+        buf = io.StringIO()
+        CsvWriter(buf, header=False).write_many(results)
+        text = buf.getvalue()
+    else:
+        raise ValueError(f"unknown output format {fmt!r}: jsonl or csv")
+    summary = VerifySummary()
+    notes: list[tuple[str, str]] = []
+    malformed = 0
+    for r in results:
+        summary.add_result(r)
+        if r.error is not None:
+            malformed += 1
+            if malformed <= NOTED_MALFORMED:
+                notes.append(("malformed", str(r.error).splitlines()[0]))
+        if r.disagreement is not None:
+            notes.append(("disagreement", disagreement_report(r)))
+    return TextChunk(text, len(results), summary, notes)
+
+
+def disagreement_report(r: VerifyResult) -> str:
+    """The lines that tell a user where and how backends disagree about a result."""
+    d = r.to_json()
+    lines = [
+        f"sudoku verify: DISAGREEMENT at {r.source}:{r.line}: {r.disagreement}",
+        f"  puzzle      {d.get('puzzle')}",
+        f"  {r.backend:<11} {r.verdict.value} "
+        f"{d.get('solution') or ' '.join(d.get('witnesses', []))}",
+    ]
+    for a in r.cross_check:
+        sol = a.solution.to_line() if a.solution is not None else ""
+        lines.append(f"  {a.backend:<11} {a.verdict.value} {sol}{a.error or ''}")
+    return "\n".join(lines)
+
+
+class _TextTask(NamedTuple):
+    """What a worker gets: either consecutive unparsed lines of one line-format input
+    (``reader``, ``input``, ``first`` position, ``lines`` numbers, ``texts``) or parsed
+    ``records`` with the ``inputs`` they belong to; ``nbytes`` stays with the parent."""
+
+    config: VerifyConfig
+    fmt: str
+    reader: Any
+    input: int
+    first: int
+    lines: list[int]
+    texts: list[str]
+    records: list[Any]
+    inputs: list[int]
+    nbytes: int
+
+
+def _text_task(task: _TextTask) -> TextChunk:
+    """The unit of work of a worker process or a Dask worker: parse, verify, format."""
+    start, cpu = time.perf_counter(), time.process_time()
+    if task.reader is not None:
+        records = task.reader.records(zip(task.lines, task.texts), task.first)
+        inputs: Iterable[int] = itertools.repeat(task.input)
+    else:
+        records, inputs = task.records, task.inputs
+    results = verify_chunk(records, task.config)
+    for r, rec, index in zip(results, records, inputs):
+        r.position, r.input = rec.position, index
+    chunk = text_chunk(results, task.fmt)
+    chunk.seconds = time.perf_counter() - start
+    chunk.cpu = time.process_time() - cpu
+    return chunk
+
+
+class _TaskSizer:
+    """Records per task: ``fixed`` when given, else enough for :data:`TASK_SECONDS` of
+    worker CPU at the rate measured on the tasks come back so far (a moving average; CPU,
+    not wall time: on a busy machine a worker's wall time stretches, the cost of a task in
+    this process does not shrink)."""
+
+    def __init__(self, kind: str, fixed: int | None) -> None:
+        self.fixed = fixed
+        self.target = TASK_SECONDS.get(kind, TASK_SECONDS["processes"])
+        self.per_record: float | None = None
+        self._probe = FIRST_TASK_RECORDS
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.per_record is None:
+            size, self._probe = self._probe, min(PROBE_RECORDS, 2 * self._probe)
+            return size
+        return max(FIRST_TASK_RECORDS, min(MAX_TASK_RECORDS, int(self.target / self.per_record)))
+
+    def observe(self, chunk: TextChunk) -> None:
+        if chunk.count and chunk.cpu > 0:
+            rate = chunk.cpu / chunk.count
+            last = self.per_record
+            self.per_record = rate if last is None else 0.7 * last + 0.3 * rate
+
+
+class _TaskCut:
+    """The task being filled: unparsed lines of one input, in a row, or parsed records."""
+
+    def __init__(self, config: VerifyConfig, fmt: str) -> None:
+        self.config, self.fmt = config, fmt
+        self._reset()
+
+    def _reset(self) -> None:
+        self.reader: Any = None
+        self.index = self.first = self.nbytes = 0
+        self.lines: list[int] = []
+        self.texts: list[str] = []
+        self.records: list[Any] = []
+        self.inputs: list[int] = []
+
+    def follows(self, index: int, line: Any) -> bool:
+        """Whether an unparsed line continues the lines of this task."""
+        return (
+            line.reader is self.reader
+            and index == self.index
+            and line.position == self.first + len(self.texts)
+        )
+
+    def add_line(self, index: int, line: Any) -> int:
+        if not self.texts:
+            self.reader, self.index, self.first = line.reader, index, line.position
+        self.texts.append(line.text)
+        self.lines.append(line.line)
+        self.nbytes += len(line.text) + 1
+        return len(self.texts)
+
+    def add_record(self, index: int, record: Any) -> int:
+        self.records.append(record)
+        self.inputs.append(index)
+        self.nbytes += len(record.text) + 1
+        return len(self.records)
+
+    def take(self) -> _TextTask:
+        task = _TextTask(
+            self.config,
+            self.fmt,
+            self.reader if self.texts else None,
+            self.index,
+            self.first,
+            self.lines,
+            self.texts,
+            self.records,
+            self.inputs,
+            self.nbytes,
+        )
+        self._reset()
+        return task
+
+
+def _text_tasks(
+    items: Iterable[tuple[int, Any]], config: VerifyConfig, fmt: str, sizer: _TaskSizer
+) -> Iterator[_TextTask]:
+    """Group ``(input index, record or unparsed line)`` items into tasks of the sizes
+    ``sizer`` says: unparsed lines of one input, in a row, travel as text; parsed records
+    as they are."""
+    from .formats import RawLine
+
+    cut = _TaskCut(config, fmt)
+    want = sizer.size()
+    for index, item in items:
+        if item.__class__ is RawLine:
+            if cut.records or (cut.texts and not cut.follows(index, item)):
+                yield cut.take()
+                want = sizer.size()
+            full = cut.add_line(index, item) >= want
+        else:
+            if cut.texts:
+                yield cut.take()
+                want = sizer.size()
+            full = cut.add_record(index, item) >= want
+        if full:
+            yield cut.take()
+            want = sizer.size()
+    if cut.texts or cut.records:
+        yield cut.take()
+
+
+def verify_text(
+    items: Iterable[tuple[int, Any]],
+    *,
+    config: VerifyConfig,
+    executor: Executor,
+    fmt: str = "jsonl",
+    chunk_size: int | None = None,
+    on_wait: Callable[[], None] | None = None,
+    on_results: Callable[[list[VerifyResult]], None] | None = None,
+) -> Iterator[TextChunk]:
+    """Verify ``(input index, item)`` pairs and yield the records as text, chunk by chunk,
+    in input order: what ``sudoku verify`` writes.
+
+    An item is a :class:`~sudoku_model.formats.Record` or, better for worker processes
+    and Dask, an unparsed :class:`~sudoku_model.formats.RawLine` (``iter_records(...,
+    raw=True)``): then this process only reads lines and writes text, while the workers
+    parse, verify and format (the same code, so the same bytes, as in this process).
+    Threads and the serial kind run the batch path of :func:`verify_records` here;
+    ``on_results`` (those kinds only: elsewhere the results stay in the workers) is called
+    with each chunk's :class:`VerifyResult` objects before its text is yielded (``sudoku
+    verify --certify`` certifies them).
+
+    ``chunk_size``: records per chunk; None chooses it: 512 for threads and serial, and for
+    processes and Dask from the rate measured on the chunks done so far (see
+    :data:`TASK_SECONDS`). The executor is closed when the iteration ends. Signals: as
+    :func:`verify_records` (the finished chunks are yielded, then
+    :class:`~sudoku_model.executor.Interrupted` is raised).
+
+    Raises:
+        ValueError: for a format other than ``jsonl`` or ``csv``, or ``chunk_size`` below 1.
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+        Interrupted: after a signal.
+    """
+    if fmt not in ("jsonl", "csv"):
+        executor.close(kill=True)
+        raise ValueError(f"unknown output format {fmt!r}: jsonl or csv")
+    if chunk_size is not None and chunk_size < 1:
+        executor.close(kill=True)
+        raise ValueError("chunk_size must be at least 1")
+    in_process = [_backend(config.backend)[0]] + [_backend(n)[0] for n in config.cross_check]
+    if executor.kind in ("serial", "threads"):
+        for done, results in _result_chunks(
+            _parsed(items), config, executor, chunk_size or DEFAULT_CHUNK_SIZE, on_wait, in_process
+        ):
+            chunk = text_chunk(results, fmt)
+            chunk.nbytes = sum(len(rec.text) + 1 for _, rec in done)
+            if on_results is not None:
+                on_results(results)
+            yield chunk
+        return
+    if on_results is not None:
+        executor.close(kill=True)
+        raise ValueError("on_results needs the serial or threads executor")
+    sizer = _TaskSizer(executor.kind, chunk_size)
+    for task, chunk in executor.map(
+        _text_task, _text_tasks(items, config, fmt, sizer), on_wait=on_wait
+    ):
+        sizer.observe(chunk)
+        chunk.nbytes = task.nbytes
+        yield chunk
 
 
 def _has_batch(name: str) -> bool:
@@ -1115,6 +1445,16 @@ class VerifySummary:
                 self.published_mismatches += 1
             else:
                 self.published_matches += 1
+
+    def merge(self, other: VerifySummary) -> None:
+        """Add the counts of another summary (of a chunk) to these."""
+        for k, n in other.counts.items():
+            self.counts[k] += n
+        self.disagreements += other.disagreements
+        self.not_minimal += other.not_minimal
+        self.undecided += other.undecided
+        self.published_matches += other.published_matches
+        self.published_mismatches += other.published_mismatches
 
     def add_result(self, r: VerifyResult) -> None:
         self.add(

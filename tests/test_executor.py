@@ -120,3 +120,99 @@ def test_dask_addresses_are_checked_at_once():
     with pytest.raises(ConnectionError, match="cannot reach the Dask scheduler"):
         check_dask_address("tcp://127.0.0.1:1")
     assert time.monotonic() - start < 5
+
+
+# -- verify's text tasks: the workers parse, verify and format ----------------------------
+LINES = [
+    "# a comment",
+    "",
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......  x",
+    "+-------+-------+-------+",  # a separator line: no record
+    "-" * 81,  # reads as an empty grid: a record
+    "garbage",
+    "1" * 300,  # malformed, quoted by excerpt
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+]
+
+
+def test_unparsed_lines_parse_into_the_records_iter_records_gives():
+    from sudoku_model.formats import RawLine, iter_records
+
+    parsed = list(iter_records(LINES, fmt="line"))
+    raw = list(iter_records(LINES, fmt="line", raw=True))
+    assert all(type(r) is RawLine for r in raw) and len(raw) == len(parsed) == 5
+    assert [r.position for r in raw] == list(range(5))
+    # one by one, and as a run of lines, as a worker gets them
+    assert repr([r.reader.record(r) for r in raw]) == repr(parsed)
+    run = raw[0].reader.records([(r.line, r.text) for r in raw[1:]], 1)
+    assert repr(run) == repr(parsed[1:])
+
+
+def test_other_formats_are_not_left_unparsed():
+    from sudoku_model.formats import RawLine, Record, iter_records
+
+    assert all(type(r) is RawLine for r in iter_records([LINES[2], LINES[7]], raw=True))
+    block = ["1.3.", "..1.", ".1..", "4..1"]
+    assert all(type(r) is Record for r in iter_records(block, raw=True))
+
+
+def test_text_tasks_keep_inputs_apart_and_records_in_a_row():
+    from sudoku_model.formats import iter_records
+    from sudoku_model.verify import VerifyConfig, _TaskSizer, _text_tasks
+
+    def items():
+        for index in range(2):
+            for item in iter_records(LINES, fmt="line", raw=True):
+                yield index, item
+        yield 2, next(iter(iter_records(LINES[2:3])))  # a parsed record
+
+    tasks = list(_text_tasks(items(), VerifyConfig(), "jsonl", _TaskSizer("dask", 3)))
+    shape = [(t.input, t.first, len(t.texts), len(t.records)) for t in tasks]
+    assert shape == [(0, 0, 3, 0), (0, 3, 2, 0), (1, 0, 3, 0), (1, 3, 2, 0), (0, 0, 0, 1)]
+    assert tasks[-1].inputs == [2] and tasks[-1].reader is None
+    assert sum(t.nbytes for t in tasks[:2]) == sum(len(s) + 1 for s in LINES[2:] if s[0] != "+")
+
+
+def test_task_sizes_follow_the_measured_cost_of_a_record():
+    from sudoku_model.verify import (
+        MAX_TASK_RECORDS,
+        TASK_SECONDS,
+        TextChunk,
+        VerifySummary,
+        _TaskSizer,
+    )
+
+    sizer = _TaskSizer("dask", None)
+    assert [sizer.size() for _ in range(6)] == [16, 32, 64, 128, 256, 256]  # probing
+    sizer.observe(TextChunk("", 100, VerifySummary(), [], cpu=100 * 50e-6))
+    assert sizer.size() == int(TASK_SECONDS["dask"] / 50e-6)
+    for _ in range(10):  # a moving average: cheap records for a while
+        sizer.observe(TextChunk("", 100, VerifySummary(), [], cpu=100 * 1e-9))
+    assert sizer.size() == MAX_TASK_RECORDS
+    assert _TaskSizer("processes", 7).size() == 7
+
+
+def test_text_chunks_carry_their_counts_and_what_to_tell_the_user():
+    from sudoku_model.formats import iter_records
+    from sudoku_model.solving import VerdictKind
+    from sudoku_model.verify import VerifyConfig, _text_task, _TextTask
+
+    raw = list(iter_records(LINES, fmt="line", raw=True))
+    task = _TextTask(
+        VerifyConfig(),
+        "jsonl",
+        raw[0].reader,
+        4,
+        0,
+        [r.line for r in raw],
+        [r.text for r in raw],
+        [],
+        [],
+        0,
+    )
+    chunk = _text_task(task)
+    assert chunk.count == 5 and chunk.text.count("\n") == 5
+    assert chunk.summary.counts[VerdictKind.MALFORMED] == 2
+    assert [what for what, _ in chunk.notes] == ["malformed", "malformed"]
+    assert chunk.notes[0][1].startswith("<stream>:6:")
+    assert '"input":4,"position":4,' in chunk.text.splitlines()[-1]

@@ -16,7 +16,6 @@ import contextlib
 import os
 import sys
 import time
-from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -111,9 +110,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--chunk-size",
         type=int,
-        default=512,
+        default=None,
         metavar="N",
-        help="puzzles per chunk: the unit of work and of flushing (default 512)",
+        help="puzzles per chunk: the unit of work and of flushing (default: 512 in "
+        "this process and its threads; for worker processes and Dask, as many as take "
+        "about 0.2 s and 0.25 s of CPU, measured as the run goes)",
     )
     p.add_argument(
         "--no-validate",
@@ -200,38 +201,52 @@ def _input_size(arg: str) -> int | None:
 
 
 class _Feed:
-    """The records of every input in order, minus those already in the output (resume,
-    checked by content: :class:`~sudoku_model.verify.ResumeCheck`), and, for each record
-    handed out, its input index and bytes (consumed in order by the chunk writer)."""
+    """``(input index, record)`` for every record of every input in order, minus those
+    already in the output (resume, checked by content:
+    :class:`~sudoku_model.verify.ResumeCheck`). With ``raw``, the lines of line-format
+    inputs come unparsed (:class:`~sudoku_model.formats.RawLine`): worker processes parse
+    them (a skipped one is parsed here, for its content check)."""
 
-    def __init__(self, args: argparse.Namespace, state: Any) -> None:
+    def __init__(self, args: argparse.Namespace, state: Any, *, raw: bool = False) -> None:
         self.args = args
         self.state = state
+        self.raw = raw
         self.check = state.checker() if state is not None else None
-        self.handed: deque[tuple[int, int]] = deque()
         self.skipped_bytes = 0
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        from ..formats import RawLine
+
         literal = 0
         state, check = self.state, self.check
         for index, arg in enumerate(self.args.inputs):
             numbered = None
-            for rec in iter_inputs(arg, self.args):
-                if rec.source == "<argument>":
+            reader: Any = None
+            renamed: Any = None
+            for rec in iter_inputs(arg, self.args, raw=self.raw):
+                if rec.__class__ is RawLine:
+                    if rec.reader.source == "<argument>":
+                        if rec.reader is not reader:
+                            if numbered is None:
+                                literal += 1
+                                numbered = f"<argument {literal}>"
+                            reader, renamed = rec.reader, rec.reader._replace(source=numbered)
+                        rec = rec._replace(reader=renamed)
+                elif rec.source == "<argument>":
                     # literal puzzles: each argument its own source name
                     if numbered is None:
                         literal += 1
                         numbered = f"<argument {literal}>"
                     rec = rec._replace(source=numbered)
-                size = len(rec.text) + 1
                 if check is not None and not check.finished:
                     if state.done(index, rec.position):
+                        if rec.__class__ is RawLine:
+                            rec = rec.reader.record(rec)
                         check.skip(index, rec)
-                        self.skipped_bytes += size
+                        self.skipped_bytes += len(rec.text) + 1
                         continue
                     check.finish()
-                self.handed.append((index, size))
-                yield rec
+                yield index, rec
         if check is not None:
             check.finish()
 
@@ -307,20 +322,6 @@ def _clock(seconds: float) -> str:
     )
 
 
-def _report_disagreement(r: Any) -> None:
-    d = r.to_json()
-    lines = [
-        f"sudoku verify: DISAGREEMENT at {r.source}:{r.line}: {r.disagreement}",
-        f"  puzzle      {d.get('puzzle')}",
-        f"  {r.backend:<11} {r.verdict.value} "
-        f"{d.get('solution') or ' '.join(d.get('witnesses', []))}",
-    ]
-    for a in r.cross_check:
-        sol = a.solution.to_line() if a.solution is not None else ""
-        lines.append(f"  {a.backend:<11} {a.verdict.value} {sol}{a.error or ''}")
-    print("\n".join(lines), file=sys.stderr, flush=True)
-
-
 def run(args: argparse.Namespace) -> int:
     # Signals only set a flag from here on: the executor stops at a safe point, and the
     # summary is printed in any case (sudoku_model.executor).
@@ -335,7 +336,7 @@ def _run(args: argparse.Namespace) -> int:
     # -- every check first: nothing is opened or truncated before all options are good
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
-    if args.chunk_size < 1:
+    if args.chunk_size is not None and args.chunk_size < 1:
         raise CliError("--chunk-size must be at least 1")
     if args.resume and not args.output:
         raise CliError("--resume needs --output FILE (the file to continue)")
@@ -375,6 +376,12 @@ def _run(args: argparse.Namespace) -> int:
         kind = v.executor_kind(
             main_backend, cross_check=others, minimal=args.minimal, jobs=args.jobs, dask=args.dask
         )
+        if certifier is not None and kind in ("processes", "dask"):
+            # the certifier needs each puzzle's result object, which stays in a worker
+            # process: verify runs here and the certificates use the --jobs processes
+            if args.dask:
+                raise ValueError("--certify cannot be combined with --dask")
+            kind = "serial"
         executor = Executor(kind=kind, jobs=args.jobs, dask=args.dask)
     except (ImportError, ValueError, ConnectionError, LookupError) as exc:
         progress.clear()
@@ -386,6 +393,7 @@ def _run(args: argparse.Namespace) -> int:
         summary.resumed = state.records
     this_run = v.VerifySummary()  # the progress line counts this run only
     computed = 0
+    quoted = 0  # malformed records quoted on stderr
     append = state is not None and state.records > 0
     try:
         out = open_output(args.output, append=append) if args.output else sys.stdout
@@ -394,26 +402,10 @@ def _run(args: argparse.Namespace) -> int:
         raise
     header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
     writer = v.open_writer(out, fmt, header=header)
-    feed = _Feed(args, state)
-
-    def on_chunk(results: list[Any]) -> None:
-        nonlocal computed
-        for r in results:
-            r.input, size = feed.handed.popleft()
-            progress.done_bytes += size
-        writer.write_many(results)
-        writer.flush()
-        for r in results:
-            summary.add_result(r)
-            this_run.add_result(r)
-            if r.error is not None:
-                _report_malformed(r, this_run)
-            if r.disagreement is not None:
-                progress.clear()
-                _report_disagreement(r)
-        computed += len(results)
-        progress.skipped_bytes = feed.skipped_bytes
-        progress.update(this_run, computed, summary.resumed)
+    feed = _Feed(args, state, raw=kind in ("processes", "dask"))
+    config = v.VerifyConfig(
+        main_backend, tuple(others), args.minimal, budget, args.validate, canonical=args.canonical
+    )
 
     def on_wait() -> None:
         progress.skipped_bytes = feed.skipped_bytes
@@ -423,19 +415,41 @@ def _run(args: argparse.Namespace) -> int:
     code: int | None = None
     failure: CliError | None = None
     try:
-        stream = v.verify_records(
-            feed,
-            backend=main_backend,
-            cross_check=others,
-            minimal=args.minimal,
-            canonical=args.canonical,
-            budget=budget,
-            chunk_size=args.chunk_size,
-            validate=args.validate,
-            on_chunk=on_chunk,
-            on_wait=on_wait,
-            executor=executor,
-        )
+
+        def verified() -> Any:
+            # the records are written as verify yields them; the certifier (if any) then
+            # sees each chunk's results, after they are in the output
+            nonlocal computed, quoted
+            for chunk in v.verify_text(
+                feed,
+                config=config,
+                executor=executor,
+                fmt=fmt,
+                chunk_size=args.chunk_size,
+                on_wait=on_wait,
+                on_results=buffer.extend if certifier is not None else None,
+            ):
+                # the records first: what the summary counts is in the output
+                out.write(chunk.text)
+                out.flush()
+                summary.merge(chunk.summary)
+                this_run.merge(chunk.summary)
+                for what, text in chunk.notes:
+                    if what == "malformed":
+                        quoted += 1
+                        _report_malformed(text, quoted)
+                    else:
+                        progress.clear()
+                        print(text, file=sys.stderr, flush=True)
+                computed += chunk.count
+                progress.done_bytes += chunk.nbytes
+                progress.skipped_bytes = feed.skipped_bytes
+                progress.update(this_run, computed, summary.resumed)
+                yield from buffer
+                buffer.clear()
+
+        buffer: list[Any] = []
+        stream = verified()
         if certifier is not None:
             stream = certifier.stream(stream)
         for _ in stream:
@@ -452,6 +466,7 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         summary.seconds = time.perf_counter() - start
         progress.clear()
+        executor.close(kill=True)  # a no-op after a complete run
         with contextlib.suppress(BrokenPipeError, ValueError, OSError):
             writer.flush()
         if out is not sys.stdout:
@@ -517,10 +532,10 @@ def _report_certificates(certifier: Any, args: argparse.Namespace) -> bool:
 _MALFORMED_SHOWN = 20
 
 
-def _report_malformed(result: Any, this_run: Any) -> None:
-    shown = this_run.counts[VerdictKind.MALFORMED]
+def _report_malformed(message: str, shown: int) -> None:
+    """Quote the ``shown``-th malformed record's error (chunks quote theirs in order)."""
     if shown <= _MALFORMED_SHOWN:
-        print(str(result.error).splitlines()[0], file=sys.stderr)
+        print(message, file=sys.stderr)
     if shown == _MALFORMED_SHOWN:
         print("sudoku verify: more malformed records: see the output", file=sys.stderr)
 

@@ -1,70 +1,162 @@
-"""How `sudoku verify` scales with --jobs (and --dask local): throughput and speed-up.
+"""How `sudoku verify` scales with --jobs and --dask local: throughput, speed-up, CPU, memory.
 
-    python tests/benchmarks/bench_scaling.py [--jobs-list 1,2] [--backend native]
-        [--input FILE] [--seconds 10] [--copies N] [--dask local] [--repeat 1]
+    python tests/benchmarks/bench_scaling.py --backend native --seconds 10 --dask local
+        [--cores N] [--jobs-list 1,2] [--input FILE | --copies N | --lines N]
+        [--repeat 3] [--settings "--jobs 1" "--dask local"] [--overhead]
 
-Each setting runs the CLI in a subprocess, as a user does (interpreter start-up and worker
-start-up included), on the same input, writing JSONL to a temporary file. The default input
-is ``forum-hardest-1106`` repeated to a size that takes about ``--seconds`` at one job
-(measured first: one copy and four copies, the difference gives the cost of a copy without
-start-up); ``--copies`` fixes the number instead. The first setting of ``--jobs-list`` is
-the base of the speed-up column; ``--dask local`` adds a LocalCluster run (one worker
-process per core unless ``--dask-workers``). Every run must give the same verdict counts.
+Each setting runs the CLI in a subprocess of its own session, as a user does (interpreter
+start-up and worker start-up included), on the same input, writing JSONL to a temporary
+file; every run must give the same verdict counts. Columns: wall seconds (median of
+``--repeat``; with ``--repeat`` above 1 the settings alternate, round after round, so that
+a change in the machine's load hits them alike), puzzles per second, speed-up over the first
+setting, CPU seconds of the whole process tree (the CLI and every worker it reaped), the
+largest resident memory of the CLI process alone and of its whole tree (sampled every
+0.1 s from /proc, so Dask's nannies and workers are counted).
 
-Targets (issue 12): on 2 cores, ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and pysat,
-``--dask local`` >= 1.7x; on 16 cores (``--jobs-list 1,4,16``) >= 12x.
+Input: ``forum-hardest-1106`` (375 hard puzzles) repeated to take about ``--seconds`` at
+one job (measured first: one copy and four copies, the difference gives the cost of a copy
+without start-up); ``--copies`` fixes the number instead; ``--lines N`` takes the first N
+lines of the 17-clue list repeated (easy puzzles: the per-record cost of reading, writing
+and moving records dominates; the 1,000,000-line memory test); ``--input`` any file.
+
+``--steady`` runs every setting on the input and on its first half too: the difference
+gives the steady throughput (puzzles per second once the workers run) and the fixed cost
+of a run (interpreter, worker and cluster start-up, shut-down), reported apart; the
+speed-up of the steady rates is what more cores buy on a long run.
+
+``--cores N`` (default: this machine's) sets ``--jobs-list 1,N`` and N Dask workers.
+Targets (issue 12): on 2 cores ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and pysat and
+``--dask local`` >= 1.7x; on 16 cores (``--cores 16``) >= 12x. ``--overhead`` measures the
+cost of one task (a Dask round trip and a process-pool task), which sets
+``sudoku_model.verify.TASK_SECONDS``.
+
+Commands used for the figures in the closing note of issue 12:
+
+    python tests/benchmarks/bench_scaling.py --backend native --seconds 20 --dask local \
+        --repeat 3 --steady
+    python tests/benchmarks/bench_scaling.py --backend pysat --seconds 20 --dask local \
+        --repeat 3 --steady
+    python tests/benchmarks/bench_scaling.py --backend native --lines 1000000 \\
+        --settings "--jobs 1" "--dask local"
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
 
 from sudoku_model.data import bundled_path
 
 CLI = [sys.executable, "-m", "sudoku_model.cli"]
 
 
-def run(
-    source: str, backend: str, extra: list[str], out: str
-) -> tuple[float, float, dict[str, int]]:
-    """(wall seconds, max RSS of the main process in MB, verdict counts)."""
+def _tree_rss_mb(sid: int) -> float:
+    """Resident memory of every live process of session ``sid``, in MB."""
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if int(fields[3]) == sid:
+                total += int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 2**20
+
+
+class Run(NamedTuple):
+    wall: float
+    cpu: float
+    rss: float
+    tree_rss: float
+    counts: dict[str, int]
+
+
+def run(source: str, backend: str, extra: list[str], out: str) -> Run:
+    """One run: wall, CPU of the tree, RSS of the CLI and of its tree, verdict counts."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [*CLI, "verify", source, "--backend", backend, "-o", out, "-q", *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
+    peak = [0.0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.1):
+            peak[0] = max(peak[0], _tree_rss_mb(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     assert proc.stderr is not None
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        sys.exit(f"failed ({proc.returncode}): {' '.join(extra)}\n{err}")
+    done.set()
+    sampler.join()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"failed ({code}): {' '.join(extra)}\n{err}")
     with open(out, encoding="utf-8") as f:
-        counts = Counter(json.loads(line)["verdict"] for line in f)
-    return wall, usage.ru_maxrss / 1024, dict(sorted(counts.items()))
+        counts = Counter(map(_verdict, f))
+    return Run(
+        wall,
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss / 1024,
+        peak[0],
+        dict(sorted(counts.items())),
+    )
 
 
-def make_input(path: str, copies: int) -> int:
-    lines = [
+def _verdict(line: str) -> str:
+    start = line.index('"verdict":"') + 11
+    return line[start : line.index('"', start)]
+
+
+def hard_lines() -> list[str]:
+    return [
         s
         for s in bundled_path("forum-hardest-1106").read_text().splitlines()
         if s.strip() and not s.startswith("#")
     ]
+
+
+def make_input(path: str, copies: int) -> int:
+    lines = hard_lines()
     with open(path, "w", encoding="utf-8") as f:
         for _ in range(copies):
             f.write("\n".join(lines) + "\n")
     return len(lines) * copies
+
+
+def make_lines(path: str, n: int) -> int:
+    with gzip.open(bundled_path("17-clue"), "rt", encoding="utf-8") as f:
+        lines = [s.rstrip("\n") for s in f if s.strip() and not s.startswith("#")]
+    with open(path, "w", encoding="utf-8") as f:
+        left = n
+        while left > 0:
+            part = lines[:left]
+            f.write("\n".join(part) + "\n")
+            left -= len(part)
+    return n
 
 
 def calibrate(tmp: str, backend: str, seconds: float) -> int:
@@ -73,63 +165,131 @@ def calibrate(tmp: str, backend: str, seconds: float) -> int:
     make_input(small, 1)
     make_input(big, 4)
     out = os.path.join(tmp, "calibrate.jsonl")
-    t1 = run(small, backend, ["--jobs", "1"], out)[0]
-    t4 = run(big, backend, ["--jobs", "1"], out)[0]
+    t1 = run(small, backend, ["--jobs", "1"], out).wall
+    t4 = run(big, backend, ["--jobs", "1"], out).wall
     per_copy = max((t4 - t1) / 3, 1e-3)
     return max(1, round(seconds / per_copy))
 
 
+def task_overhead(workers: int) -> None:
+    """The cost of one task of ~2,000 short strings each way: wall per task and CPU of this
+    process per task, for Dask (LocalCluster) and the process pool."""
+    from sudoku_model.executor import Executor
+
+    payload = ["x" * 100] * 2000
+    for kind in ("dask", "processes"):
+        ex = Executor(kind=kind, jobs=workers, dask="local" if kind == "dask" else None)
+        list(ex.map(len, [payload] * (4 * workers)))  # the workers are up and warm
+        ex = Executor(kind=kind, jobs=workers, dask="local" if kind == "dask" else None)
+        n = 300
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in ex.map(str, (payload for _ in range(n))):
+            pass
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"{kind:<10} {1000 * wall / n:6.2f} ms wall/task  {1000 * cpu / n:6.2f} ms CPU/task")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--jobs-list", default="1,2", help="comma-separated --jobs values")
+    ap.add_argument("--cores", type=int, help="sets --jobs-list 1,N and N Dask workers")
+    ap.add_argument("--jobs-list", default=None, help="comma-separated --jobs values")
     ap.add_argument("--backend", default="native")
     ap.add_argument("--input", help="puzzle file (default: the hard list repeated)")
     ap.add_argument("--seconds", type=float, default=10.0, help="target one-job run time")
     ap.add_argument("--copies", type=int, help="copies of the hard list (skips calibration)")
+    ap.add_argument("--lines", type=int, help="N lines of the 17-clue list, repeated")
     ap.add_argument("--dask", help="also run with --dask ADDRESS (e.g. local)")
     ap.add_argument("--dask-workers", type=int, help="--jobs for the Dask run (workers)")
-    ap.add_argument("--repeat", type=int, default=1, help="runs per setting (median)")
+    ap.add_argument(
+        "--settings", nargs="+", help='explicit settings instead, e.g. "--jobs 1" "--dask local"'
+    )
+    ap.add_argument("--repeat", type=int, default=1, help="rounds (median; settings alternate)")
+    ap.add_argument("--overhead", action="store_true", help="measure the cost of one task")
+    ap.add_argument(
+        "--steady", action="store_true", help="also run on half the input: steady rate, fixed cost"
+    )
     args = ap.parse_args()
-    jobs_list = [int(j) for j in args.jobs_list.split(",") if j.strip()]
+    cores = args.cores or os.cpu_count() or 1
+    if args.overhead:
+        task_overhead(cores)
+        return
+    jobs_list = [int(j) for j in (args.jobs_list or f"1,{cores}").split(",") if j.strip()]
 
     with tempfile.TemporaryDirectory(prefix="bench_scaling_") as tmp:
         if args.input:
             source = args.input
             with open(source, encoding="utf-8", errors="replace") as f:
                 puzzles = sum(1 for line in f if line.strip() and not line.startswith("#"))
+        elif args.lines:
+            source = os.path.join(tmp, "lines.txt")
+            puzzles = make_lines(source, args.lines)
         else:
             copies = args.copies or calibrate(tmp, args.backend, args.seconds)
             source = os.path.join(tmp, "hard.txt")
             puzzles = make_input(source, copies)
+        if args.settings:
+            settings = [(s, shlex.split(s)) for s in args.settings]
+        else:
+            settings = [(f"--jobs {j}", ["--jobs", str(j)]) for j in dict.fromkeys(jobs_list)]
+            if args.dask:
+                extra = ["--dask", args.dask, "--jobs", str(args.dask_workers or cores)]
+                settings.append((" ".join(extra), extra))
+        half, half_puzzles = os.path.join(tmp, "half.txt"), 0
+        if args.steady:
+            with open(source, encoding="utf-8") as f, open(half, "w", encoding="utf-8") as g:
+                for line in f:
+                    if half_puzzles >= puzzles // 2:
+                        break
+                    g.write(line)
+                    half_puzzles += bool(line.strip()) and not line.startswith("#")
         print(
-            f"backend {args.backend}, {puzzles:,} puzzles ({source}), "
-            f"{os.cpu_count()} cores, median of {args.repeat}"
+            f"backend {args.backend}, {puzzles:,} puzzles, {os.cpu_count()} cores here, "
+            f"median of {args.repeat}, load average {os.getloadavg()[0]:.1f} at the start"
         )
-        settings = [(f"--jobs {j}", ["--jobs", str(j)]) for j in jobs_list]
-        if args.dask:
-            extra = ["--dask", args.dask]
-            if args.dask_workers:
-                extra += ["--jobs", str(args.dask_workers)]
-            settings.append((" ".join(extra), extra))
         out = os.path.join(tmp, "out.jsonl")
-        base = None
+        runs: dict[str, list[Run]] = {name: [] for name, _ in settings}
         reference = None
-        print(f"{'setting':<22} {'seconds':>8} {'puzzles/s':>10} {'speed-up':>9} {'RSS MB':>7}")
-        for name, extra in settings:
-            walls, rss = [], 0.0
-            for _ in range(args.repeat):
-                wall, mb, counts = run(source, args.backend, extra, out)
-                walls.append(wall)
-                rss = max(rss, mb)
+        halves: dict[str, list[float]] = {name: [] for name, _ in settings}
+        for _ in range(args.repeat):
+            for name, extra in settings:
+                if args.steady:
+                    halves[name].append(run(half, args.backend, extra, out).wall)
+                r = run(source, args.backend, extra, out)
+                runs[name].append(r)
                 if reference is None:
-                    reference = counts
-                elif counts != reference:
-                    sys.exit(f"{name}: verdicts {counts} differ from {reference}")
+                    reference = r.counts
+                elif r.counts != reference:
+                    sys.exit(f"{name}: verdicts {r.counts} differ from {reference}")
+        print(
+            f"{'setting':<24} {'seconds':>8} {'puzzles/s':>10} {'speed-up':>9} "
+            f"{'CPU s':>7} {'RSS MB':>7} {'tree MB':>8}  (all walls)"
+        )
+        base = None
+        for name, _ in settings:
+            walls = [r.wall for r in runs[name]]
             wall = statistics.median(walls)
+            cpu = statistics.median(r.cpu for r in runs[name])
+            rss = max(r.rss for r in runs[name])
+            tree = max(r.tree_rss for r in runs[name])
             rate = puzzles / wall
             base = base or rate
-            print(f"{name:<22} {wall:8.2f} {rate:10,.0f} {rate / base:8.2f}x {rss:7.0f}")
-        print(f"verdicts: {reference}")
+            print(
+                f"{name:<24} {wall:8.2f} {rate:10,.0f} {rate / base:8.2f}x {cpu:7.1f} "
+                f"{rss:7.0f} {tree:8.0f}  ({', '.join(f'{w:.2f}' for w in walls)})"
+            )
+        if args.steady:
+            print(f"steady ({puzzles - half_puzzles:,} puzzles more than the half input):")
+            print(f"{'setting':<24} {'puzzles/s':>10} {'speed-up':>9} {'fixed s':>8}")
+            base = None
+            for name, _ in settings:
+                full = statistics.median(r.wall for r in runs[name])
+                part = statistics.median(halves[name])
+                rate = (puzzles - half_puzzles) / max(full - part, 1e-9)
+                base = base or rate
+                fixed = full - puzzles / rate
+                print(f"{name:<24} {rate:10,.0f} {rate / base:8.2f}x {fixed:8.2f}")
+        load = os.getloadavg()[0]
+        print(f"verdicts: {json.dumps(reference)}; load average {load:.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,10 @@
+"""Imported by the executor's fork server only (one of :data:`sudoku_model.executor.PRELOAD`),
+never elsewhere: the fork server then ignores SIGINT, and so does every worker process it
+forks from its first instruction on. A Ctrl-C from a terminal reaches the whole process
+group; without this, one that lands while a worker is still starting (before the pool's
+initializer makes it ignore SIGINT) prints a KeyboardInterrupt traceback from that worker.
+The parent handles the signal and stops the workers (sudoku_model.executor)."""
+
+import signal
+
+signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -585,7 +585,7 @@ static int fail(Check *c, long step, const uint32_t *lits, uint32_t n, const cha
     c->step = step;
     c->failed.size = 0;
     if (vec_reserve(&c->failed, n) < 0) return E_NOMEM;
-    memcpy(c->failed.data, lits, (size_t)n * sizeof(uint32_t));
+    if (n) memcpy(c->failed.data, lits, (size_t)n * sizeof(uint32_t));
     c->failed.size = n;
     snprintf(c->reason, sizeof c->reason, "%s", why);
     return 0;
@@ -792,13 +792,13 @@ static int Formula_init(FormulaObject *f, PyObject *args, PyObject *kwds)
     memset(&c, 0, sizeof c);
     if (read_clauses(obj, (uint32_t)num_vars, &lits, "rules clauses") < 0) goto fail;
     /* the per-literal arrays for variable 0 (never used), then grown to num_vars */
-    f->val = xrealloc(NULL, 2);
-    f->stamp = xrealloc(NULL, 2 * sizeof(uint32_t));
-    f->trail = xrealloc(NULL, sizeof(uint32_t));
-    f->watches = xrealloc(NULL, 2 * sizeof(Vec));
-    if (!f->val || !f->stamp || !f->trail || !f->watches) goto nomem;
+    if (!(f->val = xrealloc(NULL, 2))) goto nomem;
     memset(f->val, 0, 2);
+    if (!(f->stamp = xrealloc(NULL, 2 * sizeof(uint32_t)))) goto nomem;
     memset(f->stamp, 0, 2 * sizeof(uint32_t));
+    if (!(f->trail = xrealloc(NULL, sizeof(uint32_t)))) goto nomem;
+    /* dealloc frees every list of the array: it is zeroed before anything else */
+    if (!(f->watches = xrealloc(NULL, 2 * sizeof(Vec)))) goto nomem;
     memset(f->watches, 0, 2 * sizeof(Vec));
     if (grow(f, (uint32_t)num_vars) < 0) goto nomem;
     f->num_vars = (uint32_t)num_vars;

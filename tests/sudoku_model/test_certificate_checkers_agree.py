@@ -157,3 +157,80 @@ def test_the_native_checker_itself_rejects_a_proof_without_the_empty_clause() ->
         "p",
     )
     assert reason is not None and "never derives the empty clause" in reason
+
+
+# -- the native checker behind check-certificate ------------------------------------------
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def _one_certificate(tmp_path: Path) -> tuple[Path, Path]:
+    from sudoku_model.certificates import certify_records
+    from sudoku_model.formats import Record
+
+    puzzle = Puzzle.parse(HARD)
+    out = tmp_path / "c"
+    certify_records([Record("<t>", 1, HARD, puzzle, position=0)], out)
+    return out, out / "puzzles" / "000000.drat"
+
+
+def _rehash(root: Path) -> None:
+    import hashlib
+    import json
+
+    manifest = json.loads((root / "manifest.json").read_text())
+    for entry in manifest["puzzles"]:
+        for info in entry.get("files", {}).values():
+            info["sha256"] = hashlib.sha256((root / info["path"]).read_bytes()).hexdigest()
+    (root / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_native_is_the_default_checker(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from sudoku_model.certificates import DEFAULT_CHECKER
+
+    assert DEFAULT_CHECKER == "native"
+    out, _ = _one_certificate(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "sudoku_model.cli", "check-certificate", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0 and "1 of 1 valid" in run.stderr and "(native;" in run.stderr
+
+
+def test_a_malformed_proof_is_an_invalid_certificate_naming_the_line(tmp_path: Path) -> None:
+    from sudoku_model.certificates import check_certificates
+
+    out, proof = _one_certificate(tmp_path)
+    lines = proof.read_text().splitlines()
+    proof.write_text("\n".join([lines[0], "1 2 x 0", *lines[1:]]) + "\n")
+    _rehash(out)
+    (check,) = check_certificates(out)
+    assert not check.valid
+    assert check.reason == "proof puzzles/000000.drat unreadable: proof line 2: bad token 'x'"
+
+
+def test_a_check_past_its_budget_is_not_valid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sudoku_model import certificates
+
+    out, _ = _one_certificate(tmp_path)
+    monkeypatch.setattr(certificates, "NATIVE_SECONDS", 0.0)
+    (check,) = certificates.check_certificates(out)
+    assert not check.valid
+    assert check.reason.startswith(
+        "proof puzzles/000000.drat: not checked within 0 s: budget spent after"
+    )
+
+
+def test_the_rules_are_loaded_once_per_thread() -> None:
+    from sudoku_model.certificates import _native_checker
+
+    rules = [tuple(c) for c in certcnf.rule_clauses(Puzzle.parse(HARD).rules)]
+    first = _native_checker(rules, 729)
+    assert _native_checker(rules, 729) is first
+    assert _native_checker(list(rules), 729) is not first  # another rules list, its own

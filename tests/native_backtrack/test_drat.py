@@ -85,6 +85,20 @@ def test_unit_deletions_and_absent_clauses_are_ignored() -> None:
     assert result.valid and result.ignored_deletions == 2 and result.deletions == 0
 
 
+def test_a_root_assignment_stays_when_its_reason_is_deleted() -> None:
+    # 2 follows from 1 and (-1 2) at the root; deleting (-1 2) leaves 2 assigned, as in
+    # drat-trim and dratify, so "3" (RUP only with 2 true) still follows
+    formula = [(1,), (-1, 2), (-2, 3, 4), (-2, 3, -4), (-2, -3, 4), (-2, -3, -4)]
+    result = check(formula, "d -1 2 0\n3 0\n0\n", num_vars=4)
+    assert result.valid and result.deletions == 1
+    import dratify
+
+    cnf = dratify.CNF(4)
+    for c in formula:
+        cnf.add(dratify.from_dimacs(x) for x in c)
+    assert dratify.check_proof(cnf, "d -1 2 0\n3 0\n0\n", engine="python").ok
+
+
 def test_repeated_literals_are_one() -> None:
     # "1 1" is the unit clause 1: it propagates at the root like one
     assert check(XOR, "1 1 0\n0\n").valid

@@ -234,3 +234,20 @@ def test_the_rules_are_loaded_once_per_thread() -> None:
     first = _native_checker(rules, 729)
     assert _native_checker(rules, 729) is first
     assert _native_checker(list(rules), 729) is not first  # another rules list, its own
+
+
+def test_running_out_of_memory_is_a_reason(tmp_path: Path) -> None:
+    from native_backtrack import _drat
+    from sudoku_model.certificates import check_certificates
+
+    out, _ = _one_certificate(tmp_path)
+    _drat._fail_allocation_after(0)
+    try:
+        (check,) = check_certificates(out)
+    finally:
+        _drat._fail_allocation_after(-1)
+    assert check.reason == (
+        "proof puzzles/000000.drat: not checked: the native checker ran out of memory"
+    )
+    (check,) = check_certificates(out)
+    assert check.valid

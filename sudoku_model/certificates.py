@@ -19,9 +19,11 @@ Checking (:func:`check_certificates`, ``sudoku check-certificate DIR|FILE``) tru
 the solver nor ``backends/cnf.py``: it rebuilds every clause from the puzzle with
 :mod:`sudoku_model.certcnf` (a small encoder of its own), compares with the shipped files,
 checks solutions and witnesses against the rules, and checks each proof with an independent
-DRAT checker: ``dratify`` (pure Python; its Rust engine when ``cdclkit-native`` is
-installed, the ``certify`` extra) or ``drat-trim`` (found on PATH). Each puzzle is reported
-valid, or with the exact reason it is not.
+DRAT checker: ``native`` (the default: our own forward DRUP/DRAT checker in C,
+``native_backtrack/drat.c``, which loads each rules CNF once per process and thread and then
+adds only each puzzle's clauses), ``dratify`` (pure Python; its Rust engine when
+``cdclkit-native`` is installed, the ``certify`` extra) or ``drat-trim`` (found on PATH).
+Each puzzle is reported valid, or with the exact reason it is not.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -60,6 +63,7 @@ from .solving import (
 __all__ = [
     "CHECKERS",
     "DEFAULT_CERTIFIER",
+    "DEFAULT_CHECKER",
     "FORMAT",
     "MANIFEST",
     "CertificateCheck",
@@ -74,9 +78,11 @@ FORMAT = "sudoku-certificates"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 DEFAULT_CERTIFIER = "pysat:cadical195"
-#: ``dratify`` (its Rust engine when registered, else pure Python), ``dratify-python``
-#: (always the pure-Python engine), ``drat-trim`` (the C checker, from PATH).
-CHECKERS = ("dratify", "dratify-python", "drat-trim")
+#: ``native`` (our C checker, native_backtrack/drat.c; the default), ``dratify`` (its Rust
+#: engine when registered, else pure Python), ``dratify-python`` (always the pure-Python
+#: engine), ``drat-trim`` (the C checker, from PATH).
+CHECKERS = ("native", "dratify", "dratify-python", "drat-trim")
+DEFAULT_CHECKER = "native"
 VARIABLE_MAPPING = (
     "cell (r, c) holds digit d <=> variable r*n*n + c*n + d (0-based r, c; 1-based d)"
 )
@@ -651,6 +657,8 @@ def _check_proof(
 ) -> str | None:
     if ctx.checker == "drat-trim":
         return _check_drat_trim(rule_part + puzzle_part, num_vars, proof, name)
+    if ctx.checker == "native":
+        return _check_native(rule_part, puzzle_part, num_vars, proof, name)
     return _check_dratify(rule_part, puzzle_part, num_vars, proof, name, ctx.checker)
 
 
@@ -713,6 +721,54 @@ def _check_dratify(
 
 #: Seconds drat-trim may take on one proof.
 DRAT_TRIM_SECONDS = 600
+#: Seconds the native checker may take on one proof (then: not checked, with the reason).
+NATIVE_SECONDS = 600.0
+
+#: Per thread: the native checker of each checked rules clause list, by its id (the list
+#: is kept alive by the check context, and kept here too so that the id stays its own).
+_NATIVE = threading.local()
+
+
+def _native_checker(rule_part: list[tuple[int, ...]], num_vars: int) -> Any:
+    # The checker is no solver: native_backtrack/drat.c shares no code with the
+    # backtracker or any encoder (tests/test_layering.py names this exception).
+    from native_backtrack import DratChecker
+
+    cache: dict[int, tuple[list[tuple[int, ...]], int, DratChecker]] | None
+    cache = getattr(_NATIVE, "checkers", None)
+    if cache is None:
+        cache = _NATIVE.checkers = {}
+    known = cache.get(id(rule_part))
+    if known is None or known[0] is not rule_part or known[1] != num_vars:
+        known = cache[id(rule_part)] = (rule_part, num_vars, DratChecker(num_vars, rule_part))
+    return known[2]
+
+
+def _check_native(
+    rule_part: list[tuple[int, ...]],
+    puzzle_part: list[tuple[int, ...]],
+    num_vars: int,
+    proof: bytes,
+    name: str,
+) -> str | None:
+    from native_backtrack import DRAT_MALFORMED, DRAT_UNKNOWN
+
+    try:
+        result = _native_checker(rule_part, num_vars).check(
+            puzzle_part, proof, seconds=NATIVE_SECONDS
+        )
+    except MemoryError:
+        return f"proof {name}: not checked: the native checker ran out of memory"
+    if result.valid:
+        return None
+    if result.status == DRAT_MALFORMED:
+        return f"proof {name} unreadable: {result.reason}"
+    if result.status == DRAT_UNKNOWN:
+        return f"proof {name}: not checked within {NATIVE_SECONDS:g} s: {result.reason}"
+    reason = f"proof {name} rejected by the native checker: {result.reason}"
+    if result.step >= 0:
+        reason += f" (step {result.step}: '{' '.join(map(str, (*result.clause, 0)))}')"
+    return reason
 
 
 def _check_drat_trim(
@@ -764,7 +820,7 @@ _CONTEXTS: dict[tuple[str, str], _CheckContext] = {}
 def check_certificates(
     path: str | os.PathLike[str],
     *,
-    checker: str = "dratify",
+    checker: str = DEFAULT_CHECKER,
     jobs: int = 1,
     on_wait: Callable[[], None] | None = None,
 ) -> Iterator[CertificateCheck]:

@@ -32,10 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", metavar="DIR|FILE", help="certificate directory or its manifest.json")
     p.add_argument(
         "--checker",
-        choices=["dratify", "dratify-python", "drat-trim"],
-        default="dratify",
-        help="DRAT checker: dratify (default; its Rust engine when the 'certify' extra is "
-        "installed), dratify-python (the pure-Python engine), drat-trim (from PATH)",
+        choices=["native", "dratify", "dratify-python", "drat-trim"],
+        default="native",
+        help="DRAT checker: native (default; the toolkit's own forward DRUP/DRAT checker in "
+        "C), dratify (its Rust engine when the 'certify' extra is installed), "
+        "dratify-python (the pure-Python engine), drat-trim (from PATH)",
     )
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes")
     p.add_argument(

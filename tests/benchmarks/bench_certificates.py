@@ -1,9 +1,14 @@
 """Benchmark certificates (issue 14): certify and check a sample of the 17-clue list on
 ``--jobs`` processes and extrapolate to the whole list; sizes per puzzle (plain and gzip);
-check time per puzzle for 9x9, 16x16 and 25x25; where the check's time goes.
+check time per puzzle for 9x9, 16x16 and 25x25 with each checker (the native C checker,
+the default, and dratify); where the check's time goes.
 
     python tests/benchmarks/bench_certificates.py [--sample 2000] [--jobs 2]
-        [--skip-large] [--python-sample 200]
+        [--skip-large] [--python-sample 200] [--checkers native,dratify]
+
+Each collection is certified once; every checker then checks the same directory, the
+checkers in alternation (native, dratify, native, dratify ... ``--rounds`` times) so that a
+change of the machine's load hits them alike; the figure kept per checker is its median.
 
 CPU times are summed over this process and its worker processes (``resource.getrusage``
 of the children, read after the pool is joined), so they do not depend on what else runs on
@@ -69,41 +74,61 @@ def sizes(root: Path) -> tuple[float, float, float, int]:
     return plain / n, packed / n, manifest_gz / max(len(manifest["puzzles"]), 1), shared
 
 
-def run(label: str, recs: list[Record], jobs: int, checker: str = "dratify") -> dict[str, Any]:
+def run(
+    label: str,
+    recs: list[Record],
+    jobs: int,
+    checkers: tuple[str, ...] = ("native", "dratify"),
+    rounds: int = 1,
+) -> dict[str, Any]:
+    """Certify ``recs`` once, check the directory with each checker (``rounds`` times, in
+    alternation); CPU figures per puzzle, the median over the rounds."""
     tmp = Path(tempfile.mkdtemp(prefix="bench_cert_"))
     out = tmp / "c"
     certifier, cw, cc = measured(lambda: certify_records(recs, out, jobs=jobs))
-    checks, kw, kc = measured(lambda: list(check_certificates(out, checker=checker, jobs=jobs)))
-    invalid = [c.reason for c in checks if not c.valid]
-    if invalid:
-        sys.exit(f"{label}: {len(invalid)} certificates not valid, e.g. {invalid[0]}")
-    plain, packed, manifest_gz, shared = sizes(out)
-    per_check = [c.seconds for c in checks]
     n = len(recs)
-    row = {
+    plain, packed, manifest_gz, shared = sizes(out)
+    row: dict[str, Any] = {
         "label": label,
         "n": n,
         "counts": certifier.counts,
         "certify_cpu_ms": 1000 * cc / n,
         "certify_wall_s": cw,
-        "check_cpu_ms": 1000 * kc / n,
-        "check_wall_s": kw,
-        "check_median_ms": 1000 * statistics.median(per_check),
         "plain_bytes": plain,
         "gzip_bytes": packed,
         "manifest_gzip_bytes": manifest_gz,
         "rules_gzip_bytes": shared,
+        "check": {},
     }
     print(
-        f"{label}: {n:,} puzzles {certifier.counts}, jobs {jobs}, checker {checker}\n"
+        f"{label}: {n:,} puzzles {certifier.counts}, jobs {jobs}\n"
         f"  certify: {row['certify_cpu_ms']:.2f} ms CPU per puzzle (wall {cw:.1f} s)\n"
-        f"  check:   {row['check_cpu_ms']:.2f} ms CPU per puzzle, median of the in-worker "
-        f"checks {row['check_median_ms']:.2f} ms (wall {kw:.1f} s)\n"
         f"  size per proved puzzle: {plain:,.0f} bytes plain, {packed:,.0f} bytes gzip "
         f"(cnf + proof), manifest {manifest_gz:,.0f} bytes gzip per puzzle; shared rules "
         f"CNF {shared:,} bytes gzip once",
         flush=True,
     )
+    samples: dict[str, list[tuple[float, float, float]]] = {c: [] for c in checkers}
+    for _ in range(rounds):
+        for checker in checkers:
+            checks, kw, kc = measured(
+                lambda checker=checker: list(check_certificates(out, checker=checker, jobs=jobs))
+            )
+            invalid = [c.reason for c in checks if not c.valid]
+            if invalid:
+                sys.exit(f"{label}: {len(invalid)} certificates not valid, e.g. {invalid[0]}")
+            median = statistics.median(c.seconds for c in checks)
+            samples[checker].append((1000 * kc / n, 1000 * median, kw))
+    for checker, got in samples.items():
+        cpu_ms = statistics.median(g[0] for g in got)
+        median_ms = statistics.median(g[1] for g in got)
+        wall = statistics.median(g[2] for g in got)
+        row["check"][checker] = {"cpu_ms": cpu_ms, "median_ms": median_ms, "wall_s": wall}
+        print(
+            f"  check ({checker}): {cpu_ms:.2f} ms CPU per puzzle, median of the in-worker "
+            f"checks {median_ms:.2f} ms (wall {wall:.1f} s; median of {len(got)} rounds)",
+            flush=True,
+        )
     shutil.rmtree(tmp, ignore_errors=True)
     return row
 
@@ -134,9 +159,11 @@ def puzzle_25(seed: int, clues: int) -> Record:
 
 
 def where_time_goes(recs: list[Record]) -> None:
-    """One 9x9 check taken apart: what dratify spends per puzzle, by engine."""
+    """One 9x9 check taken apart: what dratify spends per puzzle, by engine, and the
+    native checker's call (its rules loaded once, before)."""
     import dratify
 
+    from native_backtrack import DratChecker
     from sudoku_model import certcnf
     from sudoku_model.solving import get_backend
 
@@ -146,6 +173,8 @@ def where_time_goes(recs: list[Record]) -> None:
     internal = [tuple(map(dratify.from_dimacs, c)) for c in rules]
     t: dict[str, float] = {"formula": 0.0, "python init": 0.0, "python steps": 0.0}
     t["rust (whole call)"] = 0.0
+    t["native (whole call)"] = 0.0
+    native = DratChecker(729, rules)
     for cert in certs:
         c0 = time.process_time()
         formula = dratify.CNF(729)
@@ -161,6 +190,9 @@ def where_time_goes(recs: list[Record]) -> None:
         if dratify.native_available():
             assert dratify.check_proof(formula, steps, engine="native").ok
         c4 = time.process_time()
+        assert native.check(cert.puzzle_clauses, (cert.proof or "").encode()).valid
+        c5 = time.process_time()
+        t["native (whole call)"] += c5 - c4
         t["formula"] += c1 - c0
         t["python init"] += c2 - c1
         t["python steps"] += c3 - c2
@@ -175,13 +207,44 @@ def where_time_goes(recs: list[Record]) -> None:
     )
 
 
+def native_split(label: str, recs: list[Record]) -> None:
+    """The native checker's cost taken apart: rebuilding the rules with the independent
+    encoder and loading them into the checker (once per rule set), then each check."""
+    from native_backtrack import DratChecker
+    from sudoku_model import certcnf
+    from sudoku_model.solving import get_backend
+
+    backend = get_backend("pysat")
+    certs = [backend.certificate(r.puzzle.rules, r.puzzle.givens) for r in recs if r.puzzle]
+    rules_of = certs[0].puzzle.rules
+    c0 = time.process_time()
+    rules = certcnf.rule_clauses(rules_of)
+    c1 = time.process_time()
+    checker = DratChecker(rules_of.shape.size**3, rules)
+    c2 = time.process_time()
+    results = [checker.check(c.puzzle_clauses, (c.proof or "").encode()) for c in certs]
+    c3 = time.process_time()
+    assert all(r.valid for r in results)
+    print(
+        f"  native checker, {label}: {len(rules):,} rule clauses, encoded in "
+        f"{1000 * (c1 - c0):.0f} ms and loaded in {1000 * (c2 - c1):.0f} ms once; then "
+        f"{1000 * (c3 - c2) / len(certs):.2f} ms CPU per check "
+        f"({statistics.mean(r.lemmas for r in results):.0f} lemmas on average)",
+        flush=True,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=2000, help="17-clue puzzles (evenly spread)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--python-sample", type=int, default=200, help="also check with dratify-python")
     ap.add_argument("--skip-large", action="store_true", help="no 16x16 / 25x25")
+    ap.add_argument("--checkers", default="native,dratify", help="comma list, the first is used")
+    ap.add_argument("--rounds", type=int, default=3, help="checks per checker, alternated")
     opts = ap.parse_args()
+    checkers = tuple(c.strip() for c in opts.checkers.split(",") if c.strip())
+    first = checkers[0]
 
     import dratify
 
@@ -195,35 +258,43 @@ def main() -> None:
     # CPU per puzzle from a one-job run (its worker thread is this process; worker
     # processes are children of the fork server, which getrusage does not see), then the
     # same sample on --jobs processes for the wall time.
-    row = run("17-clue sample", sample, 1)
-    per_puzzle = row["certify_cpu_ms"] + row["check_cpu_ms"]
-    whole = per_puzzle * WHOLE_LIST / 1000 / opts.jobs
-    print(
-        f"  extrapolated to the whole list ({WHOLE_LIST:,}): {per_puzzle:.1f} ms CPU per "
-        f"puzzle x {WHOLE_LIST:,} / {opts.jobs} jobs = {whole / 60:.1f} min "
-        f"(certify {row['certify_cpu_ms'] * WHOLE_LIST / 1000 / opts.jobs / 60:.1f} + check "
-        f"{row['check_cpu_ms'] * WHOLE_LIST / 1000 / opts.jobs / 60:.1f}); "
-        f"{(row['gzip_bytes'] + row['manifest_gzip_bytes']) * WHOLE_LIST / 2**20:.0f} MiB gzip",
-        flush=True,
-    )
-    if opts.jobs > 1:
-        par = run(f"17-clue sample, {opts.jobs} jobs (wall time only)", sample, opts.jobs)
+    row = run("17-clue sample", sample, 1, checkers, opts.rounds)
+    for checker in checkers:
+        check_ms = row["check"][checker]["cpu_ms"]
+        per_puzzle = row["certify_cpu_ms"] + check_ms
+        whole = per_puzzle * WHOLE_LIST / 1000 / opts.jobs
         print(
-            f"  wall {par['certify_wall_s'] + par['check_wall_s']:.1f} s for {len(sample):,}: "
-            f"{(par['certify_wall_s'] + par['check_wall_s']) * WHOLE_LIST / len(sample) / 60:.1f}"
-            " min for the whole list at this machine's current load",
+            f"  extrapolated to the whole list ({WHOLE_LIST:,}) with {checker}: "
+            f"{per_puzzle:.1f} ms CPU per puzzle x {WHOLE_LIST:,} / {opts.jobs} jobs = "
+            f"{whole / 60:.1f} min (certify "
+            f"{row['certify_cpu_ms'] * WHOLE_LIST / 1000 / opts.jobs / 60:.1f} + check "
+            f"{check_ms * WHOLE_LIST / 1000 / opts.jobs / 60:.1f}); "
+            f"{(row['gzip_bytes'] + row['manifest_gzip_bytes']) * WHOLE_LIST / 2**20:.0f} MiB gzip",
+            flush=True,
+        )
+    if opts.jobs > 1:
+        par = run(f"17-clue sample, {opts.jobs} jobs (wall time only)", sample, opts.jobs, (first,))
+        wall = par["certify_wall_s"] + par["check"][first]["wall_s"]
+        print(
+            f"  wall {wall:.1f} s for {len(sample):,} ({first}): "
+            f"{wall * WHOLE_LIST / len(sample) / 60:.1f} min for the whole list at this "
+            "machine's current load",
             flush=True,
         )
     if opts.python_sample:
         small = sample[: opts.python_sample]
         where_time_goes(small[:50])
-        run("17-clue, pure-Python checker", small, 1, "dratify-python")
+        run("17-clue, pure-Python checker", small, 1, ("dratify-python",))
     if opts.skip_large:
         return
     path16 = SHARED / "16x16-100.csv"
     if path16.exists():
-        run("16x16 (shared 16x16-100.csv, first 10)", list(iter_records(path16))[:10], 1)
-    run("25x25 (generated, 400 clues)", [puzzle_25(7, 400)], 1)
+        recs16 = list(iter_records(path16))[:10]
+        run("16x16 (shared 16x16-100.csv, first 10)", recs16, 1, checkers, opts.rounds)
+        native_split("16x16", recs16)
+    rec25 = puzzle_25(7, 400)
+    run("25x25 (generated, 400 clues)", [rec25], 1, checkers, opts.rounds)
+    native_split("25x25", [rec25])
 
 
 if __name__ == "__main__":

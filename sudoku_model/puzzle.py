@@ -24,22 +24,26 @@ __all__ = ["CheckReport", "Conflict", "Problem", "Puzzle"]
 
 @dataclass(frozen=True)
 class Conflict:
-    """Cells holding the same ``digit`` where ``rule`` forbids it."""
+    """Cells holding the same ``digit`` where ``rule`` forbids it, or (``digit`` 0, with a
+    ``message``) cells that break a relation, domain, sum or sandwich rule."""
 
     rule: str
     unit: str
     cells: tuple[int, ...]
     digit: int
+    message: str = ""
 
     def describe(self, shape: Shape) -> str:
+        if self.message:
+            return self.message
         names = ", ".join(shape.cell_name(c) for c in self.cells)
         return f"digit {self.digit} repeated in {self.unit} ({names})"
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One reason a grid is not a solution: ``kind`` is ``duplicate``, ``empty`` or
-    ``given-changed``."""
+    """One reason a grid is not a solution: ``kind`` is ``duplicate``, ``empty``,
+    ``given-changed`` or ``rule`` (a relation, domain, sum or sandwich rule broken)."""
 
     kind: str
     cells: tuple[int, ...]
@@ -179,7 +183,8 @@ class Puzzle:
     def check(self, grid: Grid) -> CheckReport:
         """Say whether ``grid`` is a solution of this puzzle, and if not, where not.
 
-        Reports every changed given, every empty cell and every repeated digit.
+        Reports every changed given, every empty cell, every repeated digit and every
+        broken relation, domain, sum or sandwich rule (killer cages, dots, arrows...).
 
         Raises:
             ValueError: when the grid has another shape.
@@ -203,7 +208,8 @@ class Puzzle:
         if empty:
             problems.append(Problem("empty", empty, f"{len(empty)} cells empty"))
         for c in _duplicates(self.rules, grid.values):
-            problems.append(Problem("duplicate", c.cells, c.describe(shape)))
+            kind = "rule" if c.message else "duplicate"
+            problems.append(Problem(kind, c.cells, c.describe(shape)))
         return CheckReport(not problems, tuple(problems))
 
     def is_solution(self, grid: Grid) -> bool:
@@ -232,4 +238,7 @@ def _duplicates(rules: RuleSet, values: Sequence[int]) -> list[Conflict]:
             for a, b in rule.pairs:
                 if values[a] and values[a] == values[b]:
                     out.append(Conflict(rule.name, f"{rule.name} pair", (a, b), values[a]))
+        else:
+            for where, message in rule.violations(values, rules.shape):
+                out.append(Conflict(rule.name, rule.name, where, 0, message))
     return out

@@ -1,7 +1,8 @@
 """The ``native`` backend: the compiled C backtracker of :mod:`native_backtrack`.
 
-Rules arrive as data: every all-different unit of the :class:`~sudoku_model.RuleSet` and its
-extra "different" pairs are compiled once into a :class:`native_backtrack.Model` (cached per
+Rules arrive as data: every all-different unit of the :class:`~sudoku_model.RuleSet`, its
+extra "different" pairs and its relation, domain, sum and sandwich rules (killer cages, dots,
+thermometers, arrows...) are compiled once into a :class:`native_backtrack.Model` (cached per
 rule set), then each puzzle is one C call. The classic 9x9 rules take a fixed-size fast path.
 
 Budgets: ``seconds`` (wall time, checked every 256 nodes) and ``nodes`` (search nodes);
@@ -43,11 +44,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import native_backtrack as nb
-from sudoku_model.errors import SearchInterrupted
+from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import RuleSet
+from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum
 from sudoku_model.solving import (
     DEFAULT_BUDGET,
     Backend,
@@ -146,6 +147,43 @@ def create(sub: str | None = None, **options: Any) -> NativeBackend:
     return NativeBackend(fast=bool(options.get("fast", True)))
 
 
+def _compile(rules: RuleSet) -> nb.Model:
+    """The C model of a rule set: its units and pairs, and each relation, domain, sum and
+    sandwich rule as the C core's tables (see :class:`native_backtrack.Model`).
+
+    Raises:
+        UnsupportedPuzzleError: for a rule the C core cannot hold (a sum weight beyond
+            2**30).
+    """
+    relations: list[tuple[Any, Any]] = []
+    domains: list[tuple[int, Any]] = []
+    sums: list[tuple[Any, Any, int, bool]] = []
+    sandwiches: list[tuple[Any, int]] = []
+    for rule in rules.constraint_rules:
+        if isinstance(rule, Relation):
+            relations.append((rule.pairs, rule.allowed))
+        elif isinstance(rule, Domain):
+            domains.extend(rule.cells)
+        elif isinstance(rule, Sum):
+            sums.extend((g.cells, g.weights, g.total, g.distinct) for g in rule.groups)
+        elif isinstance(rule, Sandwich):
+            sandwiches.extend(rule.lines)
+        else:  # a kind added to the model without a native encoding: never ignore it
+            raise UnsupportedPuzzleError(f"backend native: rule kind {rule.kind!r} has no encoding")
+    try:
+        return nb.Model(
+            rules.shape.size,
+            rules.units,
+            rules.pairs,
+            relations=relations,
+            domains=domains or None,
+            sums=sums,
+            sandwiches=sandwiches,
+        )
+    except ValueError as exc:
+        raise UnsupportedPuzzleError(f"backend native: {exc}") from None
+
+
 def _budget_args(budget: Budget) -> dict[str, Any]:
     return {
         "nodes": -1 if budget.nodes is None else int(budget.nodes),
@@ -210,12 +248,13 @@ class NativeBackend(Backend):
 
     name = "native"
     capabilities = Capabilities(
-        frozenset({"all_different", "different"}),
+        frozenset(RULE_KINDS),
         min_size=4,
         max_size=nb.MAX_SIZE,
         budgets=("seconds", "nodes"),
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
-        "classic 9x9 fast path; default budget 60 s",
+        "relations to arc consistency, sums through digit sets or bounds, sandwiches by "
+        "bounds once their 1 and n are placed; classic 9x9 fast path; default budget 60 s",
         fast_paths=frozenset({"check_unique_batch", "removal_oracle", "random_solution"}),
         releases_gil=True,
     )
@@ -257,7 +296,7 @@ class NativeBackend(Backend):
             if m is not None:
                 self._models.move_to_end(rules)
                 return m
-        m = nb.Model(rules.shape.size, rules.units, rules.pairs)
+        m = _compile(rules)
         with self._lock:
             self._models[rules] = m
             while len(self._models) > _MODEL_CACHE_SIZE:
@@ -649,7 +688,12 @@ class NativeRemovalOracle(RemovalOracle):
             except (BackendNotFoundError, BackendUnavailableError):
                 other = None
             if other is not None:
-                self._fallback = other.removal_oracle(self.rules, self.solution, budget=self.budget)
+                try:
+                    self._fallback = other.removal_oracle(
+                        self.rules, self.solution, budget=self.budget
+                    )
+                except UnsupportedPuzzleError:  # its rule kinds: native goes on alone
+                    self._fallback = None
         return self._fallback
 
     def _search(

@@ -1,6 +1,7 @@
 /* CPython binding of the native backtracker: native_backtrack._core.
  *
- *   Model(n, units, pairs)           build once per rule set (immutable, thread-safe)
+ *   Model(n, units, pairs, *, relations, domains, sums, sandwiches)
+ *                                    build once per rule set (immutable, thread-safe)
  *   Model.solve(givens, ...)         count up to a limit, keep solutions, budget
  *   Model.batch(data, ...)           many puzzles in one call, GIL released
  *   Model.search(givens, ...)        a resumable Search (streaming, randomised)
@@ -1148,11 +1149,23 @@ static PyGetSetDef Model_getset[] = {
 };
 
 PyDoc_STRVAR(Model_doc,
-"Model(n, units, pairs, *, locked=True)\n\n"
+"Model(n, units, pairs, *, locked=True, relations=None, domains=None, sums=None,\n"
+"      sandwiches=None)\n\n"
 "The rules of one puzzle family, compiled once: grid size n (4..25), all-different\n"
 "units (sequences of cell indices; units of exactly n cells also get hidden singles)\n"
 "and extra pairs of cells that must differ (a flat sequence or (a, b) tuples).\n"
 "locked=False leaves out locked candidates in the generic path (singles only).\n"
+"Extra constraints (the generic path; digits 1..n):\n"
+"  relations: (pairs, allowed) tables: for each (a, b) in pairs, (digit at a, digit at\n"
+"    b) is in allowed, a collection of digit pairs (a pair (a, a) keeps the digits d\n"
+"    with (d, d) allowed);\n"
+"  domains: (cell, digits): the cell's digit is one of digits;\n"
+"  sums: (cells, weights, total, distinct): sum(weight * digit) == total; distinct\n"
+"    cells also hold different digits (an all-different unit);\n"
+"  sandwiches: (cells, total): the digits strictly between the first 1 and the first n\n"
+"    of the line sum to total (a line without a 1 or an n has no solution).\n"
+"Raises ValueError (naming the argument and index) for a cell outside the grid, a\n"
+"digit outside 1..n, a weight beyond 2**30 or a malformed entry.\n"
 "Immutable and safe to share between threads.");
 
 static PyTypeObject ModelType = {

@@ -44,10 +44,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
+from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import AllDifferent, RuleSet
+from sudoku_model.rules import AllDifferent, Relation, RuleSet, Sandwich, Sum, SumGroup
 
 __all__ = [
     "ENCODINGS",
@@ -57,6 +58,7 @@ __all__ = [
     "VariableMap",
     "CNF",
     "encode_rules",
+    "encode_constraint_rules",
     "encode_puzzle",
     "given_literals",
     "segment_layers",
@@ -215,6 +217,15 @@ def encode_rules(
         ValueError: for an unknown encoding or at-most-one encoding.
     """
     _check_options(encoding, amo)
+    if rules.constraint_rules:
+        base = _encode_rules_cached(rules.base, encoding, amo)
+        clauses, top = encode_constraint_rules(rules, top=base.num_vars)
+        comments = [
+            *base.comments,
+            "rules " + ", ".join(r.name for r in rules.constraint_rules) + f": variables "
+            f"{base.num_vars + 1}..{top} are their selectors, partial sums and sandwich flags",
+        ]
+        return CNF([*base.clauses, *clauses], top, base.variables, comments)
     cnf = _encode_rules_cached(rules, encoding, amo)
     # Hand out a copy of the clause list so callers may append to it safely.
     return CNF(list(cnf.clauses), cnf.num_vars, cnf.variables, list(cnf.comments))
@@ -342,6 +353,315 @@ def _add_segments(
     return top
 
 
+# -- relation, domain, sum and sandwich rules ------------------------------------------------
+#: Killer cages with at most this many digit combinations get the combination encoding;
+#: bigger ones (large cages on 16x16 and up) the layered sum encoding plus pairwise
+#: distinctness.
+MAX_COMBINATIONS = 256
+
+
+class _Clauses:
+    """A clause list with a variable counter, where literals may be the constants
+    ``TRUE``/``FALSE`` (a simplified encoding's decided cells): a clause holding ``TRUE``
+    is dropped, ``FALSE`` is left out of its clause."""
+
+    TRUE = 0x7FFFFFFF
+    FALSE = -0x7FFFFFFF
+
+    def __init__(self, clauses: list[Clause], top: int, *, constants: bool = True) -> None:
+        self.clauses = clauses
+        self.top = top
+        if not constants:  # the dense encoding: no constant ever shows up
+            self.add = self._add_plain  # type: ignore[method-assign]
+
+    def _add_plain(self, clause: Iterable[int]) -> None:
+        self.clauses.append(list(clause))
+
+    def new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def add(self, clause: Iterable[int]) -> None:
+        """Add a clause whose literals may be constants unless ``constants=False``."""
+        self.add_checked(clause)
+
+    def add_checked(self, clause: Iterable[int]) -> None:
+        """Add a clause that may hold constants (the layered sums' root and end)."""
+        out = []
+        for lit in clause:
+            if lit == self.TRUE:
+                return
+            if lit != self.FALSE:
+                out.append(lit)
+        self.clauses.append(out)
+
+    def equals_or(self, lits: Sequence[int]) -> int:
+        """A literal equivalent to ``OR(lits)`` (a new variable unless trivial)."""
+        live = [x for x in lits if x != self.FALSE]
+        if any(x == self.TRUE for x in live):
+            return self.TRUE
+        if not live:
+            return self.FALSE
+        if len(live) == 1:
+            return live[0]
+        t = self.new()
+        self.add_checked([-t, *live])
+        for x in live:
+            self.add_checked([t, -x])
+        return t
+
+
+def _neg(lit: int) -> int:
+    return -lit  # TRUE and FALSE are each other's negation too
+
+
+LiteralOf = Callable[[int, int], int]
+
+
+def encode_constraint_rules(rules: RuleSet, *, top: int) -> tuple[list[Clause], int]:
+    """The clauses of the rule set's relation, domain, sum and sandwich rules alone, over
+    the dense cell variables, auxiliaries from ``top + 1``; returns them and the new top.
+
+    :func:`encode_rules` is the base rules' clauses plus these. The PySAT backend adds
+    them to a solver already loaded with the base rules, under a guard literal, so a
+    killer puzzle does not reload the 12,000 clauses of the classic rules.
+
+    Relations: every forbidden digit pair of a pair of cells is a binary clause, and the
+    digits no allowed pair supports (arc consistency over the relation and domain rules,
+    :attr:`RuleSet.candidate_digits`) are unit clauses, as are domains. A killer cage
+    (distinct, unit weights): its digit combinations with one selector each (see
+    :func:`_add_combinations`) plus pairwise distinctness where no unit already gives it.
+    Other sums (little killers, arrows, weighted groups) and large cages: a layered sum
+    (:func:`_add_layered_sum`). Sandwich lines: prefix flags "the 1 / the n is before
+    here", a "between" flag per cell, and a layered sum of the between cells.
+
+    Raises:
+        UnsupportedPuzzleError: for a sandwich line that is not a unit of n cells.
+    """
+    n = rules.shape.size
+    out = _Clauses([], top, constants=False)
+    _add_constraint_rules(out, rules, lambda c, d: c * n + d)
+    return out.clauses, out.top
+
+
+def _add_constraint_rules(out: _Clauses, rules: RuleSet, lit: LiteralOf) -> None:
+    """Clauses of the relation, domain, sum and sandwich rules (see :func:`encode_rules`).
+
+    ``lit(cell, digit)`` is the cell literal, or a :class:`_Clauses` constant.
+    """
+    if not rules.constraint_rules:
+        return
+    n = rules.shape.size
+    digits = range(1, n + 1)
+    candidates = rules.candidate_digits
+    for c, allowed in enumerate(candidates):
+        for d in digits:
+            if d not in allowed:
+                out.add([_neg(lit(c, d))])
+    peers = rules.base.peers
+    full_units = {frozenset(u) for u in rules.base.full_units}
+    for rule in rules.constraint_rules:
+        if isinstance(rule, Relation):
+            forbidden = [(a, b) for a in digits for b in digits if (a, b) not in rule.allowed]
+            for x, y in rule.pairs:
+                cx, cy = candidates[x], candidates[y]
+                for a, b in forbidden:
+                    if a in cx and b in cy and not (a == b and y in peers[x]):
+                        out.add([_neg(lit(x, a)), _neg(lit(y, b))])
+        elif isinstance(rule, Sum):
+            for group in rule.groups:
+                _add_sum_group(out, group, n, lit, peers, candidates)
+        elif isinstance(rule, Sandwich):
+            for line, total in rule.lines:
+                if frozenset(line) not in full_units:
+                    raise UnsupportedPuzzleError(
+                        f"rule {rule.name!r}: the CNF sandwich encoding needs each line to be "
+                        "a unit of n different digits (a row or column of the rules)"
+                    )
+                _add_sandwich_line(out, line, total, n, lit)
+        # Domain rules are all in candidate_digits.
+
+
+@lru_cache(maxsize=4096)
+def _cage_combinations(k: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(s for s in combinations(range(1, n + 1), k) if sum(s) == total)
+
+
+def _add_sum_group(
+    out: _Clauses,
+    group: SumGroup,
+    n: int,
+    lit: LiteralOf,
+    peers: Sequence[frozenset[int]],
+    candidates: Sequence[frozenset[int]],
+) -> None:
+    cells = group.cells
+    unit_weights = all(w == 1 for w in group.weights)
+    if group.distinct:
+        # Distinct digits: pairs no unit already keeps apart.
+        for i, a in enumerate(cells):
+            for b in cells[i + 1 :]:
+                if b not in peers[a]:
+                    for d in range(1, n + 1):
+                        out.add([_neg(lit(a, d)), _neg(lit(b, d))])
+        if unit_weights:
+            combos = _cage_combinations(len(cells), group.total, n)
+            if len(combos) <= MAX_COMBINATIONS:
+                _add_combinations(out, cells, combos, n, lit)
+                return
+    layers = [
+        [(w * d, lit(c, d)) for d in sorted(candidates[c])] for c, w in zip(cells, group.weights)
+    ]
+    _add_layered_sum(out, layers, group.total)
+
+
+def _add_combinations(
+    out: _Clauses, cells: Sequence[int], combos: Sequence[tuple[int, ...]], n: int, lit: LiteralOf
+) -> None:
+    """A killer cage by its digit sets: one selector per set, at least one selector true;
+    a selector puts every cell in its set and every digit of its set in the cage; a digit
+    in a cell needs a selector whose set holds it."""
+    digits = range(1, n + 1)
+    table = [[0, *(lit(c, d) for d in digits)] for c in cells]  # table[i][d]: cell i holds d
+    if len(combos) == 1:
+        (only,) = combos
+        for row in table:
+            for d in digits:
+                if d not in only:
+                    out.add([_neg(row[d])])
+        for d in only:
+            out.add([row[d] for row in table])
+        return
+    # No "at most one selector": two true selectors would put each cell in both sets,
+    # which the clauses already allow; leaving it out saves m*(m-1)/2 clauses.
+    selectors = [out.new() for _ in combos]
+    out.add(selectors)
+    for s, combo in zip(selectors, combos):
+        for row in table:
+            out.add([-s, *[row[d] for d in combo]])
+        for d in combo:
+            out.add([-s, *[row[d] for row in table]])
+    for d in digits:
+        having = [s for s, combo in zip(selectors, combos) if d in combo]
+        if len(having) == len(combos):
+            # in every set: somewhere in the cage (a cell holding d needs no selector
+            # clause, the selectors' at-least-one clause covers it)
+            out.add([row[d] for row in table])
+            continue
+        for row in table:
+            out.add([_neg(row[d]), *having])
+
+
+def _add_layered_sum(
+    out: _Clauses, layers: Sequence[Sequence[tuple[int, int]]], total: int
+) -> None:
+    """``sum(value of the option taken in each layer) == total``, where each layer is a
+    list of ``(value, literal)`` options exactly one of which is true (a cell's digits).
+
+    A layered decision diagram: node ``(i, s)`` means "the first i layers sum to s"; only
+    nodes on some path from ``(0, 0)`` to ``(len(layers), total)`` exist. Clauses: a node
+    and an option lead to the child node (or are incompatible when the child is dead); a
+    true node takes one of its live options; a true node has a true parent, the one its
+    option came from. Unit propagation then keeps each cell to the digits some full sum
+    still allows, in both directions.
+    """
+    k = len(layers)
+    forward: list[set[int]] = [{0}]
+    for options in layers:
+        forward.append({s + v for s in forward[-1] for v, _ in options})
+    live: list[set[int]] = [set() for _ in range(k + 1)]
+    live[k] = {total} & forward[k]
+    for i in range(k - 1, -1, -1):
+        live[i] = {s for s in forward[i] if any(s + v in live[i + 1] for v, _ in layers[i])}
+    if not live[0]:
+        out.add_checked([])
+        return
+    node: list[dict[int, int]] = [{0: out.TRUE}]
+    for i in range(1, k):
+        node.append({s: out.new() for s in sorted(live[i])})
+    node.append({total: out.TRUE})
+    for i, options in enumerate(layers):
+        here, there = node[i], node[i + 1]
+        for s, u in here.items():
+            taken = []
+            for v, x in options:
+                child = there.get(s + v)
+                if child is None:
+                    out.add_checked([_neg(u), _neg(x)])
+                else:
+                    out.add_checked([_neg(u), _neg(x), child])
+                    taken.append(x)
+            out.add_checked([_neg(u), *taken])
+        for t, w in there.items():
+            parents = []
+            for v, x in options:
+                parent = here.get(t - v)
+                if parent is None:
+                    out.add_checked([_neg(w), _neg(x)])
+                else:
+                    out.add_checked([_neg(w), _neg(x), parent])
+                    parents.append(parent)
+            out.add_checked([_neg(w), *dict.fromkeys(parents)])
+
+
+def _add_sandwich_line(
+    out: _Clauses, line: Sequence[int], total: int, n: int, lit: LiteralOf
+) -> None:
+    """The digits strictly between the 1 and the n of a full line sum to ``total``.
+
+    ``p1[i]``/``pn[i]``: the 1 (the n) stands before position i; ``b[i]``: position i is
+    between them, i.e. exactly one of ``p1[i]``, ``pn[i]`` holds and the cell is neither 1
+    nor n; ``z[i][d] = b[i] and cell i holds d``. The sum is a layered sum over the options
+    "not between" (0) and ``z[i][d]`` (d) of each position.
+    """
+    p1 = [out.FALSE]
+    pn = [out.FALSE]
+    for c in line[:-1]:
+        p1.append(out.equals_or([p1[-1], lit(c, 1)]))
+        pn.append(out.equals_or([pn[-1], lit(c, n)]))
+    layers = []
+    for i, c in enumerate(line):
+        one, top = lit(c, 1), lit(c, n)
+        e = _xor(out, p1[i], pn[i])
+        if e == out.FALSE:
+            layers.append([(0, out.TRUE)])
+            continue
+        b = out.new()
+        out.add_checked([-b, e])
+        out.add_checked([-b, _neg(one)])
+        out.add_checked([-b, _neg(top)])
+        out.add_checked([b, _neg(e), one, top])
+        options = [(0, -b)]
+        for d in range(2, n):
+            x = lit(c, d)
+            if x == out.FALSE:
+                continue
+            z = out.new()
+            out.add_checked([-z, b])
+            out.add_checked([-z, x])
+            out.add_checked([z, -b, _neg(x)])
+            options.append((d, z))
+        layers.append(options)
+    _add_layered_sum(out, layers, total)
+
+
+def _xor(out: _Clauses, a: int, b: int) -> int:
+    if a == out.FALSE:
+        return b
+    if b == out.FALSE:
+        return a
+    if a == out.TRUE:
+        return _neg(b)
+    if b == out.TRUE:
+        return _neg(a)
+    e = out.new()
+    out.add_checked([-e, a, b])
+    out.add_checked([-e, -a, -b])
+    out.add_checked([e, -a, b])
+    out.add_checked([e, a, -b])
+    return e
+
+
 def given_literals(puzzle: Puzzle) -> list[int]:
     """The literals ``var(cell, given)`` of the givens (dense numbering), in cell order."""
     n = puzzle.size
@@ -430,4 +750,15 @@ def _encode_simplified(puzzle: Puzzle, encoding: str, amo: str) -> CNF:
     top = builder.top
     if encoding == "augmented":
         top = _add_segments(clauses, rules, top, lambda c, d: table.get((c, d)))
+    if rules.constraint_rules:
+
+        def lit(c: int, d: int) -> int:
+            x = table.get((c, d))
+            if x is not None:
+                return x
+            return _Clauses.TRUE if values[c] == d else _Clauses.FALSE
+
+        out = _Clauses(clauses, top)
+        _add_constraint_rules(out, rules, lit)
+        top = out.top
     return CNF(clauses, top, VariableMap(shape, table, values), comments)

@@ -1,7 +1,9 @@
 """The CP-SAT backend (``cpsat``): OR-Tools' CP-SAT solver on an integer model.
 
 One integer variable per cell with domain 1..n (a given fixes its domain), AllDifferent per
-unit of the rule set, ``!=`` per pair of a :class:`~sudoku_model.rules.Different` rule.
+unit of the rule set, ``!=`` per pair of a :class:`~sudoku_model.rules.Different` rule, and
+for the relation, domain, sum and sandwich rules table, domain, linear and element
+constraints (see :func:`_add_constraint_rules`).
 The model of a rule set is built once and copied per puzzle with the givens' domains set
 (measured: a copy is cheaper than building the model through the Python API).
 
@@ -38,7 +40,7 @@ from typing import Any
 from sudoku_model.errors import BackendUnavailableError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import RuleSet
+from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 from .threads import Background
@@ -76,11 +78,12 @@ class CPSATBackend(Backend):
 
     name = "cpsat"
     capabilities = Capabilities(
-        frozenset({"all_different", "different"}),
+        frozenset(RULE_KINDS),
         4,
         25,
         ("seconds", "conflicts"),
-        "OR-Tools CP-SAT; integer cells, AllDifferent, enumeration with a stopping callback",
+        "OR-Tools CP-SAT; integer cells, AllDifferent, tables for relations, linear sums, "
+        "element constraints for sandwiches; enumeration with a stopping callback",
     )
 
     def __init__(self, *, workers: int = 1, parameters: dict[str, Any] | None = None) -> None:
@@ -106,12 +109,19 @@ class CPSATBackend(Backend):
         model = self._models.get(rules)
         if model is None:
             n = rules.shape.size
-            model = self._cp.CpModel()
-            cells = [model.new_int_var(1, n, f"c{c}") for c in range(rules.shape.cell_count)]
-            for unit in rules.units:
-                model.add_all_different([cells[c] for c in unit])
-            for a, b in rules.pairs:
-                model.add(cells[a] != cells[b])
+            if rules.constraint_rules:
+                # the all-different part is shared by every killer or dot puzzle on it
+                model = self._cp.CpModel()
+                model.proto.copy_from(self._base_model(rules.base).proto)
+                cells = [model.get_int_var_from_proto_index(c) for c in range(n * n)]
+                _add_constraint_rules(self._cp, model, cells, rules)
+            else:
+                model = self._cp.CpModel()
+                cells = [model.new_int_var(1, n, f"c{c}") for c in range(rules.shape.cell_count)]
+                for unit in rules.units:
+                    model.add_all_different([cells[c] for c in unit])
+                for a, b in rules.pairs:
+                    model.add(cells[a] != cells[b])
             self._models[rules] = model
             while len(self._models) > 16:
                 self._models.popitem(last=False)
@@ -234,6 +244,55 @@ class CPSATBackend(Backend):
         complete = status == cp.OPTIMAL and limit > 1 and len(found) < limit
         stopped = status == cp.UNKNOWN or (not complete and len(found) < limit)
         return SearchOutcome(found, complete, stats, stopped_by_budget=stopped)
+
+
+def _add_constraint_rules(cp: Any, model: Any, cells: list[Any], rules: RuleSet) -> None:
+    """The relation, domain, sum and sandwich rules on the cell variables.
+
+    Relations: a table constraint (allowed assignments) per pair. Domains: a linear
+    expression in a domain (the cell variables keep domain 1..n, which ``_model``
+    overwrites for givens). Sums: a linear equality, plus AllDifferent for a distinct
+    group (a killer cage). Sandwich lines: the positions of the 1 and the n through
+    element constraints (``line[p1] == 1``), and prefix sums ``S[k]`` (the first k cells),
+    so the clue is ``S[max] - S[min + 1]``. Every auxiliary variable is a function of the
+    cells, so enumeration never repeats a grid.
+    """
+    n = rules.shape.size
+    for rule in rules.constraint_rules:
+        if isinstance(rule, Relation):
+            table = sorted(rule.allowed)
+            for a, b in rule.pairs:
+                model.add_allowed_assignments([cells[a], cells[b]], table)
+        elif isinstance(rule, Domain):
+            for c, digits in rule.cells:
+                model.add_linear_expression_in_domain(
+                    cells[c], cp.Domain.from_values(sorted(digits))
+                )
+        elif isinstance(rule, Sum):
+            for group in rule.groups:
+                xs = [cells[c] for c in group.cells]
+                model.add(sum(w * x for w, x in zip(group.weights, xs)) == group.total)
+                if group.distinct and len(xs) > 1:
+                    model.add_all_different(xs)
+        elif isinstance(rule, Sandwich):
+            for line, total in rule.lines:
+                xs = [cells[c] for c in line]
+                size = len(xs)
+                prefix = [sum(xs[:k]) for k in range(size + 1)]
+                p1 = model.new_int_var(0, size - 1, "")
+                pn = model.new_int_var(0, size - 1, "")
+                model.add_element(p1, xs, 1)
+                model.add_element(pn, xs, n)
+                lo = model.new_int_var(0, size - 1, "")
+                hi = model.new_int_var(0, size - 1, "")
+                model.add_min_equality(lo, [p1, pn])
+                model.add_max_equality(hi, [p1, pn])
+                top = n * size
+                upper = model.new_int_var(0, top, "")
+                lower = model.new_int_var(0, top, "")
+                model.add_element(hi, prefix, upper)
+                model.add_element(lo + 1, prefix, lower)
+                model.add(upper - lower == total)
 
 
 _COLLECTOR: Any = None

@@ -83,7 +83,7 @@ from typing import Any
 from sudoku_model.errors import BackendUnavailableError, SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import RuleSet
+from sudoku_model.rules import RULE_KINDS, RuleSet
 from sudoku_model.solving import (
     Backend,
     Budget,
@@ -94,7 +94,7 @@ from sudoku_model.solving import (
     is_full_grid,
 )
 
-from .cnf import CNF, DEFAULT_AMO, DEFAULT_ENCODING, encode_rules
+from .cnf import CNF, DEFAULT_AMO, DEFAULT_ENCODING, encode_constraint_rules, encode_rules
 from .threads import SLICE_SECONDS, in_main_thread, wait_in_slices
 
 __all__ = [
@@ -244,6 +244,9 @@ def solver_names() -> list[str]:
 
 #: Clauses added to a solver between two looks at the deadline while it is loaded.
 _LOAD_CHUNK = 10_000
+#: Overlays (killer cages, dots... on top of loaded base rules) one solver keeps at once:
+#: a killer list visits each rule set once, so older guards are retired, not kept.
+MAX_OVERLAYS = 4
 
 # Solvers left in an unknown state by PySAT's SIGINT handler (Lingeling): never freed.
 _POISONED: list[Any] = []
@@ -408,6 +411,10 @@ class _Engine:
         self.stale = False
         self.loaded = 0  # clauses loaded into the solver so far
         self.solve_limited: Any = None  # CaDiCaL: solve_limited without PySAT's SIGINT handler
+        # Relation, domain, sum and sandwich rules on top of these base rules, each loaded
+        # under a guard literal (see activate); ``extra`` is the active one's guard.
+        self.overlays: OrderedDict[RuleSet, int] = OrderedDict()
+        self.extra: list[int] = []
         self._new_solver(load=load)
 
     @property
@@ -428,6 +435,8 @@ class _Engine:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
         self.next_var = self.first_free
         self.retired = 0
+        self.overlays.clear()
+        self.extra = []
         self.positive_phases = False
         self.preferred = None
         self.generation += 1
@@ -445,6 +454,33 @@ class _Engine:
                 return False
         return True
 
+    def activate(self, rules: RuleSet) -> None:
+        """Make ``rules`` (these base rules plus relation, domain, sum or sandwich rules)
+        the ones the next calls answer: their clauses are added once, each with the
+        negation of a guard literal that :meth:`assumptions` then appends. The least
+        recently used overlays beyond :data:`MAX_OVERLAYS` are retired (not while an
+        iterator may still use one)."""
+        if not rules.constraint_rules:
+            self.extra = []
+            return
+        guard = self.overlays.get(rules)
+        if guard is None:
+            clauses, top = encode_constraint_rules(rules, top=self.next_var - 1)
+            guard = top + 1
+            self.next_var = guard + 1
+            off = -guard
+            for clause in clauses:
+                clause.append(off)
+            self.solver.append_formula(clauses)
+            self.overlays[rules] = guard
+            while len(self.overlays) > MAX_OVERLAYS and self.active_iterators == 0:
+                _, old = self.overlays.popitem(last=False)
+                self.solver.add_clause([-old])
+                self.retired += 1
+        else:
+            self.overlays.move_to_end(rules)
+        self.extra = [guard]
+
     def fresh_guard(self) -> int:
         g = self.next_var
         self.next_var += 1
@@ -459,8 +495,12 @@ class _Engine:
     # The hot path builds its lists with map/filter/compress (C loops): a list
     # comprehension over a 9x9 model costs ~20 us, a quarter of an easy uniqueness check.
     def assumptions(self, values: tuple[int, ...]) -> list[int]:
-        """The literals of the givens (the non-zero values), in cell order."""
-        return list(compress(map(add, self.bases, values), values))
+        """The literals of the givens (the non-zero values), in cell order, then the
+        active overlay's guard."""
+        lits = list(compress(map(add, self.bases, values), values))
+        if self.extra:
+            lits += self.extra
+        return lits
 
     def model_grid(self) -> Grid:
         model = self.solver.get_model()
@@ -620,7 +660,7 @@ class PySATBackend(Backend):
         if self.info.limited:
             budgets = ("seconds", "conflicts")
         self.capabilities = Capabilities(  # type: ignore[misc]
-            frozenset({"all_different", "different"}),
+            frozenset(RULE_KINDS),
             4,
             25,
             budgets,
@@ -660,12 +700,14 @@ class PySATBackend(Backend):
     # -- engines ---------------------------------------------------------------------
     def _engine(self, rules: RuleSet, table: OrderedDict | None = None) -> _Engine:
         table = self._engines if table is None else table
-        engine = self._usable(table, rules)
+        base = rules.base
+        engine = self._usable(table, base)
         if engine is None:
-            engine = _Engine(rules, self.info, self.encoding, self.amo, self.solver_options)
-            self._remember(table, rules, engine)
+            engine = _Engine(base, self.info, self.encoding, self.amo, self.solver_options)
+            self._remember(table, base, engine)
         elif not engine.fully_loaded:
             engine.load()
+        engine.activate(rules)
         return engine
 
     def _engine_within(
@@ -679,8 +721,10 @@ class PySATBackend(Backend):
         """
         self._refuse_budget(run)
         table = self._engines if table is None else table
+        full_rules, rules = rules, rules.base
         engine = self._usable(table, rules)
         if engine is not None and engine.fully_loaded:
+            engine.activate(full_rules)
             return engine
 
         def stop() -> bool:
@@ -709,6 +753,7 @@ class PySATBackend(Backend):
             self._check_interrupt()
             run.stopped = True
             return None
+        engine.activate(full_rules)
         return engine
 
     @staticmethod
@@ -1091,8 +1136,9 @@ class PySATBackend(Backend):
         None when it has none or the budget ran out first.
 
         Randomness comes from random solver phases (where the solver has ``set_phases``)
-        and, for a puzzle without givens, a random relabelling of the digits (every rule
-        kind is symmetric in the digits, so the relabelled grid is a solution too). Not
+        and, for a puzzle without givens under all-different rules only, a random
+        relabelling of the digits (those rules are symmetric in the digits, so the
+        relabelled grid is a solution too; cages, dots and the like are not). Not
         uniform over all grids. Uses its own solver per rule set, so the random phases do
         not slow down the uniqueness checks. That solver learns from each call, so the grid
         depends on the ``rng`` state *and* on the earlier calls: the same seeds on a fresh
@@ -1120,7 +1166,7 @@ class PySATBackend(Backend):
         if not result:  # None: the budget ran out
             return None
         grid = engine.model_grid()
-        if puzzle.clues == 0:
+        if puzzle.clues == 0 and not puzzle.rules.constraint_rules:
             relabel = list(range(1, n + 1))
             rng.shuffle(relabel)
             relabel.insert(0, 0)

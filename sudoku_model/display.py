@@ -31,13 +31,16 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .geometry import Shape
 from .grid import DEFAULT_ALPHABET, Alphabet, Grid
+from .rule_marks import OutsideClue, RuleMarks, rule_marks
 from .rules import AllDifferent, RuleSet
 
 if TYPE_CHECKING:  # pragma: no cover - imports for annotations only
@@ -80,6 +83,13 @@ class Palette:
     conflict: str = "#f4a3a3"  # clashing givens
     caption: str = "#333333"
     background: str = "#ffffff"
+    cage: str = "#222222"  # killer cage outlines and totals
+    thermometer: str = "#c4c4c4"
+    arrow: str = "#7a7a7a"
+    parity: str = "#d6d6d6"  # even squares and odd circles
+    mark: str = "#000000"  # dots, XV letters, greater-than signs
+    clue: str = "#000000"  # numbers outside the grid, sum line totals
+    sum_line: str = "#9fc5e8"
 
 
 PALETTE = Palette()
@@ -132,7 +142,59 @@ class _Text:
     anchor: str = "middle"  # "middle" or "start"
 
 
-_Item = _Rect | _Line | _Text
+@dataclass(frozen=True)
+class _Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: str  # "none" for an outline
+    stroke: str  # "none" for a plain disc
+    width: float
+    css: str
+
+
+@dataclass(frozen=True)
+class _Path:
+    """Polylines (one per subpath), each closed or open, stroked, dashed when ``dash`` > 0
+    (dash and gap of that length), with round ends and joins when ``round``."""
+
+    subpaths: tuple[tuple[tuple[float, float], ...], ...]
+    closed: bool
+    fill: str
+    stroke: str
+    width: float
+    css: str
+    dash: float = 0.0
+    round: bool = False
+
+
+_Item = _Rect | _Line | _Text | _Circle | _Path
+
+
+def _shifted(it: _Item, dx: float, dy: float) -> _Item:
+    """The same shape moved by (dx, dy)."""
+    if isinstance(it, _Rect):
+        return replace(it, x=it.x + dx, y=it.y + dy)
+    if isinstance(it, _Line):
+        return replace(it, x1=it.x1 + dx, y1=it.y1 + dy, x2=it.x2 + dx, y2=it.y2 + dy)
+    if isinstance(it, _Text):
+        return replace(it, x=it.x + dx, y=it.y + dy)
+    if isinstance(it, _Circle):
+        return replace(it, cx=it.cx + dx, cy=it.cy + dy)
+    return replace(
+        it, subpaths=tuple(tuple((x + dx, y + dy) for x, y in sub) for sub in it.subpaths)
+    )
+
+
+def _path_data(path: _Path) -> str:
+    parts = []
+    for sub in path.subpaths:
+        parts.append(
+            " ".join(f"{'M' if k == 0 else 'L'}{_num(x)} {_num(y)}" for k, (x, y) in enumerate(sub))
+        )
+        if path.closed:
+            parts.append("Z")
+    return " ".join(parts)
 
 
 @dataclass
@@ -146,21 +208,7 @@ class Drawing:
 
     def place(self, other: Drawing, dx: float, dy: float) -> None:
         """Copy ``other``'s shapes into this drawing, shifted by (dx, dy)."""
-        for it in other.items:
-            if isinstance(it, _Rect):
-                self.items.append(_Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.css))
-            elif isinstance(it, _Line):
-                self.items.append(
-                    _Line(
-                        it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy, it.width, it.color, it.css
-                    )
-                )
-            else:
-                self.items.append(
-                    _Text(
-                        it.x + dx, it.y + dy, it.text, it.size, it.color, it.bold, it.css, it.anchor
-                    )
-                )
+        self.items.extend(_shifted(it, dx, dy) for it in other.items)
 
     def to_svg(self, *, background: str | None = PALETTE.background, units: str = "") -> str:
         """The drawing as a standalone SVG document (well-formed XML, one ``<text>`` per
@@ -191,6 +239,23 @@ class Drawing:
                     f'x2="{_num(it.x2)}" y2="{_num(it.y2)}" stroke="{it.color}" '
                     f'stroke-width="{_num(it.width)}" stroke-linecap="square"/>'
                 )
+            elif isinstance(it, _Circle):
+                out.append(
+                    f'<circle class="{it.css}" cx="{_num(it.cx)}" cy="{_num(it.cy)}" '
+                    f'r="{_num(it.r)}" fill="{it.fill}" stroke="{it.stroke}" '
+                    f'stroke-width="{_num(it.width)}"/>'
+                )
+            elif isinstance(it, _Path):
+                dash = f' stroke-dasharray="{_num(it.dash)} {_num(it.dash)}"' if it.dash else ""
+                ends = (
+                    ' stroke-linecap="round" stroke-linejoin="round"'
+                    if it.round
+                    else ' stroke-linejoin="miter"'
+                )
+                out.append(
+                    f'<path class="{it.css}" d="{_path_data(it)}" fill="{it.fill}" '
+                    f'stroke="{it.stroke}" stroke-width="{_num(it.width)}"{dash}{ends}/>'
+                )
             else:
                 weight = ' font-weight="bold"' if it.bold else ""
                 out.append(
@@ -204,32 +269,82 @@ class Drawing:
 
     def paint(self, ax: Any) -> None:
         """Paint the drawing on a matplotlib ``Axes`` whose data units are drawing units
-        (x from 0 to width, y from height down to 0) and 1 unit = 1 point."""
+        (x from 0 to width, y from height down to 0) and 1 unit = 1 point.
+
+        Shapes are stacked in list order, as in the SVG; a run of lines of one width and
+        colour becomes one collection so a 25x25 grid stays quick to paint.
+        """
         from matplotlib.collections import LineCollection
-        from matplotlib.patches import Rectangle
+        from matplotlib.patches import Circle, PathPatch, Rectangle
+        from matplotlib.path import Path as MplPath
+
+        z = 0
+        run: list[Any] = []
+        run_style: tuple[float, str] | None = None
+
+        def flush() -> None:
+            nonlocal run, run_style
+            if run and run_style is not None:
+                ax.add_collection(
+                    LineCollection(
+                        run,
+                        linewidths=run_style[0],
+                        colors=run_style[1],
+                        capstyle="projecting",
+                        zorder=z,
+                    )
+                )
+            run, run_style = [], None
 
         for it in self.items:
+            z += 1
+            if isinstance(it, _Line):
+                if run_style != (it.width, it.color):
+                    flush()
+                    run_style = (it.width, it.color)
+                run.append([(it.x1, it.y1), (it.x2, it.y2)])
+                continue
+            flush()
             if isinstance(it, _Rect):
                 ax.add_patch(
                     Rectangle(
-                        (it.x, it.y), it.w, it.h, facecolor=it.fill, edgecolor="none", zorder=1
+                        (it.x, it.y), it.w, it.h, facecolor=it.fill, edgecolor="none", zorder=z
                     )
                 )
-        segments: dict[tuple[float, str], list] = {}
-        for it in self.items:
-            if isinstance(it, _Line):
-                segments.setdefault((it.width, it.color), []).append(
-                    [(it.x1, it.y1), (it.x2, it.y2)]
+            elif isinstance(it, _Circle):
+                ax.add_patch(
+                    Circle(
+                        (it.cx, it.cy),
+                        it.r,
+                        facecolor=it.fill,
+                        edgecolor=it.stroke,
+                        linewidth=it.width if it.stroke != "none" else 0.0,
+                        zorder=z,
+                    )
                 )
-        # thin lines first, so thick box borders are painted over them
-        for (width, color), segs in sorted(segments.items(), key=lambda kv: kv[0][0]):
-            ax.add_collection(
-                LineCollection(
-                    segs, linewidths=width, colors=color, capstyle="projecting", zorder=2
+            elif isinstance(it, _Path):
+                vertices: list[tuple[float, float]] = []
+                codes: list[Any] = []  # matplotlib's path codes are numpy integers
+                for sub in it.subpaths:
+                    vertices.extend(sub)
+                    codes.extend([MplPath.MOVETO] + [MplPath.LINETO] * (len(sub) - 1))
+                    if it.closed:
+                        vertices.append(sub[0])
+                        codes.append(MplPath.CLOSEPOLY)
+                patch = PathPatch(
+                    MplPath(vertices, codes),
+                    facecolor=it.fill,
+                    edgecolor=it.stroke,
+                    linewidth=it.width,
+                    capstyle="round" if it.round else "butt",
+                    joinstyle="round" if it.round else "miter",
+                    zorder=z,
                 )
-            )
-        for it in self.items:
-            if isinstance(it, _Text):
+                if it.dash:
+                    # matplotlib scales dash lengths by the line width; undo it
+                    patch.set_linestyle((0.0, (it.dash / it.width, it.dash / it.width)))
+                ax.add_patch(patch)
+            else:
                 ax.text(
                     it.x,
                     it.y,
@@ -239,8 +354,9 @@ class Drawing:
                     fontweight="bold" if it.bold else "normal",
                     ha="center" if it.anchor == "middle" else "left",
                     va="center",
-                    zorder=3,
+                    zorder=z,
                 )
+        flush()
 
 
 def _num(x: float) -> str:
@@ -263,7 +379,8 @@ class SVG(str):
 
 # -- one board -----------------------------------------------------------------------------
 def candidates(rules: RuleSet, values: Sequence[int]) -> list[frozenset[int]]:
-    """For each empty cell, the digits no peer holds (empty set for filled cells).
+    """For each empty cell, the digits no peer holds and the even/odd cells and the
+    relations (dots, signs, thermometers) allow on their own (empty set for filled cells).
 
     >>> from sudoku_model import Grid, RuleSet
     >>> g = Grid.parse(".2..3....1....4.")
@@ -272,13 +389,17 @@ def candidates(rules: RuleSet, values: Sequence[int]) -> list[frozenset[int]]:
     """
     n = rules.shape.size
     peers = rules.peers
-    everything = frozenset(range(1, n + 1))
+    allowed = (
+        rules.candidate_digits
+        if rules.constraint_rules
+        else (frozenset(range(1, n + 1)),) * len(values)
+    )
     out: list[frozenset[int]] = []
     for cell, v in enumerate(values):
         if v:
             out.append(frozenset())
         else:
-            out.append(everything - {values[p] for p in peers[cell]})
+            out.append(allowed[cell] - {values[p] for p in peers[cell]})
     return out
 
 
@@ -318,8 +439,11 @@ def board(
 
     A cell whose value equals the ``givens`` value there is drawn bold (a given); other
     filled cells lighter (solved). Without ``givens`` every digit is drawn as a given.
-    ``highlight`` maps cells to a fill colour. A caption line is added under the grid for
-    ``caption`` and for rules that are not drawn (anti-knight, anti-king).
+    ``highlight`` maps cells to a fill colour. The rules beyond all-different are drawn as
+    :func:`sudoku_model.rule_marks.rule_marks` reads them (cages, thermometers, arrows,
+    dots, signs, even/odd cells, clues outside the grid, which widen the margin on their
+    side). A caption line is added under the grid for ``caption`` and for each rule that
+    is not drawn (anti-knight, anti-king, negative constraints, non-consecutive).
 
     Raises:
         ValueError: when ``values`` (or ``givens``) do not have one entry per cell.
@@ -333,16 +457,26 @@ def board(
         cell *= 1.5  # room for the small digits
     pad = margin if margin is not None else max(4.0, cell * 0.25)
     side = n * cell
-    captions = [c for c in (_variant_caption(rules), caption) if c]
+    marks = _marks_of(rules)
+    left, top, right, bottom = (pad + cell * _BAND * b for b in marks.bands(n))
     caption_size = max(9.0, min(13.0, cell * 0.42))
-    height = side + 2 * pad + len(captions) * caption_size * 1.5
-    d = Drawing(side + 2 * pad, height)
+    # wrapped to the board's width (DejaVu Sans averages about 0.52 em per character), so
+    # a long rule caption is not cut off at the edge
+    columns = max(24, int((side + left + right - pad) / (caption_size * 0.52)))
+    captions = [
+        line
+        for c in (_variant_caption(rules), *marks.captions, caption)
+        if c
+        for line in textwrap.wrap(c, columns)
+    ]
+    height = side + top + bottom + len(captions) * caption_size * 1.5
+    d = Drawing(side + left + right, height)
 
     def x_of(col: float) -> float:
-        return pad + col * cell
+        return left + col * cell
 
     def y_of(row: float) -> float:
-        return pad + row * cell
+        return top + row * cell
 
     # background shading: windoku windows, then highlighted cells on top
     for rule in rules.rules:
@@ -363,19 +497,29 @@ def board(
     for c, colour in (highlight or {}).items():
         r, k = divmod(c, n)
         d.items.append(_Rect(x_of(k), y_of(r), cell, cell, colour, "highlight"))
-    # diagonals under the digits
-    if any(isinstance(r, AllDifferent) and r.name == "diagonals" for r in rules.rules):
-        width = max(1.0, cell * 0.06)
+    # diagonals under the digits, found by their cells (an f-puzzles file may have one)
+    main = tuple(i * n + i for i in range(n))
+    anti = tuple(i * n + n - 1 - i for i in range(n))
+    units = {tuple(sorted(u)) for u in rules.units}
+    width = max(1.0, cell * 0.06)
+    if main in units:
         d.items.append(
             _Line(x_of(0), y_of(0), x_of(n), y_of(n), width, palette.diagonal, "diagonal")
         )
+    if tuple(sorted(anti)) in units:
         d.items.append(
             _Line(x_of(n), y_of(0), x_of(0), y_of(n), width, palette.diagonal, "diagonal")
         )
+    _cell_marks(d, marks, n, cell, x_of, y_of, palette)
     _grid_lines(d, shape, _region_labels(rules), cell, x_of, y_of, palette)
+    _rule_marks(d, marks, n, cell, x_of, y_of, palette)
 
     symbols = alphabet.symbols
     digit_size = cell * 0.6
+    digit_row = 0.52
+    if marks.cages or marks.sum_lines:
+        # leave the top-left corner to the cage totals
+        digit_size, digit_row = cell * 0.5, 0.58
     for c, v in enumerate(values):
         if not v:
             continue
@@ -383,8 +527,8 @@ def board(
         is_given = givens is None or givens[c] == v
         d.items.append(
             _Text(
-                x_of(k + 0.5),
-                y_of(r + 0.52),
+                x_of(k + 0.55 if marks.cages or marks.sum_lines else k + 0.5),
+                y_of(r + digit_row),
                 symbols[v - 1],
                 digit_size,
                 palette.given if is_given else palette.solved,
@@ -410,7 +554,7 @@ def board(
                         "pencil",
                     )
                 )
-    y = side + 2 * pad
+    y = side + top + bottom
     for text in captions:
         d.items.append(
             _Text(
@@ -495,6 +639,360 @@ def _grid_lines(
         d.items.append(
             _Line(x_of(c1), y_of(r1), x_of(c2), y_of(r2), thick, palette.thick_line, "border")
         )
+
+
+# -- the rules beyond all-different: cages, thermometers, arrows, dots, clues ---------------
+#: Width, in cells, of the band outside the grid that holds sandwich and little killer clues.
+_BAND = 0.8
+#: How far a cage outline stands inside its cells' borders, in cells.
+_CAGE_INSET = 0.1
+
+
+@lru_cache(maxsize=256)
+def _marks_of(rules: RuleSet) -> RuleMarks:
+    # A page of killer puzzles asks for each rule set twice (layout, then drawing).
+    return rule_marks(rules)
+
+
+def _cell_marks(
+    d: Drawing, marks: RuleMarks, n: int, cell: float, x_of: Any, y_of: Any, palette: Palette
+) -> None:
+    """Even cells as grey squares, odd cells as grey circles, under the grid lines."""
+    for m in marks.cells:
+        r, c = divmod(m.cell, n)
+        if m.look == "even":
+            side = cell * 0.72
+            d.items.append(
+                _Rect(
+                    x_of(c + 0.5) - side / 2,
+                    y_of(r + 0.5) - side / 2,
+                    side,
+                    side,
+                    palette.parity,
+                    "even",
+                )
+            )
+        else:
+            d.items.append(
+                _Circle(
+                    x_of(c + 0.5), y_of(r + 0.5), cell * 0.36, palette.parity, "none", 0.0, "odd"
+                )
+            )
+
+
+def _cage_loops(cells: Iterable[int], n: int) -> list[list[tuple[int, int]]]:
+    """The corners (x = column, y = row, in cells) of each closed outline of a set of cells,
+    clockwise on screen with the cells on the right of each edge; a hole gives a loop of its
+    own, and two cells touching only at a corner keep separate corners there."""
+    inside = {divmod(c, n) for c in cells}
+    edges: dict[tuple[int, int], list[tuple[int, int]]] = {}  # start -> directions
+    for r, c in inside:
+        if (r - 1, c) not in inside:
+            edges.setdefault((c, r), []).append((1, 0))
+        if (r, c + 1) not in inside:
+            edges.setdefault((c + 1, r), []).append((0, 1))
+        if (r + 1, c) not in inside:
+            edges.setdefault((c + 1, r + 1), []).append((-1, 0))
+        if (r, c - 1) not in inside:
+            edges.setdefault((c, r + 1), []).append((0, -1))
+    loops = []
+    while edges:
+        start = min(edges)
+        point, direction = start, edges[start][0]
+        loop: list[tuple[int, int]] = []
+        while True:
+            outgoing = edges[point]
+            outgoing.remove(direction)
+            if not outgoing:
+                del edges[point]
+            loop.append(point)
+            point = (point[0] + direction[0], point[1] + direction[1])
+            choices = edges.get(point)
+            if not choices:
+                break
+            dx, dy = direction
+            # at a corner where two cells touch diagonally, turn into the cell we came along
+            for turn in ((-dy, dx), (dx, dy), (dy, -dx)):
+                if turn in choices:
+                    direction = turn
+                    break
+        corners = [
+            p for k, p in enumerate(loop) if _turns(loop[k - 1], p, loop[(k + 1) % len(loop)])
+        ]
+        loops.append(corners)
+    return loops
+
+
+def _turns(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> bool:
+    return (b[0] - a[0]) * (c[1] - b[1]) != (b[1] - a[1]) * (c[0] - b[0])
+
+
+def _inset(loop: Sequence[tuple[int, int]], by: float) -> list[tuple[float, float]]:
+    """A clockwise rectilinear loop moved ``by`` cells toward its inside (the right of each
+    edge): every corner moves along both edges' inward normals."""
+    out = []
+    k = len(loop)
+    for i, (x, y) in enumerate(loop):
+        px, py = loop[i - 1]
+        nx, ny = loop[(i + 1) % k]
+        ux, uy = _sign(x - px), _sign(y - py)
+        vx, vy = _sign(nx - x), _sign(ny - y)
+        out.append((x + by * (-uy - vy), y + by * (ux + vx)))
+    return out
+
+
+def _sign(v: float) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _corner_label(
+    d: Drawing, x: float, y: float, text: str, size: float, color: str, css: str, palette: Palette
+) -> None:
+    """A small number whose top-left corner is (x, y), on a patch of background that
+    interrupts the lines beneath it."""
+    width = len(text) * size * 0.62 + size * 0.3
+    d.items.append(_Rect(x, y, width, size * 1.15, palette.background, f"{css}-background"))
+    d.items.append(
+        _Text(x + size * 0.15, y + size * 0.6, text, size, color, False, css, anchor="start")
+    )
+
+
+def _rule_marks(
+    d: Drawing, marks: RuleMarks, n: int, cell: float, x_of: Any, y_of: Any, palette: Palette
+) -> None:
+    """Everything of :func:`rule_marks` but the even/odd cells, over the grid lines and
+    under the digits: tubes and lines first, then cages, then the marks on edges, then the
+    numbers outside the grid."""
+
+    def centre(c: int) -> tuple[float, float]:
+        r, k = divmod(c, n)
+        return x_of(k + 0.5), y_of(r + 0.5)
+
+    for t in marks.thermometers:
+        points = tuple(centre(c) for c in t.cells)
+        d.items.append(
+            _Path(
+                (points,), False, "none", palette.thermometer, cell * 0.3, "thermometer", round=True
+            )
+        )
+        if t.bulb:
+            x, y = points[0]
+            d.items.append(
+                _Circle(x, y, cell * 0.38, palette.thermometer, "none", 0.0, "thermometer-bulb")
+            )
+    for line in marks.sum_lines:
+        points = tuple(centre(c) for c in line.cells)
+        if len(points) == 1:
+            points = (points[0], points[0])
+        d.items.append(
+            _Path((points,), False, "none", palette.sum_line, cell * 0.12, "sum-line", round=True)
+        )
+    for arrow in marks.arrows:
+        _arrow(d, arrow.circle, arrow.shaft, n, cell, centre, palette)
+    size = max(5.0, cell * 0.26)
+    for cage in marks.cages:
+        loops = [
+            tuple((x_of(x), y_of(y)) for x, y in _inset(loop, _CAGE_INSET))
+            for loop in _cage_loops(cage.cells, n)
+        ]
+        d.items.append(
+            _Path(
+                tuple(loops),
+                True,
+                "none",
+                palette.cage,
+                max(0.6, cell * 0.035),
+                "cage",
+                dash=max(1.5, cell * 0.08),
+            )
+        )
+        if cage.total is not None:
+            r, c = divmod(cage.cells[0], n)
+            at = _CAGE_INSET * 0.5
+            _corner_label(
+                d,
+                x_of(c + at),
+                y_of(r + at),
+                str(cage.total),
+                size,
+                palette.cage,
+                "cage-total",
+                palette,
+            )
+    for line in marks.sum_lines:
+        r, c = divmod(line.cells[0], n)
+        _corner_label(
+            d,
+            x_of(c + 0.05),
+            y_of(r + 0.05),
+            str(line.total),
+            size,
+            palette.clue,
+            "sum-line-total",
+            palette,
+        )
+    for mark in marks.edges:
+        (xa, ya), (xb, yb) = centre(mark.a), centre(mark.b)
+        mx, my = (xa + xb) / 2, (ya + yb) / 2
+        if mark.look in ("white-dot", "black-dot"):
+            white = mark.look == "white-dot"
+            d.items.append(
+                _Circle(
+                    mx,
+                    my,
+                    cell * 0.12,
+                    palette.background if white else palette.mark,
+                    palette.mark,
+                    max(0.5, cell * 0.03),
+                    "kropki-white" if white else "kropki-black",
+                )
+            )
+        elif mark.look in ("X", "V"):
+            side = cell * 0.3
+            d.items.append(
+                _Rect(mx - side / 2, my - side / 2, side, side, palette.background, "xv-background")
+            )
+            d.items.append(_Text(mx, my, mark.look, cell * 0.3, palette.mark, True, "xv"))
+        else:
+            # the sign opens toward the bigger digit (cell a) and points at the smaller one
+            ux, uy = _sign(xb - xa), _sign(yb - ya)
+            tip = (mx + ux * cell * 0.1, my + uy * cell * 0.1)
+            back = (mx - ux * cell * 0.1, my - uy * cell * 0.1)
+            spread = cell * 0.17
+            arms = (
+                (back[0] - uy * spread, back[1] + ux * spread),
+                tip,
+                (back[0] + uy * spread, back[1] - ux * spread),
+            )
+            d.items.append(
+                _Path((arms,), False, "none", palette.mark, max(0.8, cell * 0.045), "greater-than")
+            )
+    for clue in marks.outside:
+        _outside_clue(d, clue, n, cell, x_of, y_of, palette)
+
+
+def _arrow(
+    d: Drawing,
+    circle: Sequence[int],
+    shaft: Sequence[int],
+    n: int,
+    cell: float,
+    centre: Any,
+    palette: Palette,
+) -> None:
+    """The circle (a pill around two neighbouring cells) and one path for the shaft and
+    its head, the shaft leaving the circle toward its first cell."""
+    width = max(0.8, cell * 0.045)
+    radius = cell * 0.4
+    circles = [centre(c) for c in circle]
+    (r0, c0), (r1, c1) = divmod(circle[0], n), divmod(circle[-1], n)
+    if len(circle) == 2 and abs(r0 - r1) + abs(c0 - c1) == 1:
+        d.items.append(
+            _Path(
+                (_pill(circles[0], circles[1], radius),),
+                True,
+                "none",
+                palette.arrow,
+                width,
+                "arrow-circle",
+            )
+        )
+    else:
+        for x, y in circles:
+            d.items.append(_Circle(x, y, radius, "none", palette.arrow, width, "arrow-circle"))
+    points = [centre(c) for c in shaft]
+    fx, fy = points[0]
+    sx, sy = min(circles, key=lambda p: (p[0] - fx) ** 2 + (p[1] - fy) ** 2)
+    dist = math.hypot(fx - sx, fy - sy) or 1.0
+    start = (sx + (fx - sx) / dist * radius, sy + (fy - sy) / dist * radius)
+    (px, py), (ex, ey) = ([start, *points])[-2:]
+    length = math.hypot(ex - px, ey - py) or 1.0
+    ux, uy = (ex - px) / length, (ey - py) / length
+    tip = (ex + ux * cell * 0.2, ey + uy * cell * 0.2)
+    head = []
+    for angle in (0.6, -0.6):
+        cos, sin = math.cos(angle), math.sin(angle)
+        hx, hy = ux * cos - uy * sin, ux * sin + uy * cos
+        head.append((tip[0] - hx * cell * 0.25, tip[1] - hy * cell * 0.25))
+    d.items.append(
+        _Path(
+            (tuple([start, *points, tip]), (head[0], tip, head[1])),
+            False,
+            "none",
+            palette.arrow,
+            width,
+            "arrow",
+            round=True,
+        )
+    )
+
+
+def _pill(
+    a: tuple[float, float], b: tuple[float, float], radius: float
+) -> tuple[tuple[float, float], ...]:
+    """A closed outline around two circle centres: two half circles joined by lines."""
+    angle = math.atan2(b[1] - a[1], b[0] - a[0])
+    points = []
+    steps = 12
+    for centre_point, start in ((b, angle - math.pi / 2), (a, angle + math.pi / 2)):
+        for k in range(steps + 1):
+            t = start + math.pi * k / steps
+            points.append(
+                (centre_point[0] + radius * math.cos(t), centre_point[1] + radius * math.sin(t))
+            )
+    return tuple(points)
+
+
+def _outside_clue(
+    d: Drawing, clue: OutsideClue, n: int, cell: float, x_of: Any, y_of: Any, palette: Palette
+) -> None:
+    """A number in the band outside the grid; a little killer total with a small arrow
+    along its diagonal."""
+    band = cell * _BAND
+
+    def at(index: int, to: Any) -> float:
+        if index < 0:
+            return float(to(0) - band / 2)
+        if index >= n:
+            return float(to(n) + band / 2)
+        return float(to(index + 0.5))
+
+    x, y = at(clue.col, x_of), at(clue.row, y_of)
+    size = cell * 0.4
+    if clue.direction is None:
+        d.items.append(_Text(x, y, clue.text, size, palette.clue, False, "sandwich-clue"))
+        return
+    dr, dc = clue.direction
+    ux, uy = dc / math.sqrt(2), dr / math.sqrt(2)
+    d.items.append(
+        _Text(
+            x - ux * cell * 0.12,
+            y - uy * cell * 0.12,
+            clue.text,
+            size * 0.9,
+            palette.clue,
+            False,
+            "little-killer-clue",
+        )
+    )
+    start = (x + ux * cell * 0.22, y + uy * cell * 0.22)
+    tip = (x + ux * cell * 0.46, y + uy * cell * 0.46)
+    head = []
+    for angle in (0.6, -0.6):
+        cos, sin = math.cos(angle), math.sin(angle)
+        hx, hy = ux * cos - uy * sin, ux * sin + uy * cos
+        head.append((tip[0] - hx * cell * 0.12, tip[1] - hy * cell * 0.12))
+    d.items.append(
+        _Path(
+            ((start, tip), (head[0], tip, head[1])),
+            False,
+            "none",
+            palette.clue,
+            max(0.6, cell * 0.03),
+            "little-killer-arrow",
+            round=True,
+        )
+    )
 
 
 def _side_by_side(drawings: Sequence[Drawing], gap: float) -> Drawing:
@@ -757,9 +1255,13 @@ def _page(
         )
     for i, (puzzle, solution, label) in enumerate(chunk):
         n = puzzle.size
-        # leave room for the label and a caption line under the board
-        room = min(slot_w * 0.9, slot_h - 2.6 * label_size - 6)
-        cell = room / (n + 0.5)
+        left, top, right, bottom = _marks_of(puzzle.rules).bands(n)
+        # leave room for the label and a caption line under the board, and for the clues
+        # outside the grid
+        cell = min(
+            slot_w * 0.9 / (n + 0.5 + _BAND * (left + right)),
+            (slot_h - 2.6 * label_size - 6) / (n + 0.5 + _BAND * (top + bottom)),
+        )
         if solved:
             drawing = _puzzle_drawing(puzzle, solution=solution, cell_size=cell, margin=cell * 0.25)
             text = label if solution is not None else f"{label} (no solution found)"

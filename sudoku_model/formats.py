@@ -21,7 +21,13 @@ Formats
        "variants": ["diagonal"],           # diagonal, windoku, anti-knight, anti-king
        "regions": "111222333...",          # jigsaw: one label per cell (string or list)
        "puzzle": "4.....8.5.3...",         # givens: a line, or a list of row strings
+       "constraints": [...],               # killer cages, arrows, dots...: see
+                                           # sudoku_model.variant_formats
        "solution": "..."}                  # optional
+
+* **killer CSV** (a header with ``puzz_color`` and ``puzz_hint``) and **f-puzzles** (a
+  JSON object with ``size`` and ``grid``, a compressed ``N4Ig...`` string or a link, one a
+  line): see :mod:`sudoku_model.variant_formats`.
 
 Reading streams: :func:`iter_records` yields one :class:`Record` per puzzle in constant
 memory, with either a :class:`~sudoku_model.Puzzle` or the :class:`ParseError` that says
@@ -50,6 +56,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import IO, Any, NamedTuple, TextIO
 
+from . import variant_formats  # killer CSV, f-puzzles, variant JSON constraints
 from .errors import ParseError, ShapeError
 from .geometry import Shape, shape_for_size
 from .grid import Grid
@@ -93,7 +100,7 @@ __all__ = [
     "write_records",
 ]
 
-FORMATS = ("auto", "line", "block", "csv", "json", "jsonl")
+FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles")
 WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl")
 
 _PUZZLE_COLUMNS = (
@@ -428,6 +435,8 @@ def _choose_format(
     if lower.endswith(".json"):
         return "json"
     first = content[0][1].strip()
+    if variant_formats.looks_like_fpuzzles(first):
+        return "fpuzzles"
     if first.startswith("["):
         return "json"
     if _csv_header_line(first) is not None:
@@ -739,7 +748,9 @@ def _iter_stream(
     _binary_check(sample, name)
     if fmt == "auto":
         fmt = _choose_format(content, name, alphabet or DEFAULT_ALPHABET, shape)
-    chosen = _choose_alphabet(fmt, content, shape, alphabet, name)
+    chosen = DEFAULT_ALPHABET
+    if fmt != "fpuzzles":
+        chosen = _choose_alphabet(fmt, content, shape, alphabet, name)
     state.alphabet = chosen
 
     def lines() -> Iterator[tuple[int, str]]:
@@ -758,6 +769,8 @@ def _iter_stream(
         yield from _csv_records(lines(), name, shape, chosen, variants)
     elif fmt == "jsonl":
         yield from _jsonl_records(lines(), name, shape, chosen, variants)
+    elif fmt == "fpuzzles":
+        yield from variant_formats.fpuzzles_records(lines(), name, variants)
     else:
         yield from _json_records(lines(), name, shape, chosen, variants)
 
@@ -929,12 +942,16 @@ def _csv_records(
             ParseError(msg, source=name, line=lineno, column=column, text=text),
         )
 
-    for lineno, text, _ in _content_lines(lines):
+    content = _content_lines(lines)
+    for lineno, text, _ in content:
         try:
             fields = next(csv.reader([text]), [])
         except csv.Error as exc:
             yield bad(lineno, text, f"bad CSV row: {exc}")
             continue
+        if puzzle_col < 0 and variant_formats.is_killer_csv_header(fields):
+            yield from variant_formats.killer_csv_records(content, fields, name, shape, variants)
+            return
         if puzzle_col < 0:
             cols = _csv_columns(fields)
             if cols is not None:
@@ -1204,6 +1221,11 @@ def _puzzle_from_json(
         obj = {"puzzle": obj}
     if not isinstance(obj, dict):
         raise fail("a puzzle must be a string of cells or an object")
+    if "grid" in obj and "puzzle" not in obj:  # an f-puzzles object
+        try:
+            return variant_formats.puzzle_from_fpuzzles(obj)
+        except (ValueError, ShapeError) as exc:
+            raise fail(f"f-puzzles: {exc}") from None
     shp = shape
     try:
         if "box" in obj:
@@ -1267,6 +1289,9 @@ def _puzzle_from_json(
     names = list(variants) + extra_variants
     try:
         rules = _rules(givens.shape, tuple(names), labels)
+        if "constraints" in obj:
+            extra = variant_formats.constraints_from_json(obj["constraints"], givens.shape)
+            rules = rules.with_rules(extra)
     except (ValueError, ShapeError) as exc:
         raise fail(str(exc)) from None
     solution = None
@@ -1289,6 +1314,8 @@ def puzzle_to_json(
     regions = puzzle.rules.regions
     if regions is not None:
         d["regions"] = list(regions)
+    if puzzle.rules.constraint_rules:
+        d["constraints"] = variant_formats.constraints_to_json(puzzle.rules)
     d["puzzle"] = puzzle.givens.to_line(alphabet=alphabet)
     if solution is not None:
         d["solution"] = solution.to_line(alphabet=alphabet)

@@ -989,6 +989,62 @@ class RuleSet:
         in rule order; the all-different families are :attr:`units` and :attr:`pairs`."""
         return tuple(r for r in self.rules if isinstance(r, (Relation, Domain, Sum, Sandwich)))
 
+    @cached_property
+    def base(self) -> RuleSet:
+        """This rule set without its :attr:`constraint_rules` (itself when it has none).
+
+        Equal bases are one shared object (the classic rules are ``RuleSet.classic``), so
+        its cached tables and a backend's solver loaded with it serve every killer or
+        variant puzzle on top of it.
+        """
+        if not self.constraint_rules:
+            return self
+        kept = tuple(r for r in self.rules if isinstance(r, (AllDifferent, Different)))
+        return _interned(RuleSet(self.shape, kept, self.variants))
+
+    @cached_property
+    def candidate_digits(self) -> tuple[frozenset[int], ...]:
+        """For each cell, the digits the domain and relation rules alone leave it (arc
+        consistency over those rules; all-different, sums and sandwiches ignored).
+
+        A thermometer's bulb cannot hold n, a black kropki dot's cells hold no 5, 7 or 9 on
+        a 9x9 grid: encoders write these as unit facts. An empty set means no solution.
+        """
+        n = self.shape.size
+        full = frozenset(range(1, n + 1))
+        domains = [set(full) for _ in range(self.shape.cell_count)]
+        arcs: list[tuple[int, int, frozenset[tuple[int, int]], bool]] = []
+        for rule in self.constraint_rules:
+            if isinstance(rule, Domain):
+                for c, ds in rule.cells:
+                    domains[c] &= ds
+            elif isinstance(rule, Relation):
+                for a, b in rule.pairs:
+                    arcs.append((a, b, rule.allowed, True))
+                    arcs.append((b, a, rule.allowed, False))
+        by_cell: dict[int, list[int]] = {}
+        for k, (_, b, _, _) in enumerate(arcs):
+            by_cell.setdefault(b, []).append(k)
+        pending = list(range(len(arcs)))
+        queued = set(pending)
+        while pending:
+            k = pending.pop()
+            queued.discard(k)
+            a, b, allowed, forward = arcs[k]
+            other = domains[b]
+            keep = {
+                d
+                for d in domains[a]
+                if any(((d, e) if forward else (e, d)) in allowed for e in other)
+            }
+            if keep != domains[a]:
+                domains[a] = keep
+                for j in by_cell.get(a, ()):
+                    if j not in queued:
+                        queued.add(j)
+                        pending.append(j)
+        return tuple(frozenset(d) for d in domains)
+
     def violations(self, values: Sequence[int]) -> list[Violation]:
         """What the filled cells already break in :attr:`constraint_rules` (repeats in
         units and pairs are :meth:`has_clash`'s and ``Puzzle.conflicts``'s)."""
@@ -1100,3 +1156,11 @@ class RuleSet:
         if regions is not None:
             d["regions"] = list(regions)
         return d
+
+
+@lru_cache(maxsize=256)
+def _interned(rules: RuleSet) -> RuleSet:
+    """The first rule set seen equal to ``rules`` (the classic one when it is classic)."""
+    if rules.is_classic:
+        return RuleSet.classic(rules.shape)
+    return rules

@@ -1,5 +1,6 @@
 """A backend written from the contract alone, for the tests: a pure-Python backtracker that
-implements only what :class:`~sudoku_model.solving.Backend` requires (``_search``).
+implements only what :class:`~sudoku_model.solving.Backend` requires (``_search``), and
+checks the relation, domain, sum and sandwich rules with their own checkers.
 
 A module of its own (importable as ``minimal_backend`` once ``tests/`` is on ``sys.path``),
 so that its factory :func:`create` pickles by reference and the executor's worker processes
@@ -13,6 +14,7 @@ from typing import Any
 
 from sudoku_model import Puzzle
 from sudoku_model.grid import Grid
+from sudoku_model.rules import RULE_KINDS
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 NAME = "minimal"
@@ -23,7 +25,7 @@ class MinimalBackend(Backend):
 
     name = NAME
     capabilities = Capabilities(
-        frozenset({"all_different", "different"}),
+        frozenset(RULE_KINDS),
         min_size=4,
         max_size=16,
         budgets=("seconds", "nodes"),
@@ -40,6 +42,10 @@ class MinimalBackend(Backend):
         found: list[Grid] = []
         nodes = 0
         stopped = False
+        # Relation, domain, sum and sandwich rules: a branch dies as soon as the filled
+        # cells break one (the rules' own checkers, so this backend is an oracle that
+        # shares no encoding with the solvers it is compared with).
+        broken = rules.violations if rules.constraint_rules else None
 
         def candidates(cell: int) -> int:
             used = 0
@@ -73,6 +79,8 @@ class MinimalBackend(Backend):
                 bit = best_mask & -best_mask
                 best_mask ^= bit
                 values[best] = bit.bit_length()
+                if broken is not None and broken(values):
+                    continue
                 if not walk():
                     values[best] = 0
                     return False

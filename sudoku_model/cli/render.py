@@ -26,7 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="draw puzzles as SVG, PNG or PDF pages for printing",
         description="Draw the puzzles of PUZZLE|FILE|bundled:NAME on pages (PER_PAGE boards "
         "per page, each labelled), givens in bold, boxes, jigsaw regions, "
-        "diagonals and windoku windows drawn. With --solutions, the solutions "
+        "diagonals, windoku windows, killer cages, thermometers, arrows, dots, "
+        "XV, greater-than signs, even/odd cells, sandwich and little killer clues "
+        "drawn. With --solutions, the solutions "
         "follow on pages of their own (taken from the input when it carries "
         "them, else found with --backend). PDF: one document; SVG and PNG: one "
         "file per page (NAME-1.svg, NAME-2.svg ... when there are several). "

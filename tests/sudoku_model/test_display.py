@@ -114,7 +114,9 @@ def test_variant_regions_are_drawn() -> None:
     assert len(_elements(draw(windoku), "rect", "window")) == 4
     knight = Puzzle.parse(line, variants=["anti-knight"])
     captions = _elements(draw(knight), "text", "caption")
-    assert len(captions) == 1 and "anti-knight" in captions[0].text
+    # one caption, wrapped to the board's width
+    text = " ".join(t.text or "" for t in captions)
+    assert text == "anti-knight: cells a knight's move apart differ"
     assert len(_elements(draw(knight), "text", "digit")) == knight.clues
 
 

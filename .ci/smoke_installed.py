@@ -43,6 +43,11 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
         ("count", ["count", "bundled:counts-43", "--limit", "1000"], 0),
         ("cnf", ["cnf", HARD, "-o", str(out / "p.cnf")], 0),
         ("generate", ["generate", "-n", "2", "--seed", "1", "-q", "-o", str(out / "g.txt")], 0),
+        (
+            "generate",
+            ["generate", "--variant", "killer", "--seed", "1", "-q", "-o", str(out / "k.jsonl")],
+            0,
+        ),
         ("verify", ["verify", "bundled:hardest", "-o", str(out / "v.jsonl")], 0),
         ("explain", ["explain", HARD], 0),
         ("hint", ["hint", HARD], 0),

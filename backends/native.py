@@ -170,6 +170,7 @@ def _compile(rules: RuleSet) -> nb.Model:
             sandwiches.extend(rule.lines)
         else:  # a kind added to the model without a native encoding: never ignore it
             raise UnsupportedPuzzleError(f"backend native: rule kind {rule.kind!r} has no encoding")
+    sums.extend(_implied_sums(rules, sums))
     try:
         return nb.Model(
             rules.shape.size,
@@ -182,6 +183,48 @@ def _compile(rules: RuleSet) -> nb.Model:
         )
     except ValueError as exc:
         raise UnsupportedPuzzleError(f"backend native: {exc}") from None
+
+
+def _implied_sums(
+    rules: RuleSet, sums: list[tuple[Any, Any, int, bool]]
+) -> list[tuple[tuple[int, ...], tuple[int, ...], int, bool]]:
+    """Sums the killer cages imply (the 45 rule), added to the C model as redundant
+    groups: a unit of n cells holds 1..n, so its cells outside the cages wholly inside it
+    (innies) sum to n(n+1)/2 minus those cages' totals and hold distinct digits; and when
+    cages cover the unit, the cells of its overhanging cages outside it (outies) sum to
+    their totals minus the innies' sum. Each follows from the rules, so the solutions are
+    the same; the search gets the bounds a human solver starts with (on generated 9x9
+    killers near the edge of uniqueness, several times fewer nodes)."""
+    n = rules.shape.size
+    cages = [
+        (frozenset(cells), total)
+        for cells, weights, total, distinct in sums
+        if distinct and all(w == 1 for w in weights)
+    ]
+    if not cages:
+        return []
+    peers = rules.peers
+    whole = n * (n + 1) // 2
+    out: list[tuple[tuple[int, ...], tuple[int, ...], int, bool]] = []
+    seen = {cells for cells, _ in cages}
+    for unit in rules.full_units:
+        members = frozenset(unit)
+        inside = [(cells, t) for cells, t in cages if cells <= members]
+        over = [(cells, t) for cells, t in cages if cells & members and not cells <= members]
+        covered = frozenset().union(*(cells for cells, _ in inside))
+        innies = tuple(c for c in unit if c not in covered)
+        inner = whole - sum(t for _, t in inside)
+        if innies and len(innies) < n and frozenset(innies) not in seen:
+            seen.add(frozenset(innies))
+            out.append((innies, (1,) * len(innies), inner, True))
+        if over and frozenset(innies) <= frozenset().union(*(cells for cells, _ in over)):
+            outies = tuple(sorted(c for cells, _ in over for c in cells if c not in members))
+            if outies and frozenset(outies) not in seen:
+                seen.add(frozenset(outies))
+                distinct = all(b in peers[a] for i, a in enumerate(outies) for b in outies[i + 1 :])
+                total = sum(t for _, t in over) - inner
+                out.append((outies, (1,) * len(outies), total, distinct))
+    return out
 
 
 def _budget_args(budget: Budget) -> dict[str, Any]:

@@ -209,7 +209,7 @@ def random_rules(kind: str, shape: Shape, solution: Grid, rng: random.Random) ->
             if len(path) < 2:
                 continue
             circle, shaft = path[:1], path[1:]
-            if len(path) >= 3 and rng.random() < 0.2:  # a two-cell circle: a 2-digit number
+            if not honest and len(path) >= 3:  # a two-cell circle: a 2-digit number
                 try:
                     R.arrow_rule(shape, [(path[:2], path[2:])])
                 except R.RuleError:  # no digits reach it (a short shaft on a small grid)

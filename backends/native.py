@@ -201,8 +201,10 @@ def _implied_sums(
         for cells, weights, total, distinct in sums
         if distinct and all(w == 1 for w in weights)
     ]
-    if not cages:
-        return []
+    if not cages or sum(map(len, (c for c, _ in cages))) != len(
+        frozenset().union(*(c for c, _ in cages))
+    ):
+        return []  # no cages, or cages of two rules that overlap: the 45 rule needs a partition
     peers = rules.peers
     whole = n * (n + 1) // 2
     out: list[tuple[tuple[int, ...], tuple[int, ...], int, bool]] = []

@@ -142,3 +142,15 @@ def test_agrees_with_every_backend_that_declares_the_kind(
             compared += 1
     if not compared:
         pytest.skip(f"no other loadable backend declares the {kind} rules yet")
+
+
+def test_overlapping_cages_of_two_rules_get_no_45_rule() -> None:
+    # Two killer rules whose cages share cells: no partition of a unit into cages, so no
+    # implied sum may be derived (one would count the shared cells twice).
+    shape = Shape(2, 2)
+    first = R.killer_rule(shape, [((0, 1), 3), ((2, 3), 7), ((4, 5, 6, 7), 10)])
+    second = R.killer_rule(shape, [((1, 2), 5), ((0, 4), 4)], name="second")
+    puzzle = Puzzle.empty(shape, RuleSet.classic(shape).with_rules([first, second]))
+    expected = brute_force_solutions(puzzle)
+    assert NATIVE.count(puzzle, limit=300).count == len(expected)
+    assert get_backend("logic").count(puzzle, limit=300).count == len(expected)

@@ -222,6 +222,9 @@ def _virtual_groups(t: Tables) -> list[tuple[int, SumTable]]:
     out: list[tuple[int, SumTable]] = []
     assert t.constraints is not None
     cages = [g for g in t.constraints.sums if g.distinct and all(w == 1 for w in g.weights)]
+    cells = [c for g in cages for c in g.cells]
+    if len(cells) != len(set(cells)):  # cages of two rules overlap: no partition to reason on
+        cages = []
     n = t.n
     whole = n * (n + 1) // 2
     names = t.cell_names

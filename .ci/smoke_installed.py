@@ -48,6 +48,11 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
             ["generate", "--unbiased", "-n", "2", "--seed", "1", "-q", "-o", str(out / "u.txt")],
             0,
         ),
+        (
+            "generate --variant killer",
+            ["generate", "--variant", "killer", "--seed", "1", "-q", "-o", str(out / "k.jsonl")],
+            0,
+        ),
         ("verify", ["verify", "bundled:hardest", "-o", str(out / "v.jsonl")], 0),
         ("explain", ["explain", HARD], 0),
         ("hint", ["hint", HARD], 0),

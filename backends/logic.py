@@ -2,7 +2,9 @@
 
 Every default technique is a sound deduction (none assumes uniqueness), so the position
 after logic has exactly the solutions of the puzzle; counting continues from there with a
-depth-first search (fewest candidates first, singles after each guess).
+depth-first search (fewest candidates first, singles after each guess, and the relation,
+sum and sandwich rules swept after them: killer cages, dots, arrows... are never left to a
+final check alone).
 
 The search looks at the clock and at :meth:`LogicBackend.interrupt` at every node (a node
 costs far more than a clock read), so it stops within a node of its deadline; a count keeps
@@ -23,6 +25,7 @@ from typing import Any
 
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
+from sudoku_model.rules import RULE_KINDS
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 __all__ = ["LogicBackend", "create", "MAX_KEPT"]
@@ -40,7 +43,7 @@ class LogicBackend(Backend):
 
     name = "logic"
     capabilities = Capabilities(
-        rule_kinds=frozenset({"all_different", "different"}),
+        rule_kinds=frozenset(RULE_KINDS),
         min_size=4,
         max_size=25,
         budgets=("seconds", "nodes"),

@@ -2,8 +2,18 @@
 
 The C core knows nothing of the toolkit's model: it takes a grid size ``n`` (4..25), a list
 of all-different *units* (sequences of cell indices, row-major ``0 .. n*n-1``) and a list of
-extra *pairs* of cells that must differ. Givens and solutions are ``bytes`` of ``n*n`` values
-``0..n`` (0 = empty).
+extra *pairs* of cells that must differ, and optionally binary *relations* (digit-pair
+tables), *domains* (allowed digits per cell), linear *sums* (weights, a total, optionally
+distinct digits: killer cages) and *sandwiches* (the sum between the 1 and the n of a
+line). Givens and solutions are ``bytes`` of ``n*n`` values ``0..n`` (0 = empty).
+
+>>> cage = ((0, 1), (1, 1), 3, True)  # cells 0 and 1 sum to 3: {1, 2}
+>>> killer = Model(4, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15],
+...                    [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
+...                    [0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]], [],
+...                sums=[cage])
+>>> killer.solve(bytes(16), limit=1000, keep=0)[0]  # a sixth of the 288 grids
+48
 
 >>> model = Model(4, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15],
 ...                   [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],

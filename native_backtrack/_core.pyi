@@ -1,6 +1,6 @@
 """Type stub of the compiled module (see native_backtrack/core.c)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from typing_extensions import Buffer
 
@@ -25,6 +25,11 @@ class Model:
         pairs: Sequence[int] | Sequence[tuple[int, int]],
         *,
         locked: bool = True,
+        relations: Iterable[tuple[Iterable[tuple[int, int]], Iterable[tuple[int, int]]]]
+        | None = None,
+        domains: Iterable[tuple[int, Iterable[int]]] | None = None,
+        sums: Iterable[tuple[Sequence[int], Sequence[int], int, bool]] | None = None,
+        sandwiches: Iterable[tuple[Sequence[int], int]] | None = None,
     ) -> None: ...
     @property
     def n(self) -> int: ...

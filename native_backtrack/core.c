@@ -1,6 +1,7 @@
 /* CPython binding of the native backtracker: native_backtrack._core.
  *
- *   Model(n, units, pairs)           build once per rule set (immutable, thread-safe)
+ *   Model(n, units, pairs, *, relations, domains, sums, sandwiches)
+ *                                    build once per rule set (immutable, thread-safe)
  *   Model.solve(givens, ...)         count up to a limit, keep solutions, budget
  *   Model.batch(data, ...)           many puzzles in one call, GIL released
  *   Model.search(givens, ...)        a resumable Search (streaming, randomised)
@@ -50,6 +51,16 @@ static void model_free_arrays(nb_model *m)
     m->unit_start = NULL;
     m->peer_cells = NULL;
     m->peer_start = NULL;
+    void **extra[] = {(void **)&m->domain,    (void **)&m->rel_cells,   (void **)&m->rel_table,
+                      (void **)&m->rel_masks, (void **)&m->sum_start,   (void **)&m->sum_cells,
+                      (void **)&m->sum_weights, (void **)&m->sum_total, (void **)&m->sum_mode,
+                      (void **)&m->combo_start, (void **)&m->combos,    (void **)&m->sand_start,
+                      (void **)&m->sand_cells, (void **)&m->sand_total};
+    for (size_t i = 0; i < sizeof extra / sizeof *extra; i++) {
+        PyMem_RawFree(*extra[i]);
+        *extra[i] = NULL;
+    }
+    m->nrel = m->nsum = m->nsand = m->has_extra = 0;
     nb_model_release(m);
 }
 
@@ -144,6 +155,396 @@ static Py_ssize_t read_pairs(PyObject *pairs, int32_t **out, int nc)
     return 2 * k;
 }
 
+
+/* ---- extra constraints (relations, domains, sums, sandwiches) ---------------------- */
+
+/* A growing array of fixed-size elements (PyMem_Raw); push returns 0 with MemoryError. */
+typedef struct {
+    char *p;
+    size_t len, cap, elem;
+} vec;
+
+static int vec_push(vec *v, const void *x)
+{
+    if (v->len == v->cap) {
+        size_t ncap = v->cap ? 2 * v->cap : 64;
+        char *np = PyMem_RawRealloc(v->p, ncap * v->elem);
+        if (!np) {
+            PyErr_NoMemory();
+            return 0;
+        }
+        v->p = np;
+        v->cap = ncap;
+    }
+    memcpy(v->p + v->len * v->elem, x, v->elem);
+    v->len++;
+    return 1;
+}
+
+/* Hand the array over (at least one element allocated, so NULL means no memory). */
+static void *vec_take(vec *v)
+{
+    if (!v->p) {
+        v->p = PyMem_RawMalloc(v->elem);
+        if (!v->p) PyErr_NoMemory();
+    }
+    void *p = v->p;
+    v->p = NULL;
+    v->len = v->cap = 0;
+    return p;
+}
+
+/* A Python int as a C long long; -1 with an exception set (check PyErr_Occurred). */
+static int read_int(PyObject *obj, long long *out, const char *what, Py_ssize_t i)
+{
+    long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s[%zd]: expected an integer of at most 63 bits", what,
+                     i);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A digit 1..n. */
+static int read_digit(PyObject *obj, int n, int *out, const char *what, Py_ssize_t i)
+{
+    long long v;
+    if (!read_int(obj, &v, what, i)) return 0;
+    if (v < 1 || v > n) {
+        PyErr_Format(PyExc_ValueError, "%s[%zd]: digit %lld is outside 1..%d", what, i, v, n);
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+/* A sequence of exactly `k` items (a new reference to its fast form), or NULL with an
+ * exception naming what[i]. */
+static PyObject *exactly(PyObject *obj, Py_ssize_t k, const char *what, Py_ssize_t i,
+                         const char *shape)
+{
+    PyObject *fast = NULL;
+    if (PySequence_Check(obj) && !PyUnicode_Check(obj) && !PyBytes_Check(obj))
+        fast = PySequence_Fast(obj, "");
+    if (!fast || PySequence_Fast_GET_SIZE(fast) != k) {
+        Py_XDECREF(fast);
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s[%zd] must be %s", what, i, shape);
+        return NULL;
+    }
+    return fast;
+}
+
+/* Digits allowed by each relation table, per the model's digit of the other cell. */
+static int read_relations(nb_model *m, PyObject *relations, uint32_t *domain, int *self_rel)
+{
+    const int n = m->n;
+    PyObject *fast = PySequence_Fast(relations, "relations must be a sequence of (pairs, allowed)");
+    if (!fast) return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    vec cells = {NULL, 0, 0, sizeof(int16_t)}, tables = {NULL, 0, 0, sizeof(int32_t)};
+    uint32_t *masks = PyMem_RawCalloc((size_t)(k ? k : 1) * 2 * (size_t)n, sizeof(uint32_t));
+    int ok = 0;
+    if (!masks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < k; r++) {
+        PyObject *item = exactly(PySequence_Fast_GET_ITEM(fast, r), 2, "relations", r,
+                                 "a pair (pairs, allowed)");
+        if (!item) goto done;
+        uint32_t *t = masks + (size_t)r * 2 * n;
+        int32_t *pa = NULL;
+        Py_ssize_t np = read_pairs(PySequence_Fast_GET_ITEM(item, 0), &pa, m->nc);
+        PyObject *allowed = np < 0 ? NULL
+                                   : PySequence_Fast(PySequence_Fast_GET_ITEM(item, 1),
+                                                     "relations: allowed must be digit pairs");
+        Py_DECREF(item);
+        if (!allowed) {
+            PyMem_RawFree(pa);
+            goto done;
+        }
+        uint32_t same = 0;  /* digits d with (d, d) allowed: the rule on a cell with itself */
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(allowed); j++) {
+            PyObject *xy = exactly(PySequence_Fast_GET_ITEM(allowed, j), 2, "allowed", j,
+                                   "a digit pair (x, y)");
+            int x = 0, y = 0;
+            int good = xy && read_digit(PySequence_Fast_GET_ITEM(xy, 0), n, &x, "allowed", j) &&
+                       read_digit(PySequence_Fast_GET_ITEM(xy, 1), n, &y, "allowed", j);
+            Py_XDECREF(xy);
+            if (!good) {
+                Py_DECREF(allowed);
+                PyMem_RawFree(pa);
+                goto done;
+            }
+            t[x - 1] |= 1u << (y - 1);
+            t[n + y - 1] |= 1u << (x - 1);
+            if (x == y) same |= 1u << (x - 1);
+        }
+        Py_DECREF(allowed);
+        for (Py_ssize_t i = 0; i < np; i += 2) {
+            if (pa[i] == pa[i + 1]) {
+                domain[pa[i]] &= same;
+                *self_rel = 1;
+                continue;
+            }
+            int16_t a = (int16_t)pa[i], b = (int16_t)pa[i + 1];
+            int32_t off = (int32_t)(r * 2 * n);
+            if (!vec_push(&cells, &a) || !vec_push(&cells, &b) || !vec_push(&tables, &off)) {
+                PyMem_RawFree(pa);
+                goto done;
+            }
+        }
+        PyMem_RawFree(pa);
+    }
+    m->nrel = (int)tables.len;
+    m->rel_masks = masks;
+    masks = NULL;
+    m->rel_cells = vec_take(&cells);
+    m->rel_table = vec_take(&tables);
+    ok = m->rel_cells && m->rel_table;
+done:
+    Py_DECREF(fast);
+    PyMem_RawFree(masks);
+    PyMem_RawFree(cells.p);
+    PyMem_RawFree(tables.p);
+    return ok;
+}
+
+static int read_domains(nb_model *m, PyObject *domains, uint32_t *domain)
+{
+    PyObject *fast = PySequence_Fast(domains, "domains must be a sequence of (cell, digits)");
+    if (!fast) return 0;
+    int ok = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        PyObject *item = exactly(PySequence_Fast_GET_ITEM(fast, i), 2, "domains", i,
+                                 "a pair (cell, digits)");
+        if (!item) goto done;
+        long long c;
+        PyObject *digits = NULL;
+        if (read_int(PySequence_Fast_GET_ITEM(item, 0), &c, "domains", i)) {
+            if (c < 0 || c >= m->nc)
+                PyErr_Format(PyExc_ValueError, "domains[%zd]: cell %lld is outside the grid "
+                             "(0..%d)", i, c, m->nc - 1);
+            else
+                digits = PySequence_Fast(PySequence_Fast_GET_ITEM(item, 1),
+                                         "domains: digits must be a collection of digits");
+        }
+        Py_DECREF(item);
+        if (!digits) goto done;
+        uint32_t mask = 0;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(digits); j++) {
+            int d;
+            if (!read_digit(PySequence_Fast_GET_ITEM(digits, j), m->n, &d, "domains", i)) {
+                Py_DECREF(digits);
+                goto done;
+            }
+            mask |= 1u << (d - 1);
+        }
+        Py_DECREF(digits);
+        domain[c] &= mask;
+    }
+    ok = 1;
+done:
+    Py_DECREF(fast);
+    return ok;
+}
+
+/* Sum groups of more than this many digit sets get bounds reasoning only. */
+#define COMBO_CAP 512
+
+/* Sums: (cells, weights, total, distinct). Distinct groups also become peers in `adj`;
+ * their cells (int32 copies) are appended to *dunits / *dlen for the caller to add as
+ * all-different units when they have at most n cells. */
+static int read_sums(nb_model *m, PyObject *sums, uint8_t *adj, int32_t ***dunits,
+                     Py_ssize_t **dlen, Py_ssize_t *ndistinct)
+{
+    const int n = m->n, nc = m->nc;
+    PyObject *fast = PySequence_Fast(sums, "sums must be a sequence of (cells, weights, total, distinct)");
+    if (!fast) return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    vec cells = {NULL, 0, 0, sizeof(int16_t)}, weights = {NULL, 0, 0, sizeof(int32_t)},
+        combos = {NULL, 0, 0, sizeof(uint32_t)};
+    int32_t *start = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(k + 1));
+    int32_t *cstart = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(k + 1));
+    int64_t *total = PyMem_RawMalloc(sizeof(int64_t) * (size_t)(k ? k : 1));
+    uint8_t *mode = PyMem_RawMalloc((size_t)(k ? k : 1));
+    uint32_t *buf = PyMem_RawMalloc(sizeof(uint32_t) * COMBO_CAP);
+    *dunits = PyMem_RawCalloc((size_t)(k ? k : 1), sizeof(int32_t *));
+    *dlen = PyMem_RawCalloc((size_t)(k ? k : 1), sizeof(Py_ssize_t));
+    *ndistinct = 0;
+    int ok = 0;
+    if (!start || !cstart || !total || !mode || !buf || !*dunits || !*dlen) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t g = 0; g < k; g++) {
+        PyObject *item = exactly(PySequence_Fast_GET_ITEM(fast, g), 4, "sums", g,
+                                 "a tuple (cells, weights, total, distinct)");
+        if (!item) goto done;
+        int32_t *gc = NULL;
+        Py_ssize_t len = read_cells(PySequence_Fast_GET_ITEM(item, 0), &gc, nc, "sums");
+        PyObject *w = len < 0 ? NULL
+                              : PySequence_Fast(PySequence_Fast_GET_ITEM(item, 1),
+                                                "sums: weights must be a sequence of integers");
+        long long t = 0;
+        int distinct = -1;
+        if (w && PySequence_Fast_GET_SIZE(w) != len)
+            PyErr_Format(PyExc_ValueError, "sums[%zd]: %zd cells but %zd weights", g, len,
+                         PySequence_Fast_GET_SIZE(w));
+        else if (w && read_int(PySequence_Fast_GET_ITEM(item, 2), &t, "sums", g))
+            distinct = PyObject_IsTrue(PySequence_Fast_GET_ITEM(item, 3));
+        Py_DECREF(item);
+        if (distinct < 0) {
+            Py_XDECREF(w);
+            PyMem_RawFree(gc);
+            goto done;
+        }
+        start[g] = (int32_t)cells.len;
+        int unit_weights = 1;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            long long wi = 0;
+            if (!read_int(PySequence_Fast_GET_ITEM(w, i), &wi, "sums weights", i) ||
+                wi < -(1LL << 30) || wi > (1LL << 30)) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_ValueError, "sums[%zd]: weight %lld is outside "
+                                 "-2**30..2**30", g, wi);
+                Py_DECREF(w);
+                PyMem_RawFree(gc);
+                goto done;
+            }
+            int16_t c16 = (int16_t)gc[i];
+            int32_t w32 = (int32_t)wi;
+            unit_weights &= wi == 1;
+            if (!vec_push(&cells, &c16) || !vec_push(&weights, &w32)) {
+                Py_DECREF(w);
+                PyMem_RawFree(gc);
+                goto done;
+            }
+        }
+        Py_DECREF(w);
+        total[g] = t;
+        mode[g] = 0;
+        cstart[g] = (int32_t)combos.len;
+        if (distinct) {
+            for (Py_ssize_t i = 0; i < len; i++)
+                for (Py_ssize_t j = 0; j < len; j++) {
+                    if (i == j) continue;
+                    if (gc[i] == gc[j]) {
+                        PyErr_Format(PyExc_ValueError,
+                                     "sums[%zd]: a distinct group repeats cell %d", g, gc[i]);
+                        PyMem_RawFree(gc);
+                        goto done;
+                    }
+                    adj[(size_t)gc[i] * nc + gc[j]] = 1;
+                }
+            size_t count = unit_weights ? nb_combos(n, (int)len, t, buf, COMBO_CAP) : COMBO_CAP + 1;
+            if (count <= COMBO_CAP) {
+                mode[g] = 1;
+                for (size_t i = 0; i < count; i++)
+                    if (!vec_push(&combos, &buf[i])) {
+                        PyMem_RawFree(gc);
+                        goto done;
+                    }
+            }
+            if (len <= n) {
+                (*dunits)[*ndistinct] = gc;
+                (*dlen)[*ndistinct] = len;
+                (*ndistinct)++;
+                gc = NULL;
+            }
+        }
+        PyMem_RawFree(gc);
+    }
+    start[k] = (int32_t)cells.len;
+    cstart[k] = (int32_t)combos.len;
+    m->nsum = (int)k;
+    m->sum_start = start;
+    m->combo_start = cstart;
+    m->sum_total = total;
+    m->sum_mode = mode;
+    start = cstart = NULL;
+    total = NULL;
+    mode = NULL;
+    m->sum_cells = vec_take(&cells);
+    m->sum_weights = vec_take(&weights);
+    m->combos = vec_take(&combos);
+    ok = m->sum_cells && m->sum_weights && m->combos;
+done:
+    Py_DECREF(fast);
+    PyMem_RawFree(start);
+    PyMem_RawFree(cstart);
+    PyMem_RawFree(total);
+    PyMem_RawFree(mode);
+    PyMem_RawFree(buf);
+    PyMem_RawFree(cells.p);
+    PyMem_RawFree(weights.p);
+    PyMem_RawFree(combos.p);
+    return ok;
+}
+
+static int read_sandwiches(nb_model *m, PyObject *sandwiches)
+{
+    PyObject *fast = PySequence_Fast(sandwiches, "sandwiches must be a sequence of (cells, total)");
+    if (!fast) return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    vec cells = {NULL, 0, 0, sizeof(int16_t)};
+    int32_t *start = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(k + 1));
+    int32_t *total = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(k ? k : 1));
+    int ok = 0;
+    if (!start || !total) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *item = exactly(PySequence_Fast_GET_ITEM(fast, i), 2, "sandwiches", i,
+                                 "a pair (cells, total)");
+        if (!item) goto done;
+        int32_t *lc = NULL;
+        long long t = 0;
+        Py_ssize_t len = read_cells(PySequence_Fast_GET_ITEM(item, 0), &lc, m->nc, "sandwiches");
+        int good = len >= 0 && read_int(PySequence_Fast_GET_ITEM(item, 1), &t, "sandwiches", i);
+        Py_DECREF(item);
+        if (good && (t < 0 || t > INT32_MAX)) {
+            PyErr_Format(PyExc_ValueError, "sandwiches[%zd]: total %lld is negative or too large",
+                         i, t);
+            good = 0;
+        }
+        for (Py_ssize_t a = 0; good && a < len; a++)
+            for (Py_ssize_t b = a + 1; b < len; b++)
+                if (lc[a] == lc[b]) {
+                    PyErr_Format(PyExc_ValueError, "sandwiches[%zd]: the line repeats cell %d",
+                                 i, lc[a]);
+                    good = 0;
+                    break;
+                }
+        start[i] = (int32_t)cells.len;
+        for (Py_ssize_t a = 0; good && a < len; a++) {
+            int16_t c16 = (int16_t)lc[a];
+            good = vec_push(&cells, &c16);
+        }
+        PyMem_RawFree(lc);
+        if (!good) goto done;
+        total[i] = (int32_t)t;
+    }
+    start[k] = (int32_t)cells.len;
+    m->nsand = (int)k;
+    m->sand_start = start;
+    m->sand_total = total;
+    start = total = NULL;
+    m->sand_cells = vec_take(&cells);
+    ok = m->sand_cells != NULL;
+done:
+    Py_DECREF(fast);
+    PyMem_RawFree(start);
+    PyMem_RawFree(total);
+    PyMem_RawFree(cells.p);
+    return ok;
+}
+
 static int is_classic9(const nb_model *m, const uint8_t *adj)
 {
     if (m->n != 9) return 0;
@@ -160,11 +561,13 @@ static int is_classic9(const nb_model *m, const uint8_t *adj)
 
 static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", "pairs", "locked", NULL};
+    static char *kwlist[] = {"n",         "units", "pairs", "locked", "relations",
+                             "domains",   "sums",  "sandwiches", NULL};
     int n, locked = 1;
-    PyObject *units, *pairs;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO|$p:Model", kwlist, &n, &units, &pairs,
-                                     &locked))
+    PyObject *units, *pairs, *relations = Py_None, *domains = Py_None, *sums = Py_None,
+             *sandwiches = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO|$pOOOO:Model", kwlist, &n, &units,
+                                     &pairs, &locked, &relations, &domains, &sums, &sandwiches))
         return -1;
     nb_model *m = &self->m;
     if (m->n != 0) {
@@ -192,6 +595,8 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
     Py_ssize_t *ulen = PyMem_RawCalloc((size_t)(nu ? nu : 1), sizeof(Py_ssize_t));
     uint8_t *adj = PyMem_RawCalloc((size_t)nc * nc, 1);
     int32_t *pa = NULL;
+    int32_t **dunits = NULL;  /* distinct sum groups taken as units (read_sums) */
+    Py_ssize_t *dlen = NULL, ndistinct = 0;
     int ok = 0;
     if (!ulist || !ulen || !adj) {
         PyErr_NoMemory();
@@ -228,6 +633,43 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
             adj[(size_t)a * nc + b] = 1;
             adj[(size_t)b * nc + a] = 1;
         }
+    }
+    /* extra constraints; distinct sum groups become all-different units too (peers,
+     * locked candidates with the other units, hidden singles for one of n cells) */
+    {
+        uint32_t *domain = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)nc);
+        int self_rel = 0, has_domain = domains != Py_None;
+        if (!domain) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (int c = 0; c < nc; c++) domain[c] = m->full;
+        m->domain = domain;  /* freed with the model; dropped below when unused */
+        if (relations != Py_None && !read_relations(m, relations, domain, &self_rel)) goto done;
+        if (domains != Py_None && !read_domains(m, domains, domain)) goto done;
+        if (!has_domain && !self_rel) {
+            PyMem_RawFree(m->domain);
+            m->domain = NULL;
+        }
+        if (sums != Py_None) {
+            if (!read_sums(m, sums, adj, &dunits, &dlen, &ndistinct)) goto done;
+            int32_t **nl = PyMem_RawRealloc(ulist, sizeof(int32_t *) * (size_t)(nu + ndistinct + 1));
+            if (nl) ulist = nl;
+            Py_ssize_t *nlen = nl ? PyMem_RawRealloc(ulen, sizeof(Py_ssize_t) * (size_t)(nu + ndistinct + 1)) : NULL;
+            if (nlen) ulen = nlen;
+            if (!nl || !nlen) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            for (Py_ssize_t i = 0; i < ndistinct; i++) {
+                ulist[nu] = dunits[i];
+                ulen[nu] = dlen[i];
+                dunits[i] = NULL;
+                total += ulen[nu++];
+            }
+        }
+        if (sandwiches != Py_None && !read_sandwiches(m, sandwiches)) goto done;
+        m->has_extra = m->nrel > 0 || m->nsum > 0 || m->nsand > 0;
     }
     /* units: full ones first */
     m->nunits = (int)nu;
@@ -266,7 +708,7 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
         }
         m->peer_start[nc] = pos;
     }
-    m->classic9 = C9_ENABLED && is_classic9(m, adj);
+    m->classic9 = C9_ENABLED && !m->has_extra && !m->domain && is_classic9(m, adj);
     if (locked && !nb_model_prepare(m)) {
         PyErr_NoMemory();
         goto done;
@@ -279,6 +721,10 @@ done:
     PyMem_RawFree(ulen);
     PyMem_RawFree(adj);
     PyMem_RawFree(pa);
+    if (dunits)
+        for (Py_ssize_t i = 0; i < ndistinct; i++) PyMem_RawFree(dunits[i]);
+    PyMem_RawFree(dunits);
+    PyMem_RawFree(dlen);
     Py_DECREF(ufast);
     if (!ok) {
         model_free_arrays(m);
@@ -703,11 +1149,23 @@ static PyGetSetDef Model_getset[] = {
 };
 
 PyDoc_STRVAR(Model_doc,
-"Model(n, units, pairs, *, locked=True)\n\n"
+"Model(n, units, pairs, *, locked=True, relations=None, domains=None, sums=None,\n"
+"      sandwiches=None)\n\n"
 "The rules of one puzzle family, compiled once: grid size n (4..25), all-different\n"
 "units (sequences of cell indices; units of exactly n cells also get hidden singles)\n"
 "and extra pairs of cells that must differ (a flat sequence or (a, b) tuples).\n"
 "locked=False leaves out locked candidates in the generic path (singles only).\n"
+"Extra constraints (the generic path; digits 1..n):\n"
+"  relations: (pairs, allowed) tables: for each (a, b) in pairs, (digit at a, digit at\n"
+"    b) is in allowed, a collection of digit pairs (a pair (a, a) keeps the digits d\n"
+"    with (d, d) allowed);\n"
+"  domains: (cell, digits): the cell's digit is one of digits;\n"
+"  sums: (cells, weights, total, distinct): sum(weight * digit) == total; distinct\n"
+"    cells also hold different digits (an all-different unit);\n"
+"  sandwiches: (cells, total): the digits strictly between the first 1 and the first n\n"
+"    of the line sum to total (a line without a 1 or an n has no solution).\n"
+"Raises ValueError (naming the argument and index) for a cell outside the grid, a\n"
+"digit outside 1..n, a weight beyond 2**30 or a malformed entry.\n"
 "Immutable and safe to share between threads.");
 
 static PyTypeObject ModelType = {

@@ -1,9 +1,12 @@
-/* Generic backtracker: any n (4..25), any all-different units, any "different" pairs.
+/* Generic backtracker: any n (4..25), any all-different units, any "different" pairs,
+ * binary relation tables, initial digit domains, linear sums and sandwich lines.
  *
  * State per search node: one candidate mask per cell (bit d-1 = digit d possible) and the
  * value of each placed cell. Propagation, to a fixpoint: naked singles (placing a digit
  * removes it from every peer), hidden singles in every unit of exactly n cells (a digit
- * with one place left goes there) and, once singles are exhausted, locked candidates
+ * with one place left goes there), once singles are exhausted one revision of every
+ * extra constraint (relations to arc consistency, sums through digit sets or bounds,
+ * sandwiches once their 1 and n are placed: see extra_sweep), then locked candidates
  * between two units sharing >= 2 cells (a digit that a full unit can only hold inside the
  * shared cells leaves the rest of the other unit: pointing and claiming for boxes and
  * lines; not in randomised searches, see nb_search_new). Branching: the unplaced cell with
@@ -244,6 +247,235 @@ static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *v
     return changed;
 }
 
+/* ---- extra constraints: relations, sums, sandwiches ----
+ *
+ * They are revised in sweeps: once singles are exhausted, every extra constraint is
+ * revised once (extra_sweep); a removal sends propagate() back to its singles. Each
+ * revision only removes digits that no solution of that one constraint can use, so the
+ * search stays exact; a full assignment is checked by the same sweep (it can then only
+ * find a contradiction). */
+
+/* Keep only `keep` in cell c: -1 when nothing is left, else 0 (*changed set on a
+ * removal; a cell left with one candidate is queued). A placed cell holds one digit, so
+ * it either keeps it or empties. */
+static inline int narrow(uint32_t *cand, int c, uint32_t keep, int16_t *q, int *qn,
+                         int *changed)
+{
+    uint32_t x = cand[c], y = x & keep;
+    if (y == x) return 0;
+    if (!y) return -1;
+    cand[c] = y;
+    *changed = 1;
+    if (!(y & (y - 1))) q[(*qn)++] = (int16_t)c;
+    return 0;
+}
+
+/* The digits (a mask) whose weighted value w*d lies in [lo, hi], among `x`. */
+static inline uint32_t digits_in_range(uint32_t x, int64_t w, int64_t lo, int64_t hi)
+{
+    uint32_t keep = 0;
+    while (x) {
+        uint32_t b = x & (0u - x);
+        x ^= b;
+        int64_t v = w * (int64_t)(CTZ(b) + 1);
+        if (v >= lo && v <= hi) keep |= b;
+    }
+    return keep;
+}
+
+/* Bounds reasoning on sum(w_i * d_i) == total over cells[0..len): each cell keeps the
+ * digits whose term fits between the total and the others' smallest / largest terms. */
+static int sum_bounds(const int16_t *cells, const int32_t *w, int len, int64_t total,
+                      uint32_t *cand, const uint8_t *val, int16_t *q, int *qn, int *changed)
+{
+    int64_t lo = 0, hi = 0;
+    for (int i = 0; i < len; i++) {
+        uint32_t x = cand[cells[i]];
+        int64_t a = (int64_t)w[i] * (CTZ(x) + 1), b = (int64_t)w[i] * (32 - __builtin_clz(x));
+        if (a <= b) { lo += a; hi += b; }
+        else { lo += b; hi += a; }
+    }
+    if (total < lo || total > hi) return -1;
+    if (lo == hi) return 0;
+    for (int i = 0; i < len; i++) {
+        int c = cells[i];
+        uint32_t x = cand[c];
+        if (val[c] || !(x & (x - 1))) continue;
+        /* this cell's own bounds, from its mask at the start of the pass (a removal since
+         * then only made the others' bounds looser than they are: still sound) */
+        int64_t a = (int64_t)w[i] * (CTZ(x) + 1), b = (int64_t)w[i] * (32 - __builtin_clz(x));
+        int64_t own_lo = a <= b ? a : b, own_hi = a <= b ? b : a;
+        uint32_t keep = digits_in_range(x, w[i], total - (hi - own_hi), total - (lo - own_lo));
+        if (narrow(cand, c, keep, q, qn, changed) < 0) return -1;
+    }
+    return 0;
+}
+
+/* A distinct group of unit weights through its digit sets: a set stays possible when
+ * it holds every placed digit, its other digits each fit some open cell and every open
+ * cell can take one of them. Open cells keep the union of the possible sets; a digit in
+ * every possible set with one open cell left for it goes there. */
+static int sum_combos(const nb_model *m, int g, uint32_t *cand, const uint8_t *val,
+                      int16_t *q, int *qn, int *changed)
+{
+    const int16_t *cells = m->sum_cells + m->sum_start[g];
+    const int len = m->sum_start[g + 1] - m->sum_start[g];
+    const uint32_t *cb = m->combos + m->combo_start[g], *ce = m->combos + m->combo_start[g + 1];
+    uint32_t placed = 0, open_union = 0;
+    int nopen = 0;
+    for (int i = 0; i < len; i++) {
+        int c = cells[i];
+        if (val[c]) placed |= cand[c];
+        else { open_union |= cand[c]; nopen++; }
+    }
+    uint32_t allowed = 0, required = ~0u;
+    int feasible = 0;
+    for (; cb < ce; cb++) {
+        uint32_t combo = *cb;
+        if ((combo & placed) != placed) continue;
+        uint32_t rest = combo & ~placed;
+        if (rest & ~open_union) continue;
+        int fits = 1;
+        for (int i = 0; i < len && fits; i++) {
+            int c = cells[i];
+            if (!val[c] && !(cand[c] & rest)) fits = 0;
+        }
+        if (!fits) continue;
+        feasible = 1;
+        allowed |= rest;
+        required &= rest;
+    }
+    if (!feasible) return -1;
+    if (!nopen) return 0;
+    for (int i = 0; i < len; i++)
+        if (!val[cells[i]] && narrow(cand, cells[i], allowed, q, qn, changed) < 0) return -1;
+    while (required) {
+        uint32_t b = required & (0u - required);
+        required ^= b;
+        int home = -1, homes = 0;
+        for (int i = 0; i < len; i++) {
+            int c = cells[i];
+            if (!val[c] && (cand[c] & b)) { home = c; homes++; }
+        }
+        if (!homes) return -1;
+        if (homes == 1 && narrow(cand, home, b, q, qn, changed) < 0) return -1;
+    }
+    return 0;
+}
+
+/* A sandwich line: once the 1 and the n are placed and no open cell of the line can
+ * still hold either (so "the" 1 and n are known), the cells between them get bounds
+ * reasoning on their sum; a line with every cell placed is checked exactly. */
+static int sandwich(const nb_model *m, int k, uint32_t *cand, const uint8_t *val,
+                    int16_t *q, int *qn, int *changed)
+{
+    const int16_t *cells = m->sand_cells + m->sand_start[k];
+    const int len = m->sand_start[k + 1] - m->sand_start[k];
+    const uint32_t ends = 1u | (1u << (m->n - 1));
+    int p1 = -1, pn = -1, open_ends = 0, nopen = 0;
+    for (int i = 0; i < len; i++) {
+        int c = cells[i];
+        if (val[c]) {
+            if (val[c] == 1 && p1 < 0) p1 = i;
+            if (val[c] == m->n && pn < 0) pn = i;
+        } else {
+            nopen++;
+            if (cand[c] & ends) open_ends = 1;
+        }
+    }
+    if (p1 < 0 || pn < 0) return nopen ? 0 : -1;  /* complete without a 1 or an n */
+    if (open_ends) return 0;
+    int from = (p1 < pn ? p1 : pn) + 1, to = p1 < pn ? pn : p1;
+    int64_t lo = 0, hi = 0;
+    for (int i = from; i < to; i++) {
+        uint32_t x = cand[cells[i]];
+        lo += CTZ(x) + 1;
+        hi += 32 - __builtin_clz(x);
+    }
+    const int64_t total = m->sand_total[k];
+    if (total < lo || total > hi) return -1;
+    if (lo == hi) return 0;
+    for (int i = from; i < to; i++) {
+        int c = cells[i];
+        uint32_t x = cand[c];
+        if (val[c] || !(x & (x - 1))) continue;
+        int64_t own_lo = CTZ(x) + 1, own_hi = 32 - __builtin_clz(x);
+        uint32_t keep = digits_in_range(x, 1, total - (hi - own_hi), total - (lo - own_lo));
+        if (narrow(cand, c, keep, q, qn, changed) < 0) return -1;
+    }
+    return 0;
+}
+
+/* One revision of every extra constraint. Returns -1 on a contradiction, 0 when nothing
+ * changed, 1 after a removal (cells left with one candidate are queued in q). */
+static int extra_sweep(const nb_model *m, uint32_t *cand, const uint8_t *val, int16_t *q,
+                       int *qn)
+{
+    int changed = 0;
+    const int n = m->n;
+    for (int k = 0; k < m->nrel; k++) {
+        const int a = m->rel_cells[2 * k], b = m->rel_cells[2 * k + 1];
+        const uint32_t *t = m->rel_masks + m->rel_table[k];
+        uint32_t x = cand[a], support = 0;
+        while (x) {
+            uint32_t bit = x & (0u - x);
+            x ^= bit;
+            support |= t[CTZ(bit)];
+        }
+        if (narrow(cand, b, support, q, qn, &changed) < 0) return -1;
+        x = cand[b];
+        support = 0;
+        while (x) {
+            uint32_t bit = x & (0u - x);
+            x ^= bit;
+            support |= t[n + CTZ(bit)];
+        }
+        if (narrow(cand, a, support, q, qn, &changed) < 0) return -1;
+    }
+    for (int g = 0; g < m->nsum; g++) {
+        int r;
+        if (m->sum_mode[g])
+            r = sum_combos(m, g, cand, val, q, qn, &changed);
+        else {
+            const int32_t st = m->sum_start[g];
+            r = sum_bounds(m->sum_cells + st, m->sum_weights + st, m->sum_start[g + 1] - st,
+                           m->sum_total[g], cand, val, q, qn, &changed);
+        }
+        if (r < 0) return -1;
+    }
+    for (int k = 0; k < m->nsand; k++)
+        if (sandwich(m, k, cand, val, q, qn, &changed) < 0) return -1;
+    return changed;
+}
+
+static void combos_from(int next, int n, int k, int64_t total, uint32_t mask, uint32_t *out,
+                        size_t cap, size_t *count)
+{
+    if (k == 0) {
+        if (total == 0) {
+            if (*count < cap) out[*count] = mask;
+            (*count)++;
+        }
+        return;
+    }
+    for (int d = next; d <= n - k + 1 && *count <= cap; d++) {
+        /* the smallest and largest sums of k digits from d up */
+        int64_t least = (int64_t)k * d + (int64_t)k * (k - 1) / 2;
+        int64_t most = (int64_t)k * n - (int64_t)k * (k - 1) / 2;
+        if (least > total) return;
+        if (most < total) return;
+        combos_from(d + 1, n, k - 1, total - d, mask | (1u << (d - 1)), out, cap, count);
+    }
+}
+
+size_t nb_combos(int n, int k, int64_t total, uint32_t *out, size_t cap)
+{
+    size_t count = 0;
+    if (k < 0 || k > n || n > 32) return 0;
+    combos_from(1, n, k, total, 0, out, cap, &count);
+    return count > cap ? cap + 1 : count;
+}
+
 /* Propagate the `qn` cells in q (each has a single candidate, not yet placed).
  * Returns 0 on contradiction. */
 static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *nassigned,
@@ -272,7 +504,11 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
                 }
             }
         }
-        if (*nassigned == nc) return 1;
+        if (*nassigned == nc) {
+            if (!m->has_extra) return 1;
+            qn = 0;  /* a full assignment: the sweep can only find a contradiction */
+            return extra_sweep(m, cand, val, q, &qn) == 0;
+        }
         qn = 0;
         /* hidden singles: per unit of n cells, digits seen once / twice among open cells */
         for (int u = 0; u < m->nfull; u++) {
@@ -303,6 +539,11 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
             }
         }
         if (qn) continue;
+        if (m->has_extra) {
+            int ex = extra_sweep(m, cand, val, q, &qn);
+            if (ex < 0) return 0;
+            if (ex > 0) continue;
+        }
         if (!locked) return 1;
         /* singles are exhausted: locked candidates, then singles again after a removal */
         int lc = locked_candidates(m, cand, val, q, &qn);
@@ -348,7 +589,10 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
     uint32_t *cand = f_cand(s->cur);
     uint8_t *val = f_val(s->cur, nc);
     h->nassigned = 0;
-    for (int c = 0; c < nc; c++) { cand[c] = m->full; val[c] = 0; }
+    for (int c = 0; c < nc; c++) {
+        cand[c] = m->domain ? m->domain[c] & m->full : m->full;
+        val[c] = 0;
+    }
     for (int k = 0; k < nforbidden; k++) {
         int c = forbidden[2 * k], d = forbidden[2 * k + 1];
         if (c >= 0 && c < nc && d >= 1 && d <= m->n) cand[c] &= ~(1u << (d - 1));

@@ -1,9 +1,10 @@
 /* Shared declarations of the native backtracker (C99, no dependency beyond libc).
  *
  * Two solvers live here:
- *   - generic.c: any model (n = 4..25, any all-different units, any "different" pairs),
- *     one 32-bit candidate mask per cell, naked + hidden singles, fewest-candidates-first
- *     branching, an explicit stack so a search can stop (limit, budget) and resume.
+ *   - generic.c: any model (n = 4..25, any all-different units, any "different" pairs,
+ *     and the extra constraints below), one 32-bit candidate mask per cell, naked +
+ *     hidden singles, fewest-candidates-first branching, an explicit stack so a search
+ *     can stop (limit, budget) and resume.
  *   - classic9.c: a fixed-size solver for the classic 9x9 rules only (bands of 27-bit
  *     digit masks, box/row locked candidates per band); used whenever the model is
  *     exactly classic 9x9 and no randomisation or streaming is asked for.
@@ -71,7 +72,43 @@ typedef struct {
     int16_t *lk_cells;
     int32_t *lk_start;
     uint8_t *lk_full;
+    /* Extra constraints (generic path only; all zero / NULL when absent). The arrays are
+     * owned by whoever filled them (core.c: PyMem_Raw), like the unit and peer arrays.
+     * has_extra != 0 when there is a relation, a sum or a sandwich: propagate() then
+     * runs extra_sweep() once singles are exhausted and checks a full assignment. */
+    int has_extra;
+    uint32_t *domain;       /* nc initial candidate masks, or NULL (every digit) */
+    /* Binary relations: arc k is cells rel_cells[2k] = a, rel_cells[2k+1] = b under the
+     * table at rel_masks + rel_table[k]: 2n masks, [d-1] = digits allowed at b when a
+     * holds d, [n+e-1] = digits allowed at a when b holds e. */
+    int nrel;
+    int16_t *rel_cells;
+    int32_t *rel_table;
+    uint32_t *rel_masks;
+    /* Linear sums: group g is sum of sum_weights[i] * digit(sum_cells[i]) over
+     * i in sum_start[g] .. sum_start[g+1]-1, equal to sum_total[g]. sum_mode[g]:
+     * 0 = bounds reasoning only; 1 = a distinct group of unit weights whose digit
+     * sets (masks) are combos[combo_start[g] .. combo_start[g+1]-1] (maybe none). */
+    int nsum;
+    int32_t *sum_start;
+    int16_t *sum_cells;
+    int32_t *sum_weights;
+    int64_t *sum_total;
+    uint8_t *sum_mode;
+    int32_t *combo_start;
+    uint32_t *combos;
+    /* Sandwiches: the digits strictly between the 1 and the n on line k (cells
+     * sand_cells[sand_start[k] .. sand_start[k+1]-1]) sum to sand_total[k]. */
+    int nsand;
+    int32_t *sand_start;
+    int16_t *sand_cells;
+    int32_t *sand_total;
 } nb_model;
+
+/* The masks of the k-digit subsets of 1..n whose digits sum to `total` (bit d-1 =
+ * digit d), in increasing order: the first min(count, cap) go to out (NULL when cap is
+ * 0). Returns the count, or cap + 1 when there are more than cap. */
+size_t nb_combos(int n, int k, int64_t total, uint32_t *out, size_t cap);
 
 typedef struct {
     uint64_t nodes_limit;   /* 0 = none */

@@ -118,6 +118,8 @@ __all__ = [
     "ImpossibleRequestError",
     "GenerationSpec",
     "GeneratedPuzzle",
+    "KillerOptions",
+    "generate_killer_one",
     "GenerationEngine",
     "engine_for",
     "random_full_grid",
@@ -242,9 +244,10 @@ def puzzle_seed(seed: int, index: int) -> int:
 def minimum_clues(rules: RuleSet) -> tuple[int, str]:
     """The fewest clues a unique puzzle of these rules can have, as far as is known, and why.
 
-    Every rule kind here is symmetric in the digits, so a unique puzzle must show at least
+    Unit and pair rules are symmetric in the digits, so a unique puzzle must show at least
     n - 1 different digits (two absent digits could be swapped in any solution): at least
-    n - 1 clues. Known exact minimums: 4 for 4x4 (exhaustive search) and 17 for classic
+    n - 1 clues. Relation, domain, sum and sandwich rules are not: with them, 0. Known
+    exact minimums: 4 for 4x4 (exhaustive search) and 17 for classic
     9x9 (McGuire, Tugemann and Civario 2012: no 16-clue puzzle is unique).
 
     >>> from sudoku_model import Shape
@@ -252,6 +255,8 @@ def minimum_clues(rules: RuleSet) -> tuple[int, str]:
     (4, 'no 4x4 puzzle with fewer than 4 clues is unique (exhaustive search)')
     """
     n = rules.shape.size
+    if rules.constraint_rules:  # cages, dots, domains... can fix every digit without clues
+        return 0, "rules beyond all-different (cages, dots...) can fix digits without clues"
     if rules.is_classic and n == 9 and rules.shape.box_rows == 3:
         return 17, "no 16-clue 9x9 puzzle is unique (McGuire et al. 2012)"
     if rules.is_classic and n == 4:
@@ -363,6 +368,8 @@ class GenerationSpec:
         level_tries: with ``level``, puzzles made and graded per kept puzzle before
             :class:`GenerationError` (default from :data:`DEFAULT_LEVEL_TRIES`); each try
             is a whole generation, itself allowed ``max_tries`` full grids.
+        killer: make killer puzzles (:class:`KillerOptions`): cages are drawn on each full
+            grid and added to ``rules`` (see :func:`generate_killer_one`).
 
     Raises:
         ImpossibleRequestError: for options that contradict each other or a clue target
@@ -378,9 +385,12 @@ class GenerationSpec:
     max_tries: int | None = None
     level: tuple[str, ...] | None = None
     level_tries: int | None = None
+    killer: KillerOptions | None = None
 
     def __post_init__(self) -> None:
         symmetry_orbits(self.rules.shape, self.symmetry)  # validates the name
+        if self.killer is not None:
+            _check_killer_spec(self)
         if self.level is not None:
             object.__setattr__(self, "level", parse_levels(self.level))
         for name in ("max_tries", "level_tries"):
@@ -482,6 +492,8 @@ class GeneratedPuzzle:
     score: float | None = None
     hardest: str | None = None
     levels_seen: tuple[str, ...] = ()
+    #: Killer puzzles: the number of cages (None for other puzzles).
+    cages: int | None = None
 
     @property
     def clues(self) -> int:
@@ -503,6 +515,8 @@ class GeneratedPuzzle:
         else:
             status = "not minimal"
         text = f"{self.clues} clues, {status}"
+        if self.cages is not None:
+            text = f"{self.cages} cages, {self.clues} givens, givens {status}"
         if self.level is not None:
             text += f", {self.level} (score {self.score:.1f}, hardest {self.hardest})"
         return text
@@ -528,6 +542,8 @@ class GeneratedPuzzle:
             seed=self.seed,
             minimal=self.minimal,
         )
+        if self.cages is not None:
+            d["cages"] = self.cages
         if self.symmetry != "none":
             d["symmetry"] = self.symmetry
             d["group_minimal"] = self.group_minimal
@@ -729,6 +745,8 @@ def generate_one(
     """
     if spec.level is not None:
         return _generate_at_level(spec, engine, seed=seed, index=index)
+    if spec.killer is not None:
+        return generate_killer_one(spec, engine, seed=seed, index=index)
     began = time.perf_counter()
     rules = spec.rules
     shape = rules.shape
@@ -924,6 +942,252 @@ def _result(
         engine.name,
         spec.symmetry,
     )
+
+
+# -- killer puzzles (sudoku generate --variant killer) ---------------------------------------
+@dataclass(frozen=True)
+class KillerOptions:
+    """How killer puzzles are made (``GenerationSpec(rules, killer=KillerOptions())``).
+
+    Args:
+        max_cage: the most cells a cage may have (cages hold distinct digits, so at most
+            n); drawn cages have 2..max_cage cells where the grid lets them grow.
+
+    Raises:
+        ImpossibleRequestError: for a cage size outside 2..n (checked against the rules by
+            :class:`GenerationSpec`).
+    """
+
+    max_cage: int = 5
+
+
+def _check_killer_spec(spec: GenerationSpec) -> None:
+    options = spec.killer
+    assert options is not None
+    n = spec.rules.shape.size
+    size = options.max_cage
+    if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= n:
+        raise ImpossibleRequestError(f"the largest cage must have 2..{n} cells, got {size!r}")
+    if spec.symmetry != "none" or spec.pattern is not None or spec.clues is not None:
+        raise ImpossibleRequestError(
+            "killer puzzles are made without givens where the cages suffice: "
+            "--symmetry, --pattern and --clues do not apply"
+        )
+    if spec.start is not None:
+        raise ImpossibleRequestError(
+            "killer puzzles start from a random grid: --from does not apply"
+        )
+
+
+def _cage_neighbours(shape: Shape, cell: int) -> list[int]:
+    n = shape.size
+    r, c = divmod(cell, n)
+    return [
+        (r + dr) * n + c + dc
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if 0 <= r + dr < n and 0 <= c + dc < n
+    ]
+
+
+def _draw_cages(
+    shape: Shape, solution: Sequence[int], rng: random.Random, max_cage: int
+) -> list[list[int]]:
+    """Cover the grid with connected cages of distinct digits of ``solution``: each
+    grows from a random free cell, one random free neighbour at a time, toward a size
+    drawn from 2..max_cage (a cell boxed in by other cages stays a cage of one)."""
+    owner = [-1] * shape.cell_count
+    order = list(range(shape.cell_count))
+    rng.shuffle(order)
+    cages: list[list[int]] = []
+    for seed_cell in order:
+        if owner[seed_cell] >= 0:
+            continue
+        target = rng.randint(2, max_cage)
+        cage = [seed_cell]
+        owner[seed_cell] = len(cages)
+        digits = {solution[seed_cell]}
+        while len(cage) < target:
+            options = sorted(
+                {
+                    x
+                    for c in cage
+                    for x in _cage_neighbours(shape, c)
+                    if owner[x] < 0 and solution[x] not in digits
+                }
+            )
+            if not options:
+                break
+            pick = rng.choice(options)
+            cage.append(pick)
+            owner[pick] = len(cages)
+            digits.add(solution[pick])
+        cages.append(cage)
+    return cages
+
+
+def _killer_rules(
+    base: RuleSet, cages: Sequence[Sequence[int]], solution: Sequence[int]
+) -> RuleSet:
+    from .rules import killer_rule
+
+    shape = base.shape
+    totals = [(tuple(sorted(c)), sum(solution[x] for x in c)) for c in cages]
+    return base.with_rules([killer_rule(shape, sorted(totals))])
+
+
+def _split_cage(shape: Shape, cage: list[int], at: int) -> list[list[int]]:
+    """Split ``cage`` into connected pieces: the half of it nearest to ``at`` (breadth
+    first), then the connected parts of the rest."""
+    members = set(cage)
+    seen = [at]
+    for c in seen:
+        seen.extend(x for x in _cage_neighbours(shape, c) if x in members and x not in seen)
+    near = seen[: (len(cage) + 1) // 2]
+    rest = members - set(near)
+    pieces = [near]
+    while rest:
+        part = [min(rest)]
+        rest.discard(part[0])
+        for c in part:
+            more = [x for x in _cage_neighbours(shape, c) if x in rest]
+            rest.difference_update(more)
+            part.extend(more)
+        pieces.append(part)
+    return pieces
+
+
+#: Search nodes (native, logic) or conflicts (SAT) one uniqueness check of a cage layout
+#: may take before it counts as "not known unique". Layouts near the edge of uniqueness
+#: can cost a backtracker 10^5 nodes and more (seconds); a merge that needs that much is
+#: not made, so generation stays fast (native 9x9: mostly under 20 ms a check) and the
+#: puzzles stay within reach of a solver without learning.
+KILLER_CHECK_NODES = 20_000
+
+
+def _killer_verdict(
+    engine: GenerationEngine, base: RuleSet, cages: list[list[int]], solution: Grid
+) -> Any:
+    rules = _killer_rules(base, cages, solution.values)
+    puzzle = Puzzle.empty(base.shape, rules)
+    limit = engine.budget
+    budget = replace(
+        limit,
+        nodes=min(limit.nodes or KILLER_CHECK_NODES, KILLER_CHECK_NODES),
+        conflicts=min(limit.conflicts or KILLER_CHECK_NODES, KILLER_CHECK_NODES),
+    )
+    return engine.backend.check_unique(puzzle, solution=solution, budget=budget)
+
+
+def generate_killer_one(
+    spec: GenerationSpec, engine: GenerationEngine, *, seed: int, index: int = 0
+) -> GeneratedPuzzle:
+    """Make one unique killer puzzle from ``seed``.
+
+    1. A random full grid S of ``spec.rules`` (the base rules: classic or variants).
+    2. Cages drawn on S (:func:`_draw_cages`), totals from S.
+    3. **Split** while not unique: a cell where a second solution differs from S is taken
+       from its cage (the cage is split in two connected halves around it), until the
+       cages alone give a unique puzzle (cages of one cell always do in the end).
+    4. **Merge** while unique: adjacent cages (together at most ``max_cage`` cells, with
+       distinct digits) are joined, in random order, when the puzzle stays unique (as
+       shown within :data:`KILLER_CHECK_NODES`).
+    5. **Givens**: cages of one cell left over become givens, then givens are removed in
+       random order while the puzzle stays unique (a removed given leaves its cell without
+       a cage); ``minimal`` says whether every given left is necessary.
+
+    Reports the cage count (``cages``) and the givens (``clues``).
+
+    Raises:
+        GenerationError: when no full grid was found within ``spec.tries``.
+    """
+    options = spec.killer
+    assert options is not None
+    began = time.perf_counter()
+    base = spec.rules
+    shape = base.shape
+    rng = random.Random(seed)
+    for attempt in range(1, spec.tries + 1):
+        solution = engine.random_full_grid(base, rng)
+        if solution is None:
+            continue
+        s = solution.values
+        cages = _draw_cages(shape, s, rng, options.max_cage)
+        # 3. split while not unique
+        for _ in range(shape.cell_count):
+            verdict = _killer_verdict(engine, base, cages, solution)
+            if verdict.kind is VerdictKind.UNIQUE:
+                break
+            splittable = [k for k, cage in enumerate(cages) if len(cage) > 1]
+            if not splittable:
+                break
+            other = next((w for w in verdict.witnesses if w != solution), None)
+            if other is not None:
+                owner = {c: k for k, cage in enumerate(cages) for c in cage}
+                differ = [c for c in range(shape.cell_count) if other.values[c] != s[c]]
+                choices = [c for c in differ if len(cages[owner[c]]) > 1]
+            else:  # budget spent: split somewhere
+                choices = [c for k in splittable for c in cages[k]]
+                owner = {c: k for k, cage in enumerate(cages) for c in cage}
+            if not choices:
+                break
+            at = rng.choice(choices)
+            k = owner[at]
+            cages[k : k + 1] = _split_cage(shape, cages[k], at)
+        else:
+            continue
+        if _killer_verdict(engine, base, cages, solution).kind is not VerdictKind.UNIQUE:
+            continue  # budget spent on every split: try another grid
+        # 4. merge while unique
+        pairs = sorted(
+            {
+                (min(a, b), max(a, b))
+                for a in range(shape.cell_count)
+                for b in _cage_neighbours(shape, a)
+            }
+        )
+        rng.shuffle(pairs)
+        for a, b in pairs:
+            owner = {c: k for k, cage in enumerate(cages) for c in cage}
+            ka, kb = owner[a], owner[b]
+            if ka == kb or len(cages[ka]) + len(cages[kb]) > options.max_cage:
+                continue
+            if {s[c] for c in cages[ka]} & {s[c] for c in cages[kb]}:
+                continue
+            trial = [cage for k, cage in enumerate(cages) if k not in (ka, kb)]
+            trial.append(cages[ka] + cages[kb])
+            if _killer_verdict(engine, base, trial, solution).kind is VerdictKind.UNIQUE:
+                cages = trial
+        # 5. single cells become givens, removed while unique
+        values = bytearray(shape.cell_count)
+        for cage in cages:
+            if len(cage) == 1:
+                values[cage[0]] = s[cage[0]]
+        cages = [cage for cage in cages if len(cage) > 1]
+        rules = _killer_rules(base, cages, s)
+        minimal: bool | None = True
+        givens = [c for c in range(shape.cell_count) if values[c]]
+        rng.shuffle(givens)
+        for c in givens:
+            values[c] = 0
+            answer = engine.still_unique(rules, values, (c,), solution)
+            if answer is not True:
+                values[c] = s[c]
+                if answer is None:
+                    minimal = None
+        puzzle = Puzzle(Grid._trusted(shape, tuple(values)), rules)
+        return GeneratedPuzzle(
+            index,
+            seed,
+            puzzle,
+            solution,
+            minimal,
+            minimal,
+            attempt,
+            time.perf_counter() - began,
+            engine.name,
+            cages=len(cages),
+        )
+    raise GenerationError(f"no killer puzzle made in {spec.tries} tries (budget too small?)")
 
 
 # -- batches -------------------------------------------------------------------------------

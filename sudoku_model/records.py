@@ -71,6 +71,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | symmetry | str | generate | the clue symmetry (when not none) |
 | group_minimal | bool\|null | generate | minimal for the symmetry's orbits |
 | level_tries | int | generate | puzzles graded to get this one (`--level`) |
+| cages | int | generate | killer puzzles: the number of cages (`--variant killer`) |
 | puzzle_index | int | compare | 0-based number of the puzzle compared |
 | size | int | compare | side of the grid |
 | task | str | compare | solve, unique or count |
@@ -207,6 +208,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("symmetry", str, "generate"),
     _spec("group_minimal", (bool, _NONE), "generate"),
     _spec("level_tries", int, "generate"),
+    _spec("cages", int, "generate"),
     _spec("puzzle_index", int, "compare", "compare"),
     _spec("size", int, "compare", "compare"),
     _spec("task", str, "compare", "compare"),

@@ -10,6 +10,7 @@ Examples::
     sudoku generate --variant diagonal --to jsonl
     sudoku generate --level hard --count 5              # graded by the logical solver
     sudoku generate --level expert,extreme --jobs 2     # either level
+    sudoku generate --variant killer --to json          # a killer: cages, no givens
 
 Each puzzle is reported with its clue count and whether it is minimal (a comment in the
 line and block formats, columns in CSV, fields in JSON), and with ``--level`` its level,
@@ -131,8 +132,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "per kept puzzle (default easy 40, medium 150, hard 200, expert "
         "200, extreme 200; the smallest of the levels asked for)",
     )
+    _add_killer_options(g)
     o = p.add_argument_group("output")
-    o.add_argument("--to", default="line", choices=FORMATS, help="output format (default line)")
+    o.add_argument(
+        "--to",
+        default=None,
+        choices=FORMATS,
+        help="output format (default line; jsonl for killer puzzles, whose cages only the "
+        "JSON formats hold)",
+    )
     o.add_argument("--solutions", action="store_true", help="include the solutions")
     o.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     o.add_argument(
@@ -182,6 +190,7 @@ def _spec_from(args: argparse.Namespace) -> Any:
     from ..rules import RuleSet
     from .common import input_options
 
+    killer = _killer_options(args)  # takes "killer" out of --variant
     opts = input_options(args)
     shape: Shape | None = opts["shape"]
     variants = list(opts["variants"])
@@ -228,7 +237,7 @@ def _spec_from(args: argparse.Namespace) -> Any:
     graded = args.level is not None
     try:
         # With --level, --max-tries counts graded puzzles; each keeps its own grid tries.
-        return GenerationSpec(
+        spec = GenerationSpec(
             rules,
             symmetry=args.symmetry,
             clues=args.clues,
@@ -237,11 +246,58 @@ def _spec_from(args: argparse.Namespace) -> Any:
             max_tries=None if graded else args.max_tries,
             level=tuple(args.level) if graded else None,
             level_tries=args.max_tries if graded else None,
+            killer=killer,
         )
     except ImpossibleRequestError:
         raise
     except ValueError as exc:  # an unknown symmetry name
         raise CliError(str(exc)) from None
+    _output_format(args, spec)
+    return spec
+
+
+# -- killer puzzles (issue 16) -------------------------------------------------------------
+def _add_killer_options(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
+        "--max-cage",
+        type=int,
+        default=None,
+        metavar="K",
+        help="with --variant killer: the most cells a cage may have (default 5)",
+    )
+
+
+def _killer_options(args: argparse.Namespace) -> Any:
+    """``--variant killer`` (alone or in a comma list, with other variants as the base
+    rules): the killer options, and ``args.variant`` without it; None otherwise."""
+    from ..generate import KillerOptions
+
+    variants: list[str] = []
+    killer = False
+    for value in getattr(args, "variant", None) or []:
+        for name in value.split(","):
+            if name.strip().lower() in ("killer", "killer-sudoku", "sumdoku"):
+                killer = True
+            elif name:
+                variants.append(name)
+    if not killer:
+        if args.max_cage is not None:
+            raise CliError("--max-cage needs --variant killer")
+        return None
+    args.variant = variants
+    return KillerOptions() if args.max_cage is None else KillerOptions(max_cage=args.max_cage)
+
+
+def _output_format(args: argparse.Namespace, spec: Any) -> None:
+    """``--to`` defaults to line, or to jsonl when the rules have cages, dots or other rules
+    beyond all-different (from --variant killer or a --from file): only the JSON formats
+    hold them, so the text formats are refused for such puzzles."""
+    extra = spec.killer is not None or bool(spec.rules.constraint_rules)
+    if args.to is None:
+        args.to = "jsonl" if extra else "line"
+    elif extra and args.to not in ("json", "jsonl"):
+        what = "killer cages" if spec.killer is not None else "the rules' cages and marks"
+        raise CliError(f"--to {args.to} cannot hold {what}: use --to json or jsonl (the default)")
 
 
 # -- output --------------------------------------------------------------------------------
@@ -391,6 +447,13 @@ def _summary(
     for clues, k in hist.items():
         bar = "#" * max(1, round(40 * k / top))
         print(f"{clues:5d}  {k:7d}  {bar}", file=stream)
+    cages = [m.cages for m in made if m.cages is not None]
+    if cages:  # killer puzzles: the cages carry them, the givens are what the cages left
+        print(
+            f"cages min {min(cages)} mean {sum(cages) / len(cages):.2f} max {max(cages)}",
+            file=stream,
+        )
+        return
     print(f"note: {bias_note(rules)}", file=stream)
 
 

@@ -73,9 +73,20 @@ class CandidateGrid:
     @classmethod
     def from_values(cls, rules: RuleSet, values: tuple[int, ...] | list[int]) -> CandidateGrid:
         grid = cls(tables_for(rules))
+        constraints = grid.tables.constraints
+        if constraints is not None and constraints.domains is not None:
+            # domain rules (even/odd cells) are the cells' first pencil marks
+            grid.cands = list(constraints.domains)
+            for cell, digit in enumerate(values):
+                if digit and not constraints.domains[cell] >> (digit - 1) & 1:
+                    grid.broken = (
+                        f"given {digit} at {grid.tables.cell_names[cell]} breaks its domain"
+                    )
         for cell, digit in enumerate(values):
             if digit:
                 if not grid.cands[cell] >> (digit - 1) & 1:
+                    if grid.broken is not None:
+                        continue
                     grid.broken = (
                         f"given {digit} at {grid.tables.cell_names[cell]} "
                         "clashes with another given"
@@ -83,6 +94,12 @@ class CandidateGrid:
                     continue
                 grid.place(cell, digit)
         grid.queue = [c for c in range(len(values)) if grid.values[c] == 0]
+        if (
+            constraints is not None
+            and grid.broken is None
+            and any(not m for m, v in zip(grid.cands, grid.values) if not v)
+        ):
+            grid.broken = "a cell has no candidate left"
         return grid
 
     def copy(self) -> CandidateGrid:
@@ -103,6 +120,30 @@ class CandidateGrid:
     @property
     def is_solved(self) -> bool:
         return self.empty == 0 and self.broken is None
+
+    def check_full(self) -> bool:
+        """For a full grid: mark it ``broken`` (and return False) when it breaks a
+        relation, domain, sum or sandwich rule; singles alone can fill a grid that does."""
+        if self.empty or self.broken is not None or self.tables.constraints is None:
+            return self.broken is None
+        broken = self.tables.rules.violations(self.values)
+        if broken:
+            self.broken = broken[0][1]
+            return False
+        return True
+
+    def propagate(self) -> bool:
+        """:meth:`propagate_singles`, then the relation, sum and sandwich rules
+        (:func:`~sudoku_model.logic.constraints.sweep`), until neither changes anything.
+        Returns False (and sets ``broken``) on a contradiction."""
+        if self.tables.constraints is None:
+            return self.propagate_singles()
+        from .constraints import sweep
+
+        while self.propagate_singles():
+            if not sweep(self):
+                return self.broken is None and self.check_full()
+        return False
 
     def to_grid(self) -> Grid:
         """The values as a :class:`Grid` (0 where still empty)."""

@@ -80,7 +80,7 @@ def iter_search(
         if check is not None:
             check()
         g.touched.clear()  # no cached technique runs during search
-        if not g.propagate_singles():
+        if not g.propagate():  # singles, and the relation, sum and sandwich rules
             continue
         if g.empty == 0:
             result.complete = not stack  # stands if the consumer stops here

@@ -83,6 +83,7 @@ def solve_logically(
     result = LogicResult(grid)
     if grid.broken is None:
         result.steps.extend(iter_steps(grid, techniques, deadline=deadline))
+    grid.check_full()  # a grid filled by singles may still break a sum or relation rule
     if grid.broken is not None:
         result.status = LogicStatus.CONTRADICTION
     elif grid.empty == 0:

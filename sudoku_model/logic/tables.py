@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..rules import RuleSet
+from .constraints import ConstraintTables, constraint_tables
 
 __all__ = ["Tables", "tables_for", "digits_of", "BIT_DIGIT"]
 
@@ -51,15 +52,34 @@ class Tables:
         self.n: int = shape.size
         self.cell_count: int = shape.cell_count
         self.all_mask: int = (1 << self.n) - 1
-        self.units: tuple[tuple[int, ...], ...] = rules.units
+        #: Relation, domain, sum and sandwich rules (None when there are none).
+        self.constraints: ConstraintTables | None = constraint_tables(rules)
+        # Killer cages are all-different units too (naked subsets, locked candidates with
+        # the other units, hidden singles for a cage of n cells), after the rules' units.
+        cages = self.constraints.cage_units if self.constraints else ()
+        self.units: tuple[tuple[int, ...], ...] = rules.units + cages
         self.unit_count = len(self.units)
         # A unit of n cells must hold every digit (hidden singles, hidden subsets, fish,
         # locked candidates need this); a shorter unit only forbids repeats.
         self.unit_full: tuple[bool, ...] = tuple(len(u) == self.n for u in self.units)
-        self.cell_units: tuple[tuple[int, ...], ...] = rules.units_of_cell
-        self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(p)) for p in rules.peers)
-        self.peer_sets: tuple[frozenset[int], ...] = rules.peers
-        self.unit_names: tuple[str, ...] = tuple(rules.unit_name(i) for i in range(self.unit_count))
+        peers = rules.peers
+        cell_units = rules.units_of_cell
+        unit_names = tuple(rules.unit_name(i) for i in range(len(rules.units)))
+        if cages:
+            assert self.constraints is not None
+            grown = [set(p) for p in peers]
+            in_units = [list(u) for u in cell_units]
+            for k, cage in enumerate(cages, len(rules.units)):
+                for c in cage:
+                    grown[c].update(x for x in cage if x != c)
+                    in_units[c].append(k)
+            peers = tuple(frozenset(p) for p in grown)
+            cell_units = tuple(tuple(u) for u in in_units)
+            unit_names += self.constraints.cage_names
+        self.cell_units: tuple[tuple[int, ...], ...] = cell_units
+        self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(p)) for p in peers)
+        self.peer_sets: tuple[frozenset[int], ...] = peers
+        self.unit_names: tuple[str, ...] = unit_names
         self.cell_names: tuple[str, ...] = tuple(shape.cell_name(c) for c in range(self.cell_count))
         self.unit_is_line: tuple[bool, ...] = tuple(
             name.startswith(("row ", "column ")) for name in self.unit_names

@@ -11,7 +11,7 @@ from sudoku_model import Puzzle
 from sudoku_model.data import bundled_path
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
-from sudoku_model.rules import RuleSet
+from sudoku_model.rules import RULE_KINDS, RuleSet
 from sudoku_model.solving import Budget, SolveStatus, VerdictKind, get_backend
 
 
@@ -29,7 +29,7 @@ def backend(request):
 
 def test_capabilities():
     b = get_backend("logic")
-    assert b.capabilities.rule_kinds == frozenset({"all_different", "different"})
+    assert b.capabilities.rule_kinds == frozenset(RULE_KINDS)
     assert set(b.capabilities.budgets) == {"seconds", "nodes"}
     assert b.capabilities.max_size == 25 and "slow" in b.capabilities.notes
     with pytest.raises(ValueError):

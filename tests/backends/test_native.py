@@ -10,6 +10,7 @@ from backends.native import NativeBackend, create
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import UnsupportedPuzzleError
+from sudoku_model.rules import RULE_KINDS
 from sudoku_model.solving import SolveStatus
 
 
@@ -37,7 +38,7 @@ def counts43() -> list[tuple[Puzzle, int, Grid | None]]:
 
 def test_registered_and_described(backend: NativeBackend) -> None:
     assert backend.name == "native"
-    assert backend.capabilities.rule_kinds == frozenset({"all_different", "different"})
+    assert backend.capabilities.rule_kinds == frozenset(RULE_KINDS)
     assert set(backend.capabilities.budgets) == {"seconds", "nodes"}
     assert backend.version() == "0.1.0"
     with pytest.raises(ValueError):

@@ -9,7 +9,8 @@ Where each is defined:
 
 * singles, hidden subsets, locked candidates, colouring and X-chains need units of n cells
   (every digit once), so they use :attr:`RuleSet.full_units`;
-* naked subsets work in every all-different unit;
+* naked subsets work in every all-different unit (killer cages included);
+* the techniques of :mod:`.killer` reason on relation, sum and sandwich rules;
 * fish use the row and column units (present in every rule set ``RuleSet.build`` makes);
 * wings and chains use "sees" = :attr:`RuleSet.peers`, so Different pairs (anti-knight,
   anti-king) count.
@@ -28,6 +29,14 @@ from ..steps import Step
 from .chains import simple_colouring, x_chain, xy_chain
 from .fish import jellyfish, swordfish, x_wing
 from .intersections import locked_claiming, locked_pointing
+from .killer import (
+    cage_combination,
+    cage_unit_overlap,
+    innies_outies,
+    relation_pruning,
+    sandwich_bounds,
+    sum_bounds,
+)
 from .singles import hidden_single, naked_single
 from .subsets import hidden_pair, hidden_quad, hidden_triple, naked_pair, naked_quad, naked_triple
 from .wings import xy_wing, xyz_wing
@@ -60,7 +69,16 @@ class Technique:
 TECHNIQUES: tuple[Technique, ...] = (
     Technique("naked_single", "naked single", naked_single, "easy", 1.0),
     Technique("hidden_single", "hidden single", hidden_single, "easy", 1.2),
+    # Relation, sum and sandwich rules (killer cages, dots, arrows...); they return at
+    # once on rule sets without such rules. Scores placed among the classic ones by how
+    # much they ask of a solver: pairs and cages first, bounds and the 45 rule next.
+    Technique("relation_pruning", "relation pruning", relation_pruning, "easy", 1.4),
+    Technique("cage_combination", "cage combinations", cage_combination, "easy", 1.5),
+    Technique("sum_bounds", "sum bounds", sum_bounds, "medium", 2.0),
+    Technique("sandwich_bounds", "sandwich bounds", sandwich_bounds, "medium", 2.2),
+    Technique("innies_outies", "innies and outies (45 rule)", innies_outies, "medium", 2.5),
     Technique("locked_pointing", "locked candidates (pointing)", locked_pointing, "medium", 2.6),
+    Technique("cage_unit_overlap", "cage-unit overlap", cage_unit_overlap, "medium", 2.7),
     Technique("locked_claiming", "locked candidates (claiming)", locked_claiming, "medium", 2.8),
     Technique("naked_pair", "naked pair", naked_pair, "medium", 3.0),
     Technique("hidden_pair", "hidden pair", hidden_pair, "medium", 3.4),

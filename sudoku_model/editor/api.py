@@ -837,7 +837,9 @@ class EditorService:
             "mime": {"csv": "text/csv", "json": "application/json"}.get(fmt, "text/plain"),
         }
         if fmt in ("line", "block", "csv") and not edit.rules.is_classic:
-            names = ", ".join(v for v in edit.rules.variants if v != "classic")
+            kept = [v for v in edit.rules.variants if v != "classic"]
+            kept += dict.fromkeys(r.name for r in edit.rules.constraint_rules)
+            names = ", ".join(kept)
             body["warning"] = (
                 f"the {fmt} format keeps no variant rules ({names}); "
                 "save as json or jsonl to keep them"

@@ -2,8 +2,9 @@
 draws (regions, shaded units, lines, captions) derived from the rules as data.
 
 A puzzle on the wire is the variant JSON file format's rule fields (``box`` or ``size``,
-``variants``, ``regions``: see :mod:`sudoku_model.formats`) plus two lists of whole numbers,
-one per cell, row-major, 0 for empty:
+``variants``, ``regions``, ``constraints``: killer cages, thermometers, arrows, dots...; see
+:mod:`sudoku_model.formats` and :mod:`sudoku_model.variant_formats`) plus two lists of
+whole numbers, one per cell, row-major, 0 for empty:
 
 * ``givens``: the clues (the puzzle itself);
 * ``values``: what the grid shows now, givens included (optional: the givens).
@@ -18,8 +19,9 @@ one per cell, row-major, 0 for empty:
 The rule fields are read by :func:`sudoku_model.formats.puzzle_from_json`, so a rule kind
 that the file format learns is accepted here without a change but one: its field name goes
 into :data:`RULE_FIELDS`. The page draws rules from :func:`layout`, whose decorations are
-generic (``line``, ``shade``, ``cage``, ``dot``, ``caption``); a new rule kind registers a
-function in :data:`DECORATORS` and the page draws it.
+generic (``line``, ``shade``, ``cage``, ``dot``, ``mark``, ``outside``, ``caption``); the
+all-different rules are drawn through :data:`DECORATORS`, every other rule (relations,
+domains, sums, sandwiches) through :func:`sudoku_model.rule_marks.rule_marks`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from ..errors import ParseError, ShapeError
 from ..geometry import Shape, shape_for_size
 from ..grid import DEFAULT_ALPHABET, Grid
 from ..puzzle import Puzzle
-from ..rules import AllDifferent, Different, Rule, RuleSet
+from ..rules import AllDifferent, ConstraintRule, Different, Rule, RuleSet
 
 __all__ = [
     "ApiError",
@@ -46,7 +48,7 @@ __all__ = [
 ]
 
 #: The rule fields of a puzzle object (those of the variant JSON file format).
-RULE_FIELDS = ("box", "size", "variants", "regions")
+RULE_FIELDS = ("box", "size", "variants", "regions", "constraints")
 #: The value fields the editor adds.
 VALUE_FIELDS = ("givens", "values")
 
@@ -188,9 +190,14 @@ def decode_puzzle(obj: Any) -> EditedPuzzle:
 
 
 def encode_rules(rules: RuleSet) -> dict[str, Any]:
-    """The rule fields of a rule set (``box``, ``variants``, ``regions`` when a jigsaw)."""
+    """The rule fields of a rule set (``box``, ``variants``, ``regions`` when a jigsaw,
+    ``constraints`` when it has killer cages, dots or other constraint rules)."""
+    from ..variant_formats import constraints_to_json
+
     d = rules.to_json()
     d["variants"] = [v for v in rules.variants if v not in ("classic", "jigsaw")]
+    if rules.constraint_rules:
+        d["constraints"] = constraints_to_json(rules)
     return d
 
 
@@ -234,15 +241,87 @@ DECORATORS.update(
 )
 
 _DRAWN_BY_GRID = ("rows", "columns", "boxes", "regions")
+#: All-different units that :func:`sudoku_model.rule_marks.rule_marks` draws (as cages).
+_DRAWN_BY_MARKS = ("cages without totals",)
+
+
+def _sign(n: int, bigger: int, smaller: int) -> str:
+    """The greater-than sign between two orthogonal neighbours, its point at the smaller."""
+    (ra, ca), (rb, cb) = divmod(bigger, n), divmod(smaller, n)
+    if ra == rb:
+        return ">" if cb > ca else "<"
+    return "\u2228" if rb > ra else "\u2227"  # v or ^
+
+
+def _mark_decorations(rules: RuleSet) -> list[Decoration]:
+    """The decorations of the rules that are not all-different (killer cages, dots...),
+    from :func:`sudoku_model.rule_marks.rule_marks`; what it cannot picture it names, and
+    those names become captions."""
+    from ..rule_marks import rule_marks
+
+    marks = rule_marks(rules)
+    n = rules.shape.size
+    out: list[Decoration] = []
+    for cage in marks.cages:
+        d: Decoration = {"kind": "cage", "cells": list(cage.cells)}
+        if cage.total is not None:
+            d["text"] = str(cage.total)
+        out.append(d)
+    for thermo in marks.thermometers:
+        out.append(
+            {"kind": "line", "cells": list(thermo.cells), "style": "thermo", "bulb": thermo.bulb}
+        )
+    for arrow in marks.arrows:
+        out.append(
+            {
+                "kind": "line",
+                "cells": [arrow.circle[-1], *arrow.shaft],
+                "style": "arrow",
+                "circle": list(arrow.circle),
+            }
+        )
+    for edge in marks.edges:
+        cells = [edge.a, edge.b]
+        if edge.look in ("white-dot", "black-dot"):
+            out.append({"kind": "dot", "cells": cells, "style": edge.look.split("-")[0]})
+        else:
+            d = {"kind": "edge", "cells": cells, "text": edge.look}
+            if edge.look == "greater":
+                d.update(style="greater", text=_sign(n, edge.a, edge.b))
+            out.append(d)
+    for mark in marks.cells:
+        out.append({"kind": "shade", "cells": [mark.cell], "style": mark.look})
+    for line in marks.sum_lines:
+        out.append(
+            {"kind": "line", "cells": list(line.cells), "style": "sum", "text": str(line.total)}
+        )
+    for clue in marks.outside:
+        d = {"kind": "outside", "row": clue.row, "col": clue.col, "text": clue.text}
+        if clue.direction is not None:
+            d["direction"] = list(clue.direction)
+        out.append(d)
+    out.extend({"kind": "caption", "text": text, "rule": "constraints"} for text in marks.captions)
+    return out
 
 
 def layout(rules: RuleSet) -> dict[str, Any]:
     """What the page needs to draw a grid of these rules: ``size``, ``box``, the
     ``symbols`` of values 1..n, the ``regions`` label of each cell (thick borders between
     different labels: boxes, or the jigsaw regions), and ``decorations``, a list of
-    ``{"kind": "line" | "shade" | "cage" | "dot" | "caption", "cells": [...], "style": ...,
-    "text": ...}``. A rule with no decorator is named in a caption, never silently left
-    out."""
+    ``{"kind": ..., "cells": [...], "style": ..., "text": ...}`` where kind is
+
+    * ``shade`` (style ``window``, ``even``: a grey square, ``odd``: a grey circle);
+    * ``line`` (style ``diagonal``; ``thermo`` with ``bulb``; ``arrow`` from the last
+      ``circle`` cell along the shaft; ``sum`` with its total as ``text``);
+    * ``cage`` (dashed outline, its total as ``text`` when it has one);
+    * ``dot`` (style ``white`` or ``black``) and ``edge`` (``text`` X or V; style
+      ``greater`` for a greater-than sign, the bigger cell first, its ``text`` the sign)
+      on the edge between its two cells;
+    * ``outside``: ``text`` at ``row``, ``col`` one step outside the grid (-1 or n), with
+      a little killer's ``direction``;
+    * ``caption``: a line of text under the grid.
+
+    A rule with nothing to draw is named in a caption, never silently left out."""
     shape = rules.shape
     regions = rules.regions
     labels = (
@@ -250,7 +329,7 @@ def layout(rules: RuleSet) -> dict[str, Any]:
     )
     decorations: list[Decoration] = []
     for rule in rules.rules:
-        if rule.name in _DRAWN_BY_GRID:
+        if rule.name in _DRAWN_BY_GRID + _DRAWN_BY_MARKS or isinstance(rule, ConstraintRule):
             continue
         draw = DECORATORS.get(rule.name)
         if draw is not None:
@@ -262,6 +341,7 @@ def layout(rules: RuleSet) -> dict[str, Any]:
             decorations.append(
                 {"kind": "caption", "text": f"{rule.name}: {what}", "rule": rule.name}
             )
+    decorations.extend(_mark_decorations(rules))
     return {
         "size": shape.size,
         "box": [shape.box_rows, shape.box_cols],

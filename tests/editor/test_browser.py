@@ -277,3 +277,62 @@ def test_the_widget_front_end_syncs_through_its_model(page: Any) -> None:
             for (const h of w.handlers['change:value']) h(); }"""
     )
     widget.locator("svg[data-size='6']").wait_for()
+
+
+#: A 4x4 killer with two kropki dots (the one of tests/editor/test_rules.py): unique.
+KILLER_KROPKI = {
+    "size": 4,
+    "constraints": [
+        {
+            "type": "killer",
+            "cages": [
+                {"cells": ["r1c1", "r2c1"], "sum": 4},
+                {"cells": ["r1c2", "r1c3"], "sum": 5},
+                {"cells": ["r1c4", "r2c4"], "sum": 6},
+                {"cells": ["r2c2", "r2c3"], "sum": 5},
+                {"cells": ["r3c1", "r4c1"], "sum": 6},
+                {"cells": ["r3c2", "r3c3", "r4c2"], "sum": 8},
+                {"cells": ["r3c4", "r4c4"], "sum": 4},
+                {"cells": ["r4c3"], "sum": 2},
+            ],
+        },
+        {"type": "kropki", "white": [["r1c3", "r1c4"]], "black": [["r1c1", "r1c2"]]},
+    ],
+    "puzzle": ".........1......",
+}
+
+
+def test_a_killer_kropki_puzzle_draws_its_cages_and_dots(page: Any) -> None:
+    load_text(page, json.dumps(KILLER_KROPKI))
+    page.wait_for_selector("svg[data-size='4']")
+    assert wait_status(page)["count"] == "1"
+    labels = [t.text_content() for t in page.locator("text.cage-label").all()]
+    assert labels == ["4", "5", "6", "5", "6", "8", "4", "2"]
+    # dashed outlines: a 2-cell cage has 6 sides, the 3-cell L 8, the single cell 4
+    assert page.locator("line.cage").count() == 6 * 6 + 8 + 4
+    assert page.locator("circle.dot-white").count() == 1
+    assert page.locator("circle.dot-black").count() == 1
+    assert editor_puzzle(page)["constraints"] == KILLER_KROPKI["constraints"]
+
+
+def test_other_constraint_marks_are_drawn_or_named(page: Any) -> None:
+    constraints = [
+        {"type": "thermometer", "lines": [["r1c1", "r1c2", "r1c3"]]},
+        {"type": "arrow", "arrows": [{"circle": ["r2c1"], "shaft": ["r2c2", "r3c3"]}]},
+        {"type": "xv", "x": [], "v": [["r3c1", "r3c2"]]},
+        {"type": "greater-than", "pairs": [["r4c2", "r4c1"]]},
+        {"type": "even-odd", "even": ["r4c4"], "odd": ["r4c3"]},
+        {"type": "sandwich", "rows": [None, 3, None, None], "columns": [None] * 4},
+        {"type": "little-killer", "lines": [{"cells": ["r1c2", "r2c3", "r3c4"], "sum": 9}]},
+        {"type": "non-consecutive"},
+    ]
+    load_text(page, json.dumps({"size": 4, "constraints": constraints, "puzzle": "." * 16}))
+    page.wait_for_selector("svg[data-size='4']")
+    assert page.locator("polyline.line-thermo").count() == 1
+    assert page.locator("circle.line-arrow").count() == 1
+    assert [t.text_content() for t in page.locator("text.edge-mark").all()] == ["V"]
+    assert page.locator("polyline.edge-sign").count() == 1
+    assert page.locator("rect.shade-even").count() == page.locator("circle.shade-odd").count() == 1
+    outside = sorted(t.text_content() for t in page.locator("text.outside-clue").all())
+    assert outside == ["3", "9\u2198"]
+    assert "non-consecutive" in page.inner_text("[data-role=captions]")

@@ -160,10 +160,15 @@ export function mount(root, transport, options = {}) {
     cellSize = size <= 9 ? 44 : size <= 16 ? 32 : 24;
     pad = 4;
     const side = size * cellSize;
-    svgRoot = svg("svg", { width: side + 2 * pad, height: side + 2 * pad,
-      viewBox: `0 0 ${side + 2 * pad} ${side + 2 * pad}`, "data-size": size });
-    const x = (col) => pad + col * cellSize;
-    const y = (row) => pad + row * cellSize;
+    // a band one cell wide on each side that has clues outside the grid (sandwich, little killer)
+    const outside = layout.decorations.filter((d) => d.kind === "outside");
+    const band = (test) => (outside.some(test) ? cellSize : 0);
+    const padL = pad + band((d) => d.col === -1), padT = pad + band((d) => d.row === -1);
+    const padR = pad + band((d) => d.col === size), padB = pad + band((d) => d.row === size);
+    const width = side + padL + padR, height = side + padT + padB;
+    svgRoot = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "data-size": size });
+    const x = (col) => padL + col * cellSize;
+    const y = (row) => padT + row * cellSize;
     const centre = (cell) => [x((cell % size) + 0.5), y(Math.floor(cell / size) + 0.5)];
     cellRects = []; digitTexts = []; pencilGroups = [];
     const cells = svg("g");
@@ -182,10 +187,16 @@ export function mount(root, transport, options = {}) {
     const captionTexts = [];
     for (const d of layout.decorations) {
       const style = d.style ? ` ${d.kind}-${d.style}` : "";
-      if (d.kind === "shade") {
+      if (d.kind === "shade" && d.style === "odd") {
         for (const c of d.cells) {
-          shades.append(svg("rect", { x: x(c % size), y: y(Math.floor(c / size)), width: cellSize,
-            height: cellSize, class: "shade" + style }));
+          const [cx, cy] = centre(c);
+          shades.append(svg("circle", { cx, cy, r: cellSize * 0.4, class: "shade" + style }));
+        }
+      } else if (d.kind === "shade") {
+        const inset = d.style === "even" ? cellSize * 0.1 : 0;
+        for (const c of d.cells) {
+          shades.append(svg("rect", { x: x(c % size) + inset, y: y(Math.floor(c / size)) + inset,
+            width: cellSize - 2 * inset, height: cellSize - 2 * inset, class: "shade" + style }));
         }
       } else if (d.kind === "line") {
         const pts = d.cells.map(centre);
@@ -196,9 +207,30 @@ export function mount(root, transport, options = {}) {
           pts[0] = [x0 - sx * h, y0 - sy * h];
           pts[pts.length - 1] = [x1 + sx * h, y1 + sy * h];
         }
+        const width = { diagonal: 2, arrow: 2, sum: cellSize * 0.12 }[d.style] ?? cellSize * 0.3;
         under.append(svg("polyline", { points: pts.map((p) => p.join(",")).join(" "),
-          class: "line" + style, "stroke-width": d.style === "diagonal" ? 2 : cellSize * 0.3 }));
-        if (d.style === "thermo") {
+          class: "line" + style, "stroke-width": width }));
+        for (const c of d.circle || []) {
+          const [cx, cy] = centre(c);
+          under.append(svg("circle", { cx, cy, r: cellSize * 0.4, class: "line" + style,
+            "stroke-width": 2 }));
+        }
+        if (d.style === "arrow" && pts.length > 1) {
+          // the head: two strokes back from the shaft's last cell
+          const [ex, ey] = pts[pts.length - 1], [px, py] = pts[pts.length - 2];
+          const len = Math.hypot(ex - px, ey - py), ux = (ex - px) / len, uy = (ey - py) / len;
+          const h = cellSize * 0.25;
+          under.append(svg("polyline", { class: "line" + style, "stroke-width": 2, points:
+            `${ex - h * (ux - uy)},${ey - h * (uy + ux)} ${ex},${ey} ${ex - h * (ux + uy)},${ey - h * (uy - ux)}` }));
+        }
+        if (d.text !== undefined) {
+          const first = d.cells[0];
+          const t = svg("text", { x: x(first % size) + 5, y: y(Math.floor(first / size)) + 12,
+            class: "cage-label" });
+          t.textContent = d.text;
+          over.append(t);
+        }
+        if (d.style === "thermo" && d.bulb !== false) {
           const [bx, by] = pts[0];
           under.append(svg("circle", { cx: bx, cy: by, r: cellSize * 0.3, class: "line" + style,
             fill: "#c8c8c8" }));
@@ -225,6 +257,28 @@ export function mount(root, transport, options = {}) {
         const [ax, ay] = centre(d.cells[0]), [bx, by] = centre(d.cells[1]);
         over.append(svg("circle", { cx: (ax + bx) / 2, cy: (ay + by) / 2, r: cellSize * 0.12,
           class: "dot" + style }));
+      } else if (d.kind === "edge" && d.cells.length === 2) {
+        // X, V or a greater-than sign on the edge between the two cells
+        const [ax, ay] = centre(d.cells[0]), [bx, by] = centre(d.cells[1]);
+        const mx = (ax + bx) / 2, my = (ay + by) / 2;
+        if (d.style === "greater") {
+          // a chevron whose point is toward the smaller (second) cell
+          const ux = Math.sign(bx - ax), uy = Math.sign(by - ay), h = cellSize * 0.12;
+          over.append(svg("polyline", { class: "edge-sign", points:
+            `${mx - h * ux - h * uy},${my - h * uy - h * ux} ${mx + h * ux},${my + h * uy} `
+            + `${mx - h * ux + h * uy},${my - h * uy + h * ux}` }));
+        } else {
+          const t = svg("text", { x: mx, y: my, class: "edge-mark", "font-size": cellSize * 0.32 });
+          t.textContent = d.text;
+          over.append(t);
+        }
+      } else if (d.kind === "outside") {
+        // a clue outside the grid; a little killer's arrow shows its diagonal's direction
+        const arrows = { "1,1": "\u2198", "1,-1": "\u2199", "-1,1": "\u2197", "-1,-1": "\u2196" };
+        const t = svg("text", { x: x(d.col + 0.5), y: y(d.row + 0.5), class: "outside-clue",
+          "font-size": cellSize * 0.4 });
+        t.textContent = d.text + (d.direction ? arrows[d.direction.join(",")] || "" : "");
+        over.append(t);
       } else if (d.kind === "caption") {
         captionTexts.push(d.text);
       } else {
@@ -254,7 +308,7 @@ export function mount(root, transport, options = {}) {
     const sorted = [...lines.children].sort((a, b) =>
       (a.getAttribute("class") === "thick") - (b.getAttribute("class") === "thick"));
     lines.replaceChildren(...sorted);
-    lines.append(svg("rect", { x: pad, y: pad, width: side, height: side, fill: "none",
+    lines.append(svg("rect", { x: padL, y: padT, width: side, height: side, fill: "none",
       class: "thick" }));
     svgRoot.append(lines, over);
     const texts = svg("g");

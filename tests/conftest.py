@@ -79,3 +79,23 @@ def loadable_backends(pytestconfig: pytest.Config) -> list[Backend]:
         extra = [name for name in available_backends() if _load_error(name) is None]
         chosen = list(dict.fromkeys(chosen + extra))
     return [load_backend(name) for name in chosen]
+
+
+_SIGNALS_AT_START = {
+    s: __import__("signal").getsignal(s)
+    for s in (__import__("signal").SIGINT, __import__("signal").SIGTERM)
+}
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored() -> object:
+    """Every test starts with the session's SIGINT/SIGTERM handlers. A command run in this
+    process that received a signal leaves both ignored on purpose (``stop_on_signals(linger
+    =True)``: the process is about to exit); ignored signals are inherited by every child
+    process a later test starts, whose interrupt test would then wait in vain."""
+    import signal
+
+    yield
+    for s, h in _SIGNALS_AT_START.items():
+        if signal.getsignal(s) is not h:
+            signal.signal(s, h)

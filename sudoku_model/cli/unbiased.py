@@ -53,6 +53,8 @@ def run_unbiased(args: argparse.Namespace) -> int:
     if args.count < 0:
         raise CliError(f"--count must be non-negative, got {args.count}")
     rules = RuleSet.classic(Shape(3, 3))
+    if args.to is None:  # generate's --to: line unless asked (jsonl is killer's default)
+        args.to = "line"
     backend = get_backend_or_exit(args.backend)
     budget = budget_from(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1

@@ -195,3 +195,19 @@ def test_strong_links_are_sound_along_rated_paths() -> None:
             apply_step(state, step)
     # The sample meets every kind: skyscraper, kite, turbot and grouped links.
     assert {er for (t, er) in seen if t == "Turbot Fish"} == {4.0, 4.1, 4.2, 4.3}, seen
+    assert {er for (t, er) in seen if t == "Three Strong Links"} == {5.4, 5.5, 5.6, 5.7}, seen
+
+
+def test_three_strong_links_suffix_and_permutation_order_follow_se() -> None:
+    from sudoku_model.se.strong_links import _heap_permutations, _line_name
+
+    # QuickPerm's countdown order, which decides SE's first hint among equals.
+    assert list(_heap_permutations(3)) == [
+        (0, 1, 2), (1, 0, 2), (2, 0, 1), (0, 2, 1), (1, 2, 0), (2, 1, 0),
+    ]  # fmt: skip
+    # Rows and columns swap: a row-row-column chain reads as its smallest form.
+    assert _line_name([1, 1, 2]) == "112"
+    assert _line_name([2, 2, 1]) == "112"
+    assert _line_name([1, 1, 1]) == "111"
+    assert _line_name([2, 2, 2]) == "111"
+    assert _line_name([0, 1, 2]) == "012"

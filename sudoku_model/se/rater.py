@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import aligned, basic, chaining, unique, wings
+from . import aligned, basic, chaining, strong_links, unique, wings
 from .state import State
 from .steps import SEStep, apply_step
 
@@ -19,7 +19,7 @@ __all__ = ["RATER_NAME", "RATER_VERSION", "SERating", "Producer", "PRODUCERS", "
 RATER_NAME = "sudoku-model-se"
 #: Bumped whenever a change can alter a rating: a rating is reproducible only together
 #: with the version that computed it.
-RATER_VERSION = "0.2"
+RATER_VERSION = "0.4"
 
 Generate = Callable[[State, "float | None"], Iterator[SEStep]]
 
@@ -41,8 +41,8 @@ def _p(name: str, floor: float, fn: Callable[[State], Iterator[SEStep]]) -> Prod
 #: SE's producers in SE's order: SukakuExplainer's default technique set of late 2019
 #: (WXYZ- and VWXYZ-wings on, four strong links off, no UVWXYZ/TUVWXYZ-wings, which came
 #: in January 2020), the version whose ratings the reference collection carries (it has no
-#: rating in 5.8-6.2 nor 7.5). Turbot fish and three strong links, on in that version, are
-#: not built yet: see the README's SE section.
+#: rating in 5.8-6.2 nor 7.5); its 1.10.4 release (November 2019) is the specification of
+#: the turbot fish and three strong links.
 PRODUCERS: tuple[Producer, ...] = (
     _p("Hidden Single", 1.0, basic.hidden_singles),
     _p("Direct Pointing", 1.7, basic.direct_pointing),
@@ -56,12 +56,14 @@ PRODUCERS: tuple[Producer, ...] = (
     _p("Naked Triplet", 3.6, lambda s: basic.naked_sets(s, 3)),
     _p("Swordfish", 3.8, lambda s: basic.fish(s, 3)),
     _p("Hidden Triplet", 4.0, lambda s: basic.hidden_sets(s, 3)),
+    _p("Turbot Fish", 4.0, strong_links.turbot_fish),
     _p("XY-Wing", 4.2, lambda s: basic.xy_wings(s, False)),
     _p("XYZ-Wing", 4.4, lambda s: basic.xy_wings(s, True)),
     _p("Unique Rectangle", 4.5, unique.unique_loops),
     _p("Naked Quad", 5.0, lambda s: basic.naked_sets(s, 4)),
     _p("Jellyfish", 5.2, lambda s: basic.fish(s, 4)),
     _p("Hidden Quad", 5.4, lambda s: basic.hidden_sets(s, 4)),
+    _p("Three Strong Links", 5.4, strong_links.three_strong_links),
     _p("WXYZ-Wing", 5.5, lambda s: wings.als_wing(s, 3)),
     _p("BUG", 5.6, unique.bug),
     _p("VWXYZ-Wing", 6.2, lambda s: wings.als_wing(s, 4)),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from . import basic, unique
+from . import basic, strong_links, unique
 from .state import BIT, State
 from .steps import SEStep
 
@@ -38,6 +38,10 @@ COVERED: dict[str, tuple[str, Producer]] = {
     "0300": ("X-Wing", lambda s: basic.fish(s, 2)),
     "0301": ("Swordfish", lambda s: basic.fish(s, 3)),
     "0302": ("Jellyfish", lambda s: basic.fish(s, 4)),
+    "0400": ("Skyscraper", strong_links.turbot_fish),
+    "0401": ("2-String Kite", strong_links.turbot_fish),
+    "0402": ("Empty Rectangle", strong_links.turbot_fish),
+    "0403": ("Turbot Fish", strong_links.turbot_fish),
     "0800": ("XY-Wing", lambda s: basic.xy_wings(s, False)),
     "0801": ("XYZ-Wing", lambda s: basic.xy_wings(s, True)),
     "0600": ("Uniqueness Test 1", unique.unique_loops),

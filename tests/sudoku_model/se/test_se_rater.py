@@ -137,7 +137,7 @@ def test_hodoku_reglib_cases_of_the_techniques_se_shares() -> None:
     # HoDoKu's uniqueness variants with missing candidates, and reports a naked triple
     # once per region.
     full = {"0000", "0002", "0003", "0100", "0101", "0200", "0202", "0300", "0301", "0302",
-            "0610", "0800", "0801"}  # fmt: skip
+            "0400", "0401", "0402", "0403", "0610", "0800", "0801"}  # fmt: skip
     at_least = {"0201": 17, "0210": 26, "0211": 13, "0212": 9, "0600": 8, "0601": 18,
                 "0602": 7, "0603": 11}  # fmt: skip
     assert set(passed) == set(COVERED)
@@ -175,3 +175,39 @@ def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
                     for c, d in wing.eliminations:
                         assert solution[c] != d, wing.describe()
             apply_step(state, step)
+
+
+def test_strong_links_are_sound_along_rated_paths() -> None:
+    from sudoku_model.se.strong_links import three_strong_links, turbot_fish
+
+    seen = collections.Counter()
+    for puzzle, _ in _sample()[:12]:
+        values = _values(puzzle)
+        solution = _solution(values)
+        r = rate_se(values, seconds=60)
+        state = State.from_values(values)
+        for step in r.steps:
+            for producer in (turbot_fish, three_strong_links):
+                for hint in producer(state):
+                    seen[hint.technique, hint.er] += 1
+                    for c, d in hint.eliminations:
+                        assert solution[c] != d, hint.describe()
+            apply_step(state, step)
+    # The sample meets every kind: skyscraper, kite, turbot and grouped links.
+    assert {er for (t, er) in seen if t == "Turbot Fish"} == {4.0, 4.1, 4.2, 4.3}, seen
+    assert {er for (t, er) in seen if t == "Three Strong Links"} == {5.4, 5.5, 5.6, 5.7}, seen
+
+
+def test_three_strong_links_suffix_and_permutation_order_follow_se() -> None:
+    from sudoku_model.se.strong_links import _heap_permutations, _line_name
+
+    # QuickPerm's countdown order, which decides SE's first hint among equals.
+    assert list(_heap_permutations(3)) == [
+        (0, 1, 2), (1, 0, 2), (2, 0, 1), (0, 2, 1), (1, 2, 0), (2, 1, 0),
+    ]  # fmt: skip
+    # Rows and columns swap: a row-row-column chain reads as its smallest form.
+    assert _line_name([1, 1, 2]) == "112"
+    assert _line_name([2, 2, 1]) == "112"
+    assert _line_name([1, 1, 1]) == "111"
+    assert _line_name([2, 2, 2]) == "111"
+    assert _line_name([0, 1, 2]) == "012"

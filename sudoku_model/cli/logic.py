@@ -7,7 +7,6 @@ import argparse
 import re
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -282,7 +281,7 @@ def run_rate(args: argparse.Namespace) -> int:
         return run_rate_se(args)
     if getattr(args, "no_steps", False):
         raise CliError("--no-steps applies to --scale se only")
-    from ..executor import Executor, Interrupted, chunks, stop_on_signals
+    from .rate import rate_records
 
     keys = tuple(t.key for t in _techniques(args))
     budget = budget_from(args)
@@ -291,48 +290,17 @@ def run_rate(args: argparse.Namespace) -> int:
     # A missing input or a bad input option fails here, before the output is truncated.
     records = prefetch(iter_inputs(args.file, args))
     out = open_output(args.output) if args.output else sys.stdout
-    from ..records import JsonlWriter, head, malformed_record, puzzle_fields
-
-    writer = JsonlWriter(out)
-    levels: Counter[str] = Counter()
-    malformed = 0
-    count = 0
-    code: int | None = None
     start = time.perf_counter()
-    try:
-        with stop_on_signals(linger=True):  # a signal stops the run cleanly (sudoku_model.executor)
-            # Streaming: records are read as the workers need them, never all at once.
-            # The logical solver is Python: processes, not threads.
-            executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)
-            batches = chunks(
-                (
-                    (rec, None if rec.error is not None else (rec.puzzle, keys, budget))
-                    for rec in records
-                ),
-                16,
-                first=1,
-            )
-            for batch, ratings in executor.map(_rate_many, batches):
-                for (rec, _), rating in zip(batch, ratings):
-                    count += 1
-                    if rating is None:
-                        malformed += 1
-                        # on stderr too, as every command reports bad input
-                        print(str(rec.error), file=sys.stderr)
-                        row = malformed_record("rate", rec)
-                        levels["malformed"] += 1
-                    else:
-                        row = head("rate", rec.source, rec.line)
-                        row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
-                        row.update(rating)
-                        levels[rating["level"] or rating["verdict"]] += 1
-                    writer.write(row)
-                writer.flush()
-    except Interrupted as exc:
-        code = exc.exit_code
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    # Technique keys, not Technique objects, cross to worker processes (picklable).
+    count, malformed, levels, code = rate_records(
+        args,
+        records,
+        out,
+        _rate_one,
+        lambda rec: (rec.puzzle, keys, budget),
+        chunk=16,
+        level_of=lambda rating: rating["level"] or rating["verdict"],
+    )
     seconds = time.perf_counter() - start
     rate = count / seconds if seconds > 0 else 0.0
     order = [
@@ -356,12 +324,3 @@ def run_rate(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     return exit_code(input_errors=malformed)
-
-
-def _maybe_rate(job: Any) -> dict[str, Any] | None:
-    return None if job is None else _rate_one(job)
-
-
-def _rate_many(batch: list[tuple[Any, Any]]) -> list[dict[str, Any] | None]:
-    """The unit of work of the executor: a chunk of (record, job) pairs."""
-    return [_maybe_rate(job) for _, job in batch]

@@ -12,7 +12,8 @@ import argparse
 import sys
 import time
 from collections import Counter
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import IO, Any
 
 from .common import CliError, exit_code, iter_inputs, open_output, output_alphabet, prefetch
 
@@ -97,19 +98,77 @@ def _rate_one(job: tuple[Any, float, bool]) -> dict[str, Any]:
     return out
 
 
-def _maybe(job: Any) -> dict[str, Any] | None:
-    return None if job is None else _rate_one(job)
+def rate_batch(
+    rate_one: Callable[[Any], dict[str, Any]], batch: list[tuple[Any, Any]]
+) -> list[dict[str, Any] | None]:
+    """The unit of work of the executor: a chunk of (record, job) pairs, a job None for a
+    malformed record."""
+    return [None if job is None else rate_one(job) for _, job in batch]
 
 
-def _rate_many(batch: list[tuple[Any, Any]]) -> list[dict[str, Any] | None]:
-    return [_maybe(job) for _, job in batch]
+def rate_records(
+    args: argparse.Namespace,
+    records: Iterable[Any],
+    out: IO[str],
+    rate_one: Callable[[Any], dict[str, Any]],
+    job_of: Callable[[Any], Any],
+    *,
+    chunk: int,
+    level_of: Callable[[dict[str, Any]], str],
+) -> tuple[int, int, Counter[str], int | None]:
+    """Rate a stream of records into ``out`` (JSONL, one record each, malformed ones
+    included and quoted on stderr), with ``--jobs`` worker processes (the raters are
+    Python), stopping cleanly on a signal; closes ``out`` unless it is stdout. Shared by
+    both scales of ``sudoku rate``.
+
+    Returns:
+        (records, malformed records, count per level, exit code of a signal or None).
+    """
+    from functools import partial
+
+    from ..executor import Executor, Interrupted, chunks, stop_on_signals
+    from ..records import JsonlWriter, head, malformed_record, puzzle_fields
+
+    writer = JsonlWriter(out)
+    levels: Counter[str] = Counter()
+    malformed = 0
+    count = 0
+    code: int | None = None
+    try:
+        with stop_on_signals(linger=True):  # a signal stops the run cleanly (sudoku_model.executor)
+            # Streaming: records are read as the workers need them, never all at once.
+            executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)
+            batches = chunks(
+                ((rec, None if rec.error is not None else job_of(rec)) for rec in records),
+                chunk,
+                first=1,
+            )
+            for batch, ratings in executor.map(partial(rate_batch, rate_one), batches):
+                for (rec, _), rating in zip(batch, ratings):
+                    count += 1
+                    if rating is None:
+                        malformed += 1
+                        # on stderr too, as every command reports bad input
+                        print(str(rec.error), file=sys.stderr)
+                        row = malformed_record("rate", rec)
+                        levels["malformed"] += 1
+                    else:
+                        row = head("rate", rec.source, rec.line)
+                        row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
+                        row.update(rating)
+                        levels[level_of(rating)] += 1
+                    writer.write(row)
+                writer.flush()
+    except Interrupted as exc:
+        code = exc.exit_code
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return count, malformed, levels, code
 
 
 def run_rate_se(args: argparse.Namespace) -> int:
     """The ``--scale se`` branch of ``sudoku rate``."""
-    from ..executor import Executor, Interrupted, chunks, stop_on_signals
-    from ..records import JsonlWriter, head, malformed_record, puzzle_fields
-
     seconds = args.budget_seconds if args.budget_seconds is not None else DEFAULT_SE_SECONDS
     if seconds < 0:
         raise CliError(f"--budget-seconds must be non-negative, got {seconds}")
@@ -120,43 +179,16 @@ def run_rate_se(args: argparse.Namespace) -> int:
     with_steps = not args.no_steps
     records = prefetch(iter_inputs(args.file, args))
     out = open_output(args.output) if args.output else sys.stdout
-    writer = JsonlWriter(out)
-    levels: Counter[str] = Counter()
-    malformed = 0
-    count = 0
-    code: int | None = None
     start = time.perf_counter()
-    try:
-        with stop_on_signals(linger=True):
-            executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)
-            batches = chunks(
-                (
-                    (rec, None if rec.error is not None else (rec.puzzle, seconds, with_steps))
-                    for rec in records
-                ),
-                4,
-                first=1,
-            )
-            for batch, ratings in executor.map(_rate_many, batches):
-                for (rec, _), rating in zip(batch, ratings):
-                    count += 1
-                    if rating is None:
-                        malformed += 1
-                        print(str(rec.error), file=sys.stderr)
-                        row = malformed_record("rate", rec)
-                        levels["malformed"] += 1
-                    else:
-                        row = head("rate", rec.source, rec.line)
-                        row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
-                        row.update(rating)
-                        levels[rating["level"] or rating.get("se_status") or rating["verdict"]] += 1
-                    writer.write(row)
-                writer.flush()
-    except Interrupted as exc:
-        code = exc.exit_code
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    count, malformed, levels, code = rate_records(
+        args,
+        records,
+        out,
+        _rate_one,
+        lambda rec: (rec.puzzle, seconds, with_steps),
+        chunk=4,
+        level_of=lambda rating: rating["level"] or rating.get("se_status") or rating["verdict"],
+    )
     wall = time.perf_counter() - start
     histogram = ", ".join(f"{k} {v}" for k, v in sorted(levels.items()))
     tail = "; INTERRUPTED" if code is not None else ""

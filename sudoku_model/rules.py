@@ -568,31 +568,14 @@ def kropki_rules(
     Raises:
         RuleError: for a dot between cells that are not neighbours, or two dots on a pair.
     """
-    n = shape.size
-    w = _neighbour_pairs(shape, "kropki white", white)
-    b = _neighbour_pairs(shape, "kropki black", black)
-    both = set(w) & set(b)
-    if both:
-        raise RuleError(f"rule 'kropki': {_names(shape, min(both))} have two dots")
-    rules = []
-    if w:
-        rules.append(
-            Relation("kropki white", tuple(w), _pair_table(n, lambda x, y: abs(x - y) == 1))
-        )
-    if b:
-        rules.append(
-            Relation(
-                "kropki black", tuple(b), _pair_table(n, lambda x, y: x == 2 * y or y == 2 * x)
-            )
-        )
-    if negative:
-        dotted = set(w) | set(b)
-        rest = tuple(p for p in _orthogonal_pairs(shape) if p not in dotted)
-        table = _pair_table(n, lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x)
-        rules.append(Relation("kropki negative", rest, table))
-    for rule in rules:
-        rule.validate(shape)
-    return tuple(rules)
+    return _edge_mark_rules(
+        shape,
+        "kropki",
+        "dots",
+        ("kropki white", white, lambda x, y: abs(x - y) == 1),
+        ("kropki black", black, lambda x, y: x == 2 * y or y == 2 * x),
+        negative,
+    )
 
 
 def xv_rules(
@@ -611,22 +594,46 @@ def xv_rules(
         RuleError: for a sign between cells that are not neighbours, two signs on a pair,
             or a sum the grid's digits cannot make (an X on a 4x4 grid).
     """
+    return _edge_mark_rules(
+        shape,
+        "XV",
+        "signs",
+        ("XV x", x, lambda a, b: a + b == 10),
+        ("XV v", v, lambda a, b: a + b == 5),
+        negative,
+    )
+
+
+def _edge_mark_rules(
+    shape: Shape,
+    family: str,
+    marks: str,
+    first: tuple[str, Iterable[Sequence[int]], Callable[[int, int], bool]],
+    second: tuple[str, Iterable[Sequence[int]], Callable[[int, int], bool]],
+    negative: bool,
+) -> tuple[Relation, ...]:
+    """Two kinds of marks between orthogonal neighbours (kropki dots, XV signs), each a
+    relation, and with ``negative`` a third: every unmarked neighbour pair is in neither
+    relation. Returns the non-empty rules, validated.
+
+    Raises:
+        RuleError: for a mark between cells that are not neighbours, two marks on one
+            pair, or a relation no digits of the grid satisfy.
+    """
     n = shape.size
-    xs = _neighbour_pairs(shape, "XV x", x)
-    vs = _neighbour_pairs(shape, "XV v", v)
-    both = set(xs) & set(vs)
+    kinds = [
+        (name, _neighbour_pairs(shape, name, pairs), ok) for name, pairs, ok in (first, second)
+    ]
+    both = set(kinds[0][1]) & set(kinds[1][1])
     if both:
-        raise RuleError(f"rule 'XV': {_names(shape, min(both))} have two signs")
-    rules = []
-    if xs:
-        rules.append(Relation("XV x", tuple(xs), _pair_table(n, lambda a, b: a + b == 10)))
-    if vs:
-        rules.append(Relation("XV v", tuple(vs), _pair_table(n, lambda a, b: a + b == 5)))
+        raise RuleError(f"rule {family!r}: {_names(shape, min(both))} have two {marks}")
+    rules = [Relation(name, tuple(pairs), _pair_table(n, ok)) for name, pairs, ok in kinds if pairs]
     if negative:
-        signed = set(xs) | set(vs)
-        rest = tuple(p for p in _orthogonal_pairs(shape) if p not in signed)
-        table = _pair_table(n, lambda a, b: a + b not in (5, 10))
-        rules.append(Relation("XV negative", rest, table))
+        marked = set(kinds[0][1]) | set(kinds[1][1])
+        rest = tuple(p for p in _orthogonal_pairs(shape) if p not in marked)
+        oks = [ok for _, _, ok in kinds]
+        table = _pair_table(n, lambda a, b: not any(ok(a, b) for ok in oks))
+        rules.append(Relation(f"{family} negative", rest, table))
     for rule in rules:
         rule.validate(shape)
     return tuple(rules)

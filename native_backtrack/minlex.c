@@ -67,12 +67,18 @@ static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used
     }
     uint8_t *bp = x->best + 9 * p;
     const uint8_t *cols = x->cols;
+    /* Every candidate row's segment first; only those equal to the smallest go on (a
+     * larger sibling can never reach a leaf equal to the best), so a branch that a sibling
+     * beats is never searched, whatever order the rows come in. */
+    uint8_t segs[9][9], labs[9][10];
+    int nexts[9], keep[9], nk = 0;
     for (int i = 0; i < nc; i++) {
-        const int r = cand[i];
-        const uint8_t *row = x->g[x->t][r];
-        uint8_t l2[10], seg[9];
+        const uint8_t *row = x->g[x->t][cand[i]];
+        uint8_t *l2 = labs[i], *seg = segs[i];
         memcpy(l2, lab, 10);
         int k = next, cmp = 0, j;
+        /* against the best so far, then against the smallest sibling kept */
+        const uint8_t *ref = nk ? segs[keep[0]] : bp;
         for (j = 0; j < 9; j++) {
             uint8_t v = row[cols[j]], y = 0;
             if (v) {
@@ -81,18 +87,28 @@ static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used
             }
             seg[j] = y;
             if (!cmp) {
-                if (y < bp[j]) cmp = -1;
-                else if (y > bp[j]) { cmp = 1; break; }
+                if (y < ref[j]) cmp = -1;
+                else if (y > ref[j]) { cmp = 1; break; }
             }
         }
         if (cmp > 0) continue;
-        if (cmp < 0) {
-            memcpy(bp, seg, 9);
-            memset(bp + 9, 0xFF, (size_t)(81 - 9 * p - 9));
-            x->count = 0;
-        }
+        nexts[i] = k;
+        if (cmp < 0) nk = 0;
+        keep[nk++] = i;
+    }
+    if (!nk) return;
+    if (memcmp(segs[keep[0]], bp, 9) < 0) {
+        memcpy(bp, segs[keep[0]], 9);
+        memset(bp + 9, 0xFF, (size_t)(81 - 9 * p - 9));
+        x->count = 0;
+    }
+    for (int i = 0; i < nk; i++) {
+        const int c = keep[i], r = cand[c];
+        /* a deeper leaf may have lowered this row of the best: recheck */
+        if (i && memcmp(segs[c], bp, 9) > 0) return;
         x->rows[p] = (uint8_t)r;
-        ml_dfs(x, p + 1, r / 3, used_rows | 1u << r, used_bands | 1u << (r / 3), l2, k);
+        ml_dfs(x, p + 1, r / 3, used_rows | 1u << r, used_bands | 1u << (r / 3), labs[c],
+               nexts[c]);
     }
 }
 

@@ -41,6 +41,10 @@ typedef struct {
     /* the first leaf that reached best */
     int wt;
     uint8_t wrows[9], wcols[9], wlab[10];
+    /* ml_from_distinct runs twice over the same column orders: pass 0 only lowers the
+     * best string's next row to its minimum over all of them, pass 1 searches below the
+     * column orders that reach it, so none is searched deep only to be beaten later */
+    int pass;
 } ml_ctx;
 
 static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used_bands,
@@ -114,6 +118,153 @@ static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used
 
 static const uint8_t PERM3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/* Orders of 0 to 3 items: PERMS[n] lists NPERMS[n] orders of n items. */
+static const uint8_t PERMS[4][6][3] = {
+    {{0}},
+    {{0}},
+    {{0, 1}, {1, 0}},
+    {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}};
+static const int NPERMS[4] = {1, 1, 2, 6};
+
+/* What ml_from_distinct fixed for row p (per output slot: its row-p-blank columns, whose
+ * order is still open, and its clued columns in their chosen order) and the input row r1
+ * being placed as row p+1. */
+typedef struct {
+    int p, r1;
+    unsigned used_rows, used_bands;
+    uint8_t nblank[3], blank[3][3], nclue[3], clues[3][3];
+} ml_next;
+
+/* Orders the row-p-blank columns of output slot s (any order reads 0 in row p) one slot at
+ * a time, comparing row p+1 with the best string as its cells appear, so a column order
+ * whose row p+1 is already greater is cut after one slot instead of after all nine
+ * columns. At the end, pass 1 searches the rows below (pass 0 only lowers the best). */
+static void ml_slots(ml_ctx *x, const ml_next *nx, int s, const uint8_t *lab, int k)
+{
+    const int p1 = nx->p + 1;
+    if (s == 3) {
+        if (x->pass == 0) return;
+        x->rows[p1] = (uint8_t)nx->r1;
+        ml_dfs(x, p1 + 1, nx->r1 / 3, nx->used_rows | 1u << nx->r1,
+               nx->used_bands | 1u << (nx->r1 / 3), lab, k);
+        return;
+    }
+    const uint8_t *row = x->g[x->t][nx->r1];
+    uint8_t *bp = x->best + 9 * p1 + 3 * s;
+    const int nb = nx->nblank[s];
+    uint8_t *cols = x->cols + 3 * s;
+    for (int i = 0; i < nx->nclue[s]; i++) cols[nb + i] = nx->clues[s][i];
+    for (int o = 0; o < NPERMS[nb]; o++) {
+        for (int i = 0; i < nb; i++) cols[i] = nx->blank[s][PERMS[nb][o][i]];
+        uint8_t l2[10], seg[3];
+        memcpy(l2, lab, 10);
+        int k2 = k, cmp = 0;
+        for (int j = 0; j < 3; j++) {
+            uint8_t v = row[cols[j]], y = 0;
+            if (v) {
+                y = l2[v];
+                if (!y) y = l2[v] = (uint8_t)++k2;
+            }
+            seg[j] = y;
+            if (!cmp) {
+                if (y < bp[j]) cmp = -1;
+                else if (y > bp[j]) { cmp = 1; break; }
+            }
+        }
+        if (cmp > 0) continue;
+        if (cmp < 0) {
+            memcpy(bp, seg, 3);
+            memset(bp + 3, 0xFF, (size_t)(81 - 9 * p1 - 3 * s - 3));
+            x->count = 0;
+        }
+        ml_slots(x, nx, s + 1, l2, k2);
+    }
+}
+
+/* The first clued output row p is input row r0 of grid x->t, and no row repeats a digit.
+ * Only where row p's blanks fall matters to its string, so its smallest form has the
+ * stacks in increasing clue count and blanks first inside each; its labels (1, 2, 3 ... in
+ * order) depend only on the order of the stacks and of the clued columns inside each.
+ * Those are enumerated here; the orders of the blank columns are left to ml_slots, which
+ * places row p+1 one slot at a time. Same column orders as ml_from_row with distinct set,
+ * each reaching ml_dfs once when its rows p and p+1 equal the minimum. */
+static void ml_from_distinct(ml_ctx *x, int p, int r0, unsigned used_rows, unsigned used_bands)
+{
+    const uint8_t *row = x->g[x->t][r0];
+    uint8_t blank[3][3] = {{0}}, clue[3][3] = {{0}};
+    int nb[3] = {0, 0, 0}, ncl[3] = {0, 0, 0};
+    for (int s = 0; s < 3; s++)
+        for (int q = 0; q < 3; q++) {
+            const uint8_t c = (uint8_t)(3 * s + q);
+            if (row[c]) clue[s][ncl[s]++] = c;
+            else blank[s][nb[s]++] = c;
+        }
+    x->rows[p] = (uint8_t)r0;
+    used_rows |= 1u << r0;
+    used_bands |= 1u << (r0 / 3);
+    /* row p's string is the same for every column order kept below */
+    uint8_t *bp = x->best + 9 * p;
+    {
+        int cnt[3] = {ncl[0], ncl[1], ncl[2]};
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2 - a; b++)
+                if (cnt[b] > cnt[b + 1]) { int z = cnt[b]; cnt[b] = cnt[b + 1]; cnt[b + 1] = z; }
+        uint8_t seg[9];
+        int k = 0;
+        for (int s = 0; s < 3; s++)
+            for (int q = 0; q < 3; q++) seg[3 * s + q] = q < 3 - cnt[s] ? 0 : (uint8_t)++k;
+        const int cmp = memcmp(seg, bp, 9);
+        if (cmp > 0) return;
+        if (cmp < 0) {
+            memcpy(bp, seg, 9);
+            memset(bp + 9, 0xFF, (size_t)(72 - 9 * p));
+            x->count = 0;
+        }
+    }
+    int cand[9], nc = 0;
+    if ((p + 1) % 3 == 0) {
+        for (int b = 0; b < 3; b++)
+            if (!(used_bands >> b & 1))
+                for (int r = 3 * b; r < 3 * b + 3; r++) cand[nc++] = r;
+    } else {
+        for (int r = 3 * (r0 / 3); r < 3 * (r0 / 3) + 3; r++)
+            if (!(used_rows >> r & 1)) cand[nc++] = r;
+    }
+    ml_next nx;
+    memset(&nx, 0, sizeof nx);
+    nx.p = p;
+    nx.used_rows = used_rows;
+    nx.used_bands = used_bands;
+    for (int so = 0; so < 6; so++) {
+        const uint8_t *st = PERM3[so];
+        if (ncl[st[0]] > ncl[st[1]] || ncl[st[1]] > ncl[st[2]]) continue;
+        int n[3];
+        for (int s = 0; s < 3; s++) {
+            n[s] = ncl[st[s]];
+            nx.nblank[s] = (uint8_t)nb[st[s]];
+            nx.nclue[s] = (uint8_t)n[s];
+            memcpy(nx.blank[s], blank[st[s]], 3);
+        }
+        for (int a = 0; a < NPERMS[n[0]]; a++)
+            for (int b = 0; b < NPERMS[n[1]]; b++)
+                for (int c = 0; c < NPERMS[n[2]]; c++) {
+                    const int pick[3] = {a, b, c};
+                    uint8_t lab[10] = {0};
+                    int k = 0;
+                    for (int s = 0; s < 3; s++)
+                        for (int i = 0; i < n[s]; i++) {
+                            const uint8_t col = clue[st[s]][PERMS[n[s]][pick[s]][i]];
+                            nx.clues[s][i] = col;
+                            lab[row[col]] = (uint8_t)++k;
+                        }
+                    for (int i = 0; i < nc; i++) {
+                        nx.r1 = cand[i];
+                        ml_slots(x, &nx, 0, lab, k);
+                    }
+                }
+    }
+}
 
 /* Rows 0 .. p-1 of the output are blank (x->rows[0..p-1] set); row p is input row r0 of
  * grid x->t, so it is the first row with clues and its labels start at 1. Tries every
@@ -344,19 +495,20 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
                     top = pattern[t][r];
         memset(x.best, 0, (size_t)(9 * q));
         factor = q == 2 ? 2 : 1;
-        for (int t = 0; t < 2; t++) {
-            x.t = t;
-            for (int r0 = 0; r0 < 9; r0++) {
-                const int b = r0 / 3;
-                if (blanks[t][b] != q || pattern[t][r0] != top) continue;
-                int p = 0;
-                for (int r = 3 * b; r < 3 * b + 3; r++)
-                    if (!pattern[t][r]) x.rows[p++] = (uint8_t)r;
-                unsigned used = 0;
-                for (int i = 0; i < p; i++) used |= 1u << x.rows[i];
-                ml_from_row(&x, q, r0, used, 0, 1);
+        for (x.pass = 0; x.pass < 2; x.pass++)
+            for (int t = 0; t < 2; t++) {
+                x.t = t;
+                for (int r0 = 0; r0 < 9; r0++) {
+                    const int b = r0 / 3;
+                    if (blanks[t][b] != q || pattern[t][r0] != top) continue;
+                    int p = 0;
+                    for (int r = 3 * b; r < 3 * b + 3; r++)
+                        if (!pattern[t][r]) x.rows[p++] = (uint8_t)r;
+                    unsigned used = 0;
+                    for (int i = 0; i < p; i++) used |= 1u << x.rows[i];
+                    ml_from_distinct(&x, q, r0, used, 0);
+                }
             }
-        }
         goto done;
     }
 
@@ -364,11 +516,14 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
     for (int t = 0; t < 2; t++)
         for (int r = 0; r < 9; r++)
             if (pattern[t][r] < top) top = pattern[t][r];
-    for (int t = 0; t < 2; t++) {
-        x.t = t;
-        for (int r0 = 0; r0 < 9; r0++)
-            if (!distinct || pattern[t][r0] == top) ml_from_row(&x, 0, r0, 0, 0, distinct);
-    }
+    for (x.pass = distinct ? 0 : 1; x.pass < 2; x.pass++)
+        for (int t = 0; t < 2; t++) {
+            x.t = t;
+            for (int r0 = 0; r0 < 9; r0++) {
+                if (distinct && pattern[t][r0] == top) ml_from_distinct(&x, 0, r0, 0, 0);
+                if (!distinct) ml_from_row(&x, 0, r0, 0, 0, 0);
+            }
+        }
 
 done:
     memcpy(out, x.best, 81);

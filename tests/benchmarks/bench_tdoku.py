@@ -127,12 +127,22 @@ def main() -> None:
     ap.add_argument("--multi", type=int, default=10_000, help="size of the multi-solution list")
     ap.add_argument("--limit", type=int, default=2)
     ap.add_argument("--sets", default=",".join(SETS), help=f"comma list of {', '.join(SETS)}")
+    ap.add_argument(
+        "--isa",
+        help="instruction set of our classic 9x9 search (c, sse2, popcnt, avx2; default: the "
+        "best this CPU runs); sse2 is the code as built before runtime dispatch",
+    )
     args = ap.parse_args()
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
     for s in wanted:
         if s not in SETS:
             ap.error(f"unknown set {s!r}")
 
+    if args.isa:
+        try:
+            nb._c9_isa(args.isa)
+        except ValueError as exc:
+            ap.error(str(exc))
     backend = get_backend("native")
     assert isinstance(backend, NativeBackend)
     model = backend.model(RuleSet.classic(Shape(3, 3)))
@@ -149,7 +159,7 @@ def main() -> None:
         theirs = tdoku_runner(args.tdoku, workdir) if args.tdoku else None
         print(
             f"native classic 9x9 batch vs tdoku: limit {args.limit}, seed {args.seed}, "
-            f"{args.rounds} interleaved rounds, thread CPU time"
+            f"{args.rounds} interleaved rounds, thread CPU time, our ISA {nb._c9_isa()}"
             + ("" if theirs else " (no --tdoku: our figures only)")
         )
         print(

@@ -481,10 +481,16 @@ C9_TARGET static inline int C9_FN(budget_spent)(c9_ctx *ctx)
 
 C9_TARGET static void C9_FN(solved)(c9_state *s, c9_ctx *ctx)
 {
-    uint8_t grid[81];
-    C9_FN(extract)(s, grid);
-    if (ctx->avoid && memcmp(grid, ctx->avoid, 81) == 0) return;
-    if (ctx->count < ctx->keep && ctx->out) memcpy(ctx->out + 81 * ctx->count, grid, 81);
+    /* the grid is read out only when it is kept or compared (a count to 2 keeps one) */
+    int kept = ctx->count < ctx->keep && ctx->out;
+    if (ctx->avoid) {
+        uint8_t grid[81];
+        C9_FN(extract)(s, grid);
+        if (memcmp(grid, ctx->avoid, 81) == 0) return;
+        if (kept) memcpy(ctx->out + 81 * ctx->count, grid, 81);
+    } else if (kept) {
+        C9_FN(extract)(s, ctx->out + 81 * ctx->count);
+    }
     if (++ctx->count >= ctx->limit) ctx->stop = 1;
 }
 

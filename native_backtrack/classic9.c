@@ -24,13 +24,29 @@
  * A band's nine entries sit side by side, so the few band-wide steps (dropping placed
  * cells from every digit, counting candidates per cell, finding a cell's digits) use
  * SSE2, which every x86_64 has; other machines take the plain C loops next to them.
+ *
+ * Runtime CPU dispatch: the build targets any x86_64 (no -march flag), yet the search
+ * gains from popcnt and the VEX encodings. So the search (everything from remove_cells to
+ * solve_body below) is compiled once per instruction set by including this file into
+ * itself with C9_VARIANT set: "c" (plain C: what non-x86 machines run, kept on x86 so
+ * that it is tested there), "sse2" (any x86_64), "popcnt" (SSE4.2 + popcnt) and "avx2"
+ * (AVX2, BMI1/2, popcnt), the latter two through __attribute__((target)). c9_init picks
+ * the best one the running CPU supports (__builtin_cpu_supports); the environment
+ * variable SUDOKU_NATIVE_ISA=c|sse2|popcnt|avx2 read at that moment, or c9_set_isa,
+ * chooses a lower one. Every variant runs the same algorithm: same counts, solutions,
+ * nodes and guesses (tests/native_backtrack/test_classic9_isa.py).
  */
+#ifndef C9_VARIANT
 #define _POSIX_C_SOURCE 199309L
 #include "nb.h"
 
+#include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define C9_X86 1
+#include <immintrin.h>
+#else
+#define C9_X86 0
 #endif
 
 #define BAND_ALL 0x7FFFFFFu
@@ -68,6 +84,7 @@ static uint32_t col_cells[27];    /* cell -> its column in its band */
 static uint8_t entry_digit[27], entry_band[27];
 static const uint8_t other_band[3][2] = {{1, 2}, {0, 2}, {0, 1}};
 static int initialised;
+static void c9_choose_isa(void);
 
 void c9_init(void)
 {
@@ -109,14 +126,133 @@ void c9_init(void)
         entry_digit[i] = (uint8_t)(i % 9);
         entry_band[i] = (uint8_t)(i / 9);
     }
+    c9_choose_isa();
     initialised = 1;
 }
 
+/* The poll itself, out of the search's way (see budget_spent). */
+static __attribute__((noinline)) int budget_poll(const nb_budget *b)
+{
+    if (nb_interrupted()) return 3;
+    if (b && b->deadline > 0 && nb_now() > b->deadline) return 2;
+    return 0;
+}
+
+
+/* One solve_body per instruction set (see the head comment). */
+typedef int (*c9_solve_fn)(const uint8_t *, const int32_t *, int, const uint8_t *, uint64_t,
+                           uint8_t *, uint64_t, const nb_budget *, uint64_t *, nb_stats *);
+
+#define C9_CAT2(a, b) a##_##b
+#define C9_CAT(a, b) C9_CAT2(a, b)
+#define C9_FN(name) C9_CAT(name, C9_VARIANT)
+
+#define C9_VARIANT c
+#define C9_SIMD 0
+#define C9_POPCNT 0
+#define C9_TARGET
+#include "classic9.c"
+#undef C9_VARIANT
+#undef C9_SIMD
+#undef C9_POPCNT
+#undef C9_TARGET
+
+#if C9_X86
+#define C9_VARIANT sse2
+#define C9_SIMD 1
+#define C9_POPCNT 0
+#define C9_TARGET
+#include "classic9.c"
+#undef C9_VARIANT
+#undef C9_SIMD
+#undef C9_POPCNT
+#undef C9_TARGET
+
+#define C9_VARIANT popcnt
+#define C9_SIMD 1
+#define C9_POPCNT 1
+#define C9_TARGET __attribute__((target("popcnt,sse4.2")))
+#include "classic9.c"
+#undef C9_VARIANT
+#undef C9_SIMD
+#undef C9_POPCNT
+#undef C9_TARGET
+
+#define C9_VARIANT avx2
+#define C9_SIMD 1
+#define C9_POPCNT 1
+#define C9_TARGET __attribute__((target("popcnt,sse4.2,avx2,bmi,bmi2")))
+#include "classic9.c"
+#undef C9_VARIANT
+#undef C9_SIMD
+#undef C9_POPCNT
+#undef C9_TARGET
+#endif
+
+/* The variants, lowest first; `usable` is filled by c9_init. */
+static struct {
+    const char *name;
+    c9_solve_fn fn;
+    int usable;
+} c9_variants[] = {
+    {"c", solve_body_c, 1},
+#if C9_X86
+    {"sse2", solve_body_sse2, 1},
+    {"popcnt", solve_body_popcnt, 0},
+    {"avx2", solve_body_avx2, 0},
+#endif
+};
+#define C9_NVARIANTS ((int)(sizeof c9_variants / sizeof c9_variants[0]))
+static int c9_current = C9_NVARIANTS - 1 - 2 * C9_X86;  /* sse2 on x86_64, else c */
+
+int c9_set_isa(const char *name)
+{
+    for (int k = 0; k < C9_NVARIANTS; k++)
+        if (strcmp(name, c9_variants[k].name) == 0) {
+            if (!c9_variants[k].usable) return 0;
+            __atomic_store_n(&c9_current, k, __ATOMIC_RELAXED);
+            return 1;
+        }
+    return 0;
+}
+
+const char *c9_isa(void) { return c9_variants[__atomic_load_n(&c9_current, __ATOMIC_RELAXED)].name; }
+
+static void c9_choose_isa(void)
+{
+#if C9_X86
+    __builtin_cpu_init();
+    int popcnt = __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("sse4.2");
+    c9_variants[2].usable = popcnt;
+    c9_variants[3].usable = popcnt && __builtin_cpu_supports("avx2") &&
+                            __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#endif
+    int best = 0;
+    for (int k = 0; k < C9_NVARIANTS; k++)
+        if (c9_variants[k].usable) best = k;
+    c9_current = best;
+    const char *env = getenv("SUDOKU_NATIVE_ISA");
+    if (!env || !*env) return;
+    /* a lower variant only: asking for more than the CPU has keeps the best it has */
+    for (int k = 0; k < best; k++)
+        if (strcmp(env, c9_variants[k].name) == 0) c9_current = k;
+}
+
+int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
+             const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
+             const nb_budget *budget, uint64_t *count, nb_stats *st)
+{
+    c9_solve_fn fn = c9_variants[__atomic_load_n(&c9_current, __ATOMIC_RELAXED)].fn;
+    return fn(givens, forbidden, nforbidden, avoid, limit, out, keep, budget, count, st);
+}
+
+#else /* C9_VARIANT: the search, compiled once per variant */
+
 /* Remove `cells` from the nine entries g[0..8] of a band; returns the bits of those that
  * changed. */
-static inline uint32_t remove_cells(uint32_t *g, uint32_t cells)
+C9_TARGET static inline uint32_t C9_FN(remove_cells)(uint32_t *g, uint32_t cells)
 {
-#ifdef __SSE2__
+#if C9_SIMD
     __m128i c = _mm_set1_epi32((int)cells), zero = _mm_setzero_si128();
     __m128i v0 = _mm_loadu_si128((const __m128i *)g);
     __m128i v1 = _mm_loadu_si128((const __m128i *)(g + 4));
@@ -141,9 +277,9 @@ static inline uint32_t remove_cells(uint32_t *g, uint32_t cells)
 }
 
 /* The digits (bit d) whose entry g[d] in a band holds `cell`. */
-static inline uint32_t digits_at(const uint32_t *g, uint32_t cell)
+C9_TARGET static inline uint32_t C9_FN(digits_at)(const uint32_t *g, uint32_t cell)
 {
-#ifdef __SSE2__
+#if C9_SIMD
     __m128i c = _mm_set1_epi32((int)cell), zero = _mm_setzero_si128();
     __m128i v0 = _mm_loadu_si128((const __m128i *)g);
     __m128i v1 = _mm_loadu_si128((const __m128i *)(g + 4));
@@ -160,9 +296,9 @@ static inline uint32_t digits_at(const uint32_t *g, uint32_t cell)
 }
 
 /* For the nine entries of a band: the cells with at least one, two, three candidates. */
-static inline void count_digits(const uint32_t *g, uint32_t *one, uint32_t *two, uint32_t *three)
+C9_TARGET static inline void C9_FN(count_digits)(const uint32_t *g, uint32_t *one, uint32_t *two, uint32_t *three)
 {
-#ifdef __SSE2__
+#if C9_SIMD
     /* lanes k hold digits k, k+4 (and 8 in lane 0), then the lanes are merged pairwise */
     __m128i v0 = _mm_loadu_si128((const __m128i *)g);
     __m128i v1 = _mm_loadu_si128((const __m128i *)(g + 4));
@@ -204,17 +340,22 @@ static inline void count_digits(const uint32_t *g, uint32_t *one, uint32_t *two,
 #endif
 }
 
-/* Bit count without the popcnt instruction (the build targets any x86_64). */
-static inline int pop64(uint64_t x)
+/* Bit count: the instruction where the variant has it, else without (the build targets
+ * any x86_64, where __builtin_popcountll would be a libgcc call). */
+C9_TARGET static inline int C9_FN(pop64)(uint64_t x)
 {
+#if C9_POPCNT
+    return __builtin_popcountll(x);
+#else
     x -= (x >> 1) & 0x5555555555555555ull;
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
 }
 
 /* The entry rule for F[db] (digit db%9, band db/9); returns 0 on contradiction. */
-static inline int band_rule(c9_state *s, int db)
+C9_TARGET static inline int C9_FN(band_rule)(c9_state *s, int db)
 {
     uint32_t A = s->F[db];
     if (A == s->prev[db]) return 1;
@@ -229,7 +370,7 @@ static inline int band_rule(c9_state *s, int db)
     if (placed) {
         /* those cells are now d: no other digit may go there */
         s->unsolved[b] &= ~placed;
-        s->dirty |= (remove_cells(s->F + 9 * b, placed) << (9 * b)) & ~(1u << db);
+        s->dirty |= (C9_FN(remove_cells)(s->F + 9 * b, placed) << (9 * b)) & ~(1u << db);
         s->F[db] = A;
     }
     /* candidates only shrink: columns taken away once never come back */
@@ -248,20 +389,20 @@ static inline int band_rule(c9_state *s, int db)
 
 /* Give cell i of band b the digit d (its row and box peers in the band lose d; the entry
  * rule does the rest). */
-static inline void assign(c9_state *s, int d, int b, int i)
+C9_TARGET static inline void C9_FN(assign)(c9_state *s, int d, int b, int i)
 {
     s->F[AT(d, b)] &= peers_in_band[i];
     s->dirty |= 1u << AT(d, b);
 }
 
 /* Propagate to a fixpoint; returns 0 on contradiction. */
-static int propagate(c9_state *s)
+C9_TARGET static int C9_FN(propagate)(c9_state *s)
 {
     for (;;) {
         while (s->dirty) {
             int db = __builtin_ctz(s->dirty);
             s->dirty &= s->dirty - 1;
-            if (!band_rule(s, db)) return 0;
+            if (!C9_FN(band_rule)(s, db)) return 0;
         }
         /* naked singles and empty cells */
         int placed = 0;
@@ -269,7 +410,7 @@ static int propagate(c9_state *s)
             uint32_t open = s->unsolved[b];
             if (!open) continue;
             uint32_t r1, r2, r3;
-            count_digits(s->F + 9 * b, &r1, &r2, &r3);
+            C9_FN(count_digits)(s->F + 9 * b, &r1, &r2, &r3);
             if (open & ~r1) return 0;
             uint32_t singles = open & ~r2;
             while (singles) {
@@ -279,7 +420,7 @@ static int propagate(c9_state *s)
                 int d = 0;
                 while (d < 9 && !(s->F[AT(d, b)] & bit)) d++;
                 if (d == 9) return 0;  /* emptied by a placement in this sweep */
-                assign(s, d, b, i);
+                C9_FN(assign)(s, d, b, i);
                 placed = 1;
             }
         }
@@ -315,7 +456,7 @@ static int propagate(c9_state *s)
     }
 }
 
-static void extract(const c9_state *s, uint8_t *out)
+C9_TARGET static void C9_FN(extract)(const c9_state *s, uint8_t *out)
 {
     for (int d = 0; d < 9; d++)
         for (int b = 0; b < 3; b++) {
@@ -328,17 +469,9 @@ static void extract(const c9_state *s, uint8_t *out)
         }
 }
 
-/* The poll itself, out of the search's way (see budget_spent). */
-static __attribute__((noinline)) int budget_poll(const nb_budget *b)
-{
-    if (nb_interrupted()) return 3;
-    if (b && b->deadline > 0 && nb_now() > b->deadline) return 2;
-    return 0;
-}
-
 /* 0 to go on, else the ctx->stop code (2 budget, 3 interrupted); polled as in generic.c.
  * Kept small enough to inline: the search calls it before every alternative. */
-static inline int budget_spent(c9_ctx *ctx)
+C9_TARGET static inline int C9_FN(budget_spent)(c9_ctx *ctx)
 {
     const nb_budget *b = ctx->budget;
     if (b && b->nodes_limit && ctx->nodes >= b->nodes_limit) return 2;
@@ -346,20 +479,26 @@ static inline int budget_spent(c9_ctx *ctx)
     return budget_poll(b);
 }
 
-static void solved(c9_state *s, c9_ctx *ctx)
+C9_TARGET static void C9_FN(solved)(c9_state *s, c9_ctx *ctx)
 {
-    uint8_t grid[81];
-    extract(s, grid);
-    if (ctx->avoid && memcmp(grid, ctx->avoid, 81) == 0) return;
-    if (ctx->count < ctx->keep && ctx->out) memcpy(ctx->out + 81 * ctx->count, grid, 81);
+    /* the grid is read out only when it is kept or compared (a count to 2 keeps one) */
+    int kept = ctx->count < ctx->keep && ctx->out;
+    if (ctx->avoid) {
+        uint8_t grid[81];
+        C9_FN(extract)(s, grid);
+        if (memcmp(grid, ctx->avoid, 81) == 0) return;
+        if (kept) memcpy(ctx->out + 81 * ctx->count, grid, 81);
+    } else if (kept) {
+        C9_FN(extract)(s, ctx->out + 81 * ctx->count);
+    }
     if (++ctx->count >= ctx->limit) ctx->stop = 1;
 }
 
 /* s is propagated and consistent. */
-static void search(c9_state *s, c9_ctx *ctx)
+C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
 {
     if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
-        solved(s, ctx);
+        C9_FN(solved)(s, ctx);
         return;
     }
     /* Pick a cell: among the two-candidate cells the one whose digits have the most
@@ -369,7 +508,7 @@ static void search(c9_state *s, c9_ctx *ctx)
     uint32_t biv[3];
     for (int b = 0; b < 3; b++) {
         uint32_t c1, c2, c3;
-        count_digits(s->F + 9 * b, &c1, &c2, &c3);
+        C9_FN(count_digits)(s->F + 9 * b, &c1, &c2, &c3);
         biv[b] = s->unsolved[b] & c2 & ~c3;
     }
     if (biv[0] | biv[1] | biv[2]) {
@@ -381,13 +520,13 @@ static void search(c9_state *s, c9_ctx *ctx)
             while (x) {
                 int i = __builtin_ctz(x);
                 x &= x - 1;
-                uint32_t dm = digits_at(g, 1u << i);
+                uint32_t dm = C9_FN(digits_at)(g, 1u << i);
                 int d1 = __builtin_ctz(dm), d2 = __builtin_ctz(dm & (dm - 1));
                 uint32_t unit = unit_in_band[i], col = col_cells[i];
                 uint32_t across = (g1[d1] & col) | ((g2[d1] & col) << 1) |
                                   ((g1[d2] & col) << 2) | ((g2[d2] & col) << 3);
-                int score = pop64((uint64_t)(g[d1] & unit) | ((uint64_t)(g[d2] & unit) << 27)) +
-                            pop64(across);
+                int score = C9_FN(pop64)((uint64_t)(g[d1] & unit) | ((uint64_t)(g[d2] & unit) << 27)) +
+                            C9_FN(pop64)(across);
                 if (score > best) {
                     best = score;
                     best_b = b;
@@ -420,29 +559,31 @@ static void search(c9_state *s, c9_ctx *ctx)
     for (int d = 0; d < 9; d++)
         if (s->F[AT(d, best_b)] & bit) digits[nd++] = d;
     for (int k = 0; k < nd; k++) {
-        int stop = budget_spent(ctx);
+        int stop = C9_FN(budget_spent)(ctx);
         if (stop) {
             ctx->stop = stop;
             return;
         }
         ctx->nodes++;
         if (k == nd - 1) {  /* last alternative: reuse this frame's state */
-            assign(s, digits[k], best_b, best_i);
-            if (propagate(s)) search(s, ctx);
+            C9_FN(assign)(s, digits[k], best_b, best_i);
+            if (C9_FN(propagate)(s)) C9_FN(search)(s, ctx);
             return;
         }
         c9_state t = *s;
-        assign(&t, digits[k], best_b, best_i);
-        if (propagate(&t)) {
-            search(&t, ctx);
+        C9_FN(assign)(&t, digits[k], best_b, best_i);
+        if (C9_FN(propagate)(&t)) {
+            C9_FN(search)(&t, ctx);
             if (ctx->stop) return;
         }
     }
 }
 
-int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
-             const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
-             const nb_budget *budget, uint64_t *count, nb_stats *st)
+/* c9_solve for this variant. */
+C9_TARGET static int C9_FN(solve_body)(const uint8_t *givens, const int32_t *forbidden,
+                                       int nforbidden, const uint8_t *avoid, uint64_t limit,
+                                       uint8_t *out, uint64_t keep, const nb_budget *budget,
+                                       uint64_t *count, nb_stats *st)
 {
     c9_ctx ctx = {limit, keep, 0, out, avoid, budget, 1, 0, 0};
     c9_state s;
@@ -482,7 +623,7 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
         st->nodes = 0;
         return NB_BUDGET;
     }
-    if (ok && propagate(&s)) search(&s, &ctx);
+    if (ok && C9_FN(propagate)(&s)) C9_FN(search)(&s, &ctx);
     *count = ctx.count;
     st->nodes = ctx.nodes;
     st->guesses = ctx.guesses;
@@ -491,3 +632,5 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
     if (ctx.stop == 3) return NB_INTERRUPTED;
     return NB_EXHAUSTED;
 }
+
+#endif /* C9_VARIANT */

@@ -1321,6 +1321,24 @@ static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(c9_isa_doc,
+"_c9_isa(name=None, /) -> str\n\n"
+"For tests and benchmarks: the instruction set of the classic 9x9 search ('c', 'sse2',\n"
+"'popcnt', 'avx2'; see classic9.c). With a name, switch to it first; ValueError when the\n"
+"name is unknown or this CPU cannot run it.");
+
+static PyObject *mod_c9_isa(PyObject *mod, PyObject *args)
+{
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "|z:_c9_isa", &name)) return NULL;
+    if (name && !c9_set_isa(name)) {
+        PyErr_Format(PyExc_ValueError, "_c9_isa: %s: unknown, or not supported by this CPU",
+                     name);
+        return NULL;
+    }
+    return PyUnicode_FromString(c9_isa());
+}
+
 PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
 PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
 
@@ -1333,6 +1351,7 @@ static PyMethodDef module_methods[] = {
     {"clear_interrupt", mod_clear_interrupt, METH_NOARGS, clear_interrupt_doc},
     {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},
     {"_fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
+    {"_c9_isa", mod_c9_isa, METH_VARARGS, c9_isa_doc},
     {NULL}
 };
 

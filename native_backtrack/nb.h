@@ -168,6 +168,14 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
              const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
              const nb_budget *budget, uint64_t *count, nb_stats *st);
 
+/* The instruction set the classic 9x9 search runs with: "c", "sse2", "popcnt" or "avx2"
+ * (see classic9.c; c9_init picks the best the CPU has, or the lower one named by the
+ * environment variable SUDOKU_NATIVE_ISA). c9_set_isa returns 0, changing nothing, for a
+ * name that is unknown or that this CPU cannot run. A switch for tests and benchmarks: a
+ * search in flight keeps the variant it started with. */
+const char *c9_isa(void);
+int c9_set_isa(const char *name);
+
 /* minlex.c: canonical form of a 9x9 grid; returns the automorphism count. */
 uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
                     uint8_t *cols, uint8_t *digits);

@@ -1323,6 +1323,9 @@ static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
 
 PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
 PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
+PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds); /* bulk.c */
+PyObject *nb_py_bulk9_records(PyObject *self, PyObject *args);              /* bulk.c */
+extern const char nb_bulk9_solve_doc[], nb_bulk9_records_doc[];              /* bulk.c */
 
 static PyMethodDef module_methods[] = {
     {"minlex9", nb_py_minlex9, METH_O,
@@ -1333,6 +1336,9 @@ static PyMethodDef module_methods[] = {
     {"clear_interrupt", mod_clear_interrupt, METH_NOARGS, clear_interrupt_doc},
     {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},
     {"_fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
+    {"bulk9_solve", (PyCFunction)(void (*)(void))nb_py_bulk9_solve, METH_VARARGS | METH_KEYWORDS,
+     nb_bulk9_solve_doc},
+    {"bulk9_records", nb_py_bulk9_records, METH_VARARGS, nb_bulk9_records_doc},
     {NULL}
 };
 

@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from operator import attrgetter, itemgetter
 from typing import IO, Any, NamedTuple
 
 from . import records as record_schema
@@ -1480,12 +1481,17 @@ def _bulk_lines(chunk: list[tuple[int, Any]]) -> _BulkLines | None:
         chunk[-1][0] != index
         or chunk[-1][1].position - first.position != len(chunk) - 1
         or not _plain_reader(reader)
-        or any(item.__class__ is not RawLine or item.reader is not reader for _, item in chunk)
     ):
         return None
-    return _BulkLines(
-        reader, index, first.position, [item.line for _, item in chunk], [t.text for _, t in chunk]
-    )
+    items = list(map(_SECOND, chunk))
+    if set(map(type, items)) != {RawLine} or set(map(id, map(_READER, items))) != {id(reader)}:
+        return None
+    lines, texts = list(map(_LINE, items)), list(map(_TEXT, items))
+    return _BulkLines(reader, index, first.position, lines, texts)
+
+
+_SECOND = itemgetter(1)
+_READER, _LINE, _TEXT = attrgetter("reader"), attrgetter("line"), attrgetter("text")
 
 
 #: Verdict counts of a chunk from the bulk codes (sudoku_model.solving.PLAIN_KINDS; the

@@ -6,7 +6,9 @@
 
 Every contender is a subprocess that reads the same file and writes its answers to a file:
 - ``ours j1`` / ``ours j2``: ``python -m sudoku_model.cli verify FILE --backend native
-  -o OUT -q --jobs 1|2`` (interpreter start-up included: it is part of end to end);
+  -o OUT -q --jobs 1|2`` (interpreter start-up included: it is part of end to end;
+  bytecode compiled once, as an installed package has it: a warm-up run of each
+  contender comes first);
 - ``old j1`` (with ``--old``): the same with the bulk path switched off (the general path
   of before issue 18), for old-vs-new;
 - ``tdoku``: a small C program of ours (below, compiled with ``cc`` into a temporary
@@ -82,10 +84,15 @@ def transformed(lines: list[str], rng: random.Random) -> list[str]:
     return out
 
 
+#: The children may write and read compiled bytecode, as an installed package has it
+#: (with PYTHONDONTWRITEBYTECODE set, every start would compile our sources again: ~0.1 s).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(cmd: list[str]) -> tuple[float, float]:
     """(CPU seconds of the child, wall seconds); exits on a failure."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
     assert proc.stderr is not None
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -145,6 +152,8 @@ def main() -> None:
             )
             contenders["tdoku"] = [exe, puzzles, out]
         times: dict[str, list[tuple[float, float]]] = {k: [] for k in contenders}
+        for cmd in contenders.values():  # warm-up: bytecode written, files in the page cache
+            run(cmd)
         rng = random.Random(opts.seed)
         for _ in range(opts.rounds):
             order = list(contenders)

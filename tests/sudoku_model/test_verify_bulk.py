@@ -218,3 +218,21 @@ def test_interrupted_bulk_call_records_nothing():
     worker.start()
     worker.join()
     assert done and done[0] is not None
+
+
+@pytest.mark.parametrize(
+    "config, fmt, certify",
+    [
+        (v.VerifyConfig("native", minimal=True), "jsonl", False),
+        (v.VerifyConfig("native", canonical=True), "jsonl", False),
+        (v.VerifyConfig("native", cross_check=("pysat",)), "jsonl", False),
+        (v.VerifyConfig("native"), "jsonl", True),
+        (v.VerifyConfig("native"), "csv", False),
+        (v.VerifyConfig("pysat"), "jsonl", False),
+    ],
+    ids=["minimal", "canonical", "cross-check", "certify", "csv", "pysat"],
+)
+def test_options_the_bulk_path_does_not_cover_take_the_general_path(config, fmt, certify):
+    assert v._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
+    assert v._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
+    assert not v.reads_raw_lines("serial", config, fmt, on_results=certify)

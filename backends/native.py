@@ -38,12 +38,14 @@ from __future__ import annotations
 import random
 import threading
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import native_backtrack as nb
+from native_backtrack import _core as _bulk  # bulk9_solve, bulk9_records (issue 18)
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
@@ -54,6 +56,7 @@ from sudoku_model.solving import (
     Backend,
     Budget,
     Capabilities,
+    PlainLines,
     RemovalOracle,
     SearchOutcome,
     UniqueBatch,
@@ -569,6 +572,62 @@ class NativeBackend(Backend):
             seconds,
             {"nodes": nodes, "guesses": guesses},
         )
+
+    # -- bulk verification of plain lines (issue 18) -----------------------------------
+    class _PlainLines(PlainLines):
+        """Answers of :meth:`NativeBackend.verify_plain_lines`: the C columns, written by
+        C (``bulk9_records``, without the GIL)."""
+
+        def __init__(self, answer: tuple[Any, ...]) -> None:
+            _, codes, givens, solutions, witnesses, size, nodes, guesses, seconds, ok = answer
+            self.codes = codes
+            self.size = size
+            self.seconds = seconds
+            self.stats = {"nodes": nodes, "guesses": guesses}
+            self.evidence_ok = ok
+            self._columns = (codes, givens, solutions, witnesses)
+
+        def records(
+            self,
+            lines: Sequence[int],
+            first_position: int,
+            head: str,
+            middle: str,
+            tail: str,
+            inserts: list[str | None],
+        ) -> str:
+            return _bulk.bulk9_records(
+                *self._columns, array("q", lines), first_position, head, middle, tail, inserts
+            )
+
+    def verify_plain_lines(
+        self, text: str, count: int, *, budget: Budget | None = None
+    ) -> PlainLines | None:
+        """One C call reads the plain classic 9x9 lines of ``text`` and answers them as
+        :meth:`check_unique_batch` would (the same C entry point; GIL released; off the
+        main thread so that signal handlers run), see
+        :meth:`~sudoku_model.solving.Backend.verify_plain_lines`. None with ``fast=False``
+        (the generic path answers, with its own counters).
+
+        Raises:
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        if not self.fast:
+            return None
+        args = _budget_args(budget or DEFAULT_BUDGET)
+        # undecodable characters make a line not plain either way; replacing them keeps
+        # the line count
+        data = text.encode("utf-8", "replace")
+        self._check_interrupt()
+
+        def call() -> Any:
+            return _bulk.bulk9_solve(data, count, **args)
+
+        answer = _off_main_thread(call) if in_main_thread() and count else call()
+        self._check_interrupt()
+        if answer[0] == nb.INTERRUPTED:
+            raise self._interrupted_error()
+        return None if answer[0] else NativeBackend._PlainLines(answer)
 
     # -- extras ------------------------------------------------------------------------
     def search_excluding(

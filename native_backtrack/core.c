@@ -1341,6 +1341,9 @@ static PyObject *mod_c9_isa(PyObject *mod, PyObject *args)
 
 PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
 PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
+PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds); /* bulk.c */
+PyObject *nb_py_bulk9_records(PyObject *self, PyObject *args);              /* bulk.c */
+extern const char nb_bulk9_solve_doc[], nb_bulk9_records_doc[];              /* bulk.c */
 
 static PyMethodDef module_methods[] = {
     {"minlex9", nb_py_minlex9, METH_O,
@@ -1352,6 +1355,10 @@ static PyMethodDef module_methods[] = {
     {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},
     {"_fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
     {"_c9_isa", mod_c9_isa, METH_VARARGS, c9_isa_doc},
+
+    {"bulk9_solve", (PyCFunction)(void (*)(void))nb_py_bulk9_solve, METH_VARARGS | METH_KEYWORDS,
+     nb_bulk9_solve_doc},
+    {"bulk9_records", nb_py_bulk9_records, METH_VARARGS, nb_bulk9_records_doc},
     {NULL}
 };
 

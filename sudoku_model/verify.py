@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from operator import attrgetter, itemgetter
 from typing import IO, Any, NamedTuple
 
 from . import records as record_schema
@@ -45,6 +46,7 @@ from .grid import Grid
 from .puzzle import Puzzle
 from .solving import (
     DEFAULT_BUDGET,
+    PLAIN_KINDS,
     Backend,
     Budget,
     UniqueBatch,
@@ -889,19 +891,7 @@ def _batch_results(
                 options=options,
             )
         elif kind is contradictory:
-            p = rec.puzzle
-            r = VerifyResult(
-                rec.source,
-                rec.line,
-                p,
-                kind,
-                name,
-                version,
-                seconds,
-                conflicts=tuple(c.describe(shape) for c in p.conflicts()),
-                stats=stats,
-                options=options,
-            )
+            r = _clash_result(rec, name, version, seconds, stats, options)
         else:  # unsolvable, unknown
             r = VerifyResult(
                 rec.source,
@@ -1379,6 +1369,11 @@ def verify_text(
         executor.close(kill=True)
         raise ValueError("chunk_size must be at least 1")
     in_process = [_backend(config.backend)[0]] + [_backend(n)[0] for n in config.cross_check]
+    if executor.kind in ("serial", "threads") and _bulk_backend(config, fmt, on_results):
+        yield from _bulk_text_chunks(
+            items, config, executor, chunk_size or DEFAULT_CHUNK_SIZE, on_wait, in_process
+        )
+        return
     if executor.kind in ("serial", "threads"):
         for done, results in _result_chunks(
             _parsed(items), config, executor, chunk_size or DEFAULT_CHUNK_SIZE, on_wait, in_process
@@ -1399,6 +1394,244 @@ def verify_text(
         sizer.observe(chunk)
         chunk.nbytes = task.nbytes
         yield chunk
+
+
+# -- the bulk path (issue 18): plain classic 9x9 lines read, answered and written in C -------
+# A chunk of unparsed lines of one plain reader (default alphabet, no variant, 9x9 or
+# inferred shape) goes to the backend's verify_plain_lines: one call reads the plain lines
+# and answers them as the batch path would, one more writes their records. Lines that
+# are not plain are parsed here as the general path parses them: if they are all malformed
+# (their records are those of the general path; the batch holds the plain lines only, as it
+# would), the chunk is done; if one of them is a puzzle (a comment, other blanks), or the
+# evidence does not check out, the whole chunk takes the general path. Chunks have the
+# general path's sizes, so batch sizes and counters are the same: the records are the same
+# bytes (tests/sudoku_model/test_verify_bulk.py compares them).
+def _bulk_backend(
+    config: VerifyConfig, fmt: str, on_results: Callable[..., Any] | None = None
+) -> Backend | None:
+    """The main backend when the run can take the bulk path (JSONL, nothing computed but
+    the verdict, a backend that has one), else None."""
+    if (
+        fmt != "jsonl"
+        or on_results is not None
+        or config.cross_check
+        or config.minimal
+        or config.canonical
+    ):
+        return None
+    main, _ = _backend(config.backend)
+    return main if main.verify_plain_lines("", 0, budget=config.budget) is not None else None
+
+
+def reads_raw_lines(kind: str, config: VerifyConfig, fmt: str, *, on_results: bool = False) -> bool:
+    """Whether :func:`verify_text` should be given unparsed lines
+    (``iter_records(..., raw=True)``): worker processes and Dask parse them, and the bulk
+    path reads plain lines in C. ``on_results``: the caller will pass ``on_results``.
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+    """
+    if kind in ("processes", "dask"):
+        return True
+    return _bulk_backend(config, fmt, (lambda _: None) if on_results else None) is not None
+
+
+_PLAIN_READERS: dict[int, tuple[Any, bool]] = {}
+
+
+def _plain_reader(reader: Any) -> bool:
+    """Whether a line reader reads plain lines as the bulk path does: classic 9x9 rules,
+    the default alphabet."""
+    hit = _PLAIN_READERS.get(id(reader))
+    if hit is None or hit[0] is not reader:
+        from .geometry import Shape
+        from .gridtext import DEFAULT_ALPHABET
+
+        if len(_PLAIN_READERS) > 64:
+            _PLAIN_READERS.clear()
+        hit = _PLAIN_READERS[id(reader)] = (
+            reader,
+            reader.shape in (None, Shape(3, 3))
+            and not reader.variants
+            and reader.alphabet == DEFAULT_ALPHABET,
+        )
+    return hit[1]
+
+
+class _BulkLines(NamedTuple):
+    """A chunk the bulk path may answer: consecutive unparsed lines of one plain reader."""
+
+    reader: Any
+    input: int
+    first: int
+    lines: list[int]
+    texts: list[str]
+
+
+def _bulk_lines(chunk: list[tuple[int, Any]]) -> _BulkLines | None:
+    """The chunk as :class:`_BulkLines`, or None when it is anything else (parsed
+    records, two inputs, another reader, a gap in the positions)."""
+    from .formats import RawLine
+
+    index, first = chunk[0]
+    if first.__class__ is not RawLine:
+        return None
+    reader = first.reader
+    if (
+        chunk[-1][0] != index
+        or chunk[-1][1].position - first.position != len(chunk) - 1
+        or not _plain_reader(reader)
+    ):
+        return None
+    items = list(map(_SECOND, chunk))
+    if set(map(type, items)) != {RawLine} or set(map(id, map(_READER, items))) != {id(reader)}:
+        return None
+    lines, texts = list(map(_LINE, items)), list(map(_TEXT, items))
+    return _BulkLines(reader, index, first.position, lines, texts)
+
+
+_SECOND = itemgetter(1)
+_READER, _LINE, _TEXT = attrgetter("reader"), attrgetter("line"), attrgetter("text")
+
+
+#: Verdict counts of a chunk from the bulk codes (sudoku_model.solving.PLAIN_KINDS; the
+#: lines that are not plain are the malformed ones when the chunk is done in bulk).
+_CODE_KINDS = tuple(k if k is not None else _K.MALFORMED for k in PLAIN_KINDS)
+
+
+def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
+    """The records of a chunk of plain-reader lines as text, or None when the chunk must
+    take the general path (see the comment above). Runs in a worker thread: apart from
+    the lines that are not plain, no Python per puzzle."""
+    main, version = _backend(config.backend)
+    texts = lines.texts
+    count = len(texts)
+    joined = "\n".join(texts)
+    answer = main.verify_plain_lines(joined, count, budget=config.budget)
+    if answer is None or not answer.evidence_ok:
+        return None
+    codes = answer.codes
+    options = _options_of(config)
+    size = answer.size
+    seconds = answer.seconds / size if size else 0.0
+    stats = {"batch_size": size, **{f"batch_{k}": v for k, v in answer.stats.items()}}
+    inserts: list[str | None] = [None] * count
+    notes: list[tuple[str, str]] = []
+    odd = codes.count(_ODD_CODE) + codes.count(_CLASH_CODE)
+    if odd:
+        reader, first, nums = lines.reader, lines.first, lines.lines
+        for j, code in enumerate(codes):
+            if code != _ODD_CODE and code != _CLASH_CODE:
+                continue
+            rec = reader.records([(nums[j], texts[j])], first + j)[0]
+            if code == _ODD_CODE:
+                if rec.error is None:  # a puzzle after all: the general path reads it
+                    return None
+                r = _malformed(rec, config, options, version)
+                if len(notes) < NOTED_MALFORMED:
+                    notes.append(("malformed", str(r.error).splitlines()[0]))
+            else:
+                r = _clash_result(rec, main.name, version, seconds, stats, options)
+            r.position, r.input = rec.position, lines.input
+            inserts[j] = r.to_json_line()
+    head = _source_head(lines.reader.source)
+    middle = f',"input":{lines.input},"position":'
+    tail = (
+        _tail(main.name, version, options)
+        + repr(round(seconds, 6))
+        + ',"stats":'
+        + _json(stats)
+        + "}\n"
+    )
+    text = answer.records(lines.lines, lines.first, head, middle, tail, inserts)
+    summary = VerifySummary()
+    for code, kind in enumerate(_CODE_KINDS):
+        summary.counts[kind] += codes.count(code)
+    chunk = TextChunk(text, count, summary, notes)
+    chunk.nbytes = len(joined) + 1
+    return chunk
+
+
+_ODD_CODE = PLAIN_KINDS.index(None)
+_CLASH_CODE = PLAIN_KINDS.index(_K.CONTRADICTORY)
+
+
+def _bulk_task(config: VerifyConfig, task: tuple[str, Any, Any]) -> Any:
+    """The unit of work of a thread worker on the bulk path: a bulk chunk whole, or the C
+    part of a prepared general chunk (as :func:`_solve_task`)."""
+    kind, _chunk, extra = task
+    if kind == "bulk":
+        return _bulk_chunk(config, extra)
+    return _solve_prepared(extra, config) if extra is not None else None
+
+
+def _bulk_text_chunks(
+    items: Iterable[tuple[int, Any]],
+    config: VerifyConfig,
+    executor: Executor,
+    chunk_size: int,
+    on_wait: Callable[[], None] | None,
+    in_process: list[Backend],
+) -> Iterator[TextChunk]:
+    """:func:`verify_text` on the bulk path: each chunk (the general path's sizes) in bulk
+    when it can be, else parsed and answered as :func:`_result_chunks` does."""
+
+    def general(chunk: list[tuple[int, Any]]) -> tuple[str, Any, Any]:
+        parsed = list(_parsed(chunk))
+        return ("batch", parsed, _prepare_chunk([rec for _, rec in parsed], config))
+
+    def task(chunk: list[tuple[int, Any]]) -> tuple[str, Any, Any]:
+        lines = _bulk_lines(chunk)
+        return ("bulk", chunk, lines) if lines is not None else general(chunk)
+
+    try:
+        for (kind, chunk, extra), answer in executor.map(
+            partial(_bulk_task, config),
+            (task(chunk) for chunk in chunks(items, chunk_size)),
+            on_wait=on_wait,
+            on_stop=[b.interrupt for b in in_process],
+        ):
+            if kind == "bulk":
+                if answer is not None:
+                    yield answer
+                    continue
+                kind, chunk, extra = general(chunk)  # answered here, the general way
+                answer = _solve_prepared(extra, config)
+            records = [rec for _, rec in chunk]
+            done = _build_chunk(records, config, extra, answer)
+            for r, (index, rec) in zip(done, chunk):
+                r.position, r.input = rec.position, index
+            text = text_chunk(done, "jsonl")
+            text.nbytes = sum(len(rec.text) + 1 for rec in records)
+            yield text
+    finally:
+        executor.close(kill=True)  # a no-op after a complete run
+        for b in in_process:
+            b.clear_interrupt()
+
+
+def _clash_result(
+    rec: Any,
+    name: str,
+    version: str,
+    seconds: float,
+    stats: dict[str, Any],
+    options: dict[str, Any],
+) -> VerifyResult:
+    """The result of a contradictory puzzle of a batch (its record names the clash)."""
+    p = rec.puzzle
+    return VerifyResult(
+        rec.source,
+        rec.line,
+        p,
+        _K.CONTRADICTORY,
+        name,
+        version,
+        seconds,
+        conflicts=tuple(c.describe(p.shape) for c in p.conflicts()),
+        stats=stats,
+        options=options,
+    )
 
 
 def _has_batch(name: str) -> bool:

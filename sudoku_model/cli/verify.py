@@ -402,9 +402,11 @@ def _run(args: argparse.Namespace) -> int:
         raise
     header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
     writer = v.open_writer(out, fmt, header=header)
-    feed = _Feed(args, state, raw=kind in ("processes", "dask"))
     config = v.VerifyConfig(
         main_backend, tuple(others), args.minimal, budget, args.validate, canonical=args.canonical
+    )
+    feed = _Feed(
+        args, state, raw=v.reads_raw_lines(kind, config, fmt, on_results=certifier is not None)
     )
 
     def on_wait() -> None:

@@ -1,0 +1,238 @@
+"""The bulk path of `sudoku verify` (issue 18): plain classic 9x9 lines read, answered and
+written in C must give the very bytes of the general path (only the measured ``seconds``
+differ), whatever the lines around them; and it must really be taken."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+import sudoku_model.verify as v
+from sudoku_model.cli import main
+from sudoku_model.data import bundled_path
+from sudoku_model.errors import SearchInterrupted
+from sudoku_model.solving import PLAIN_KINDS, Backend, VerdictKind, get_backend
+
+SHARED = Path("/work/shared/data")
+SECONDS = re.compile(r'"seconds":[-+.e0-9]+,"stats":')
+
+
+def seventeen(k: int) -> list[str]:
+    path = SHARED / "17-clue.txt"
+    if not path.exists():
+        pytest.skip(f"{path} absent")
+    lines = [s.strip() for s in path.read_text().splitlines() if not s.startswith("#")]
+    return lines[:k]
+
+
+def run_verify(monkeypatch, args: list[str], *, bulk: bool) -> tuple[int, bytes, int]:
+    """(exit code, output bytes with seconds blanked, chunks the bulk path answered)."""
+    taken = [0]
+    real = v._bulk_chunk
+
+    def spy(config, lines):
+        chunk = real(config, lines)
+        taken[0] += chunk is not None
+        return chunk
+
+    with monkeypatch.context() as m:
+        m.setattr(v, "_bulk_chunk", spy)
+        if not bulk:
+            m.setattr(v, "_bulk_backend", lambda *a, **k: None)
+        code = main(["verify", *args, "-q"])
+    out = Path(args[args.index("-o") + 1]).read_bytes()
+    return code, SECONDS.sub(b'"seconds":0,"stats":'.decode(), out.decode()).encode(), taken[0]
+
+
+def same_both_ways(monkeypatch, tmp_path, inputs: list[str], *extra: str) -> tuple[bytes, int]:
+    results = []
+    for bulk in (True, False):
+        out = str(tmp_path / f"out-{bulk}.jsonl")
+        results.append(run_verify(monkeypatch, [*inputs, "-o", out, *extra], bulk=bulk))
+    (code1, bytes1, taken1), (code2, bytes2, taken2) = results
+    assert taken2 == 0
+    assert code1 == code2
+    assert bytes1 == bytes2
+    return bytes1, taken1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_17_clue_same_bytes_and_bulk_taken(monkeypatch, tmp_path, jobs):
+    path = tmp_path / "17.txt"
+    path.write_text("# a comment first\n" + "\n".join(seventeen(3000)) + "\n")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)], "--jobs", jobs)
+    assert out.count(b"\n") == 3000 and out.count(b'"verdict":"unique"') == 3000
+    assert taken == len([32, 64, 128, 256, 512, 512, 512, 512, 472])  # every chunk
+
+
+def test_top95_same_bytes(monkeypatch, tmp_path):
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(bundled_path("top95"))])
+    assert out.count(b'"verdict":"unique"') == 95 and taken == 2  # chunks of 32 and 63
+
+
+def test_multi_solution_list_same_bytes(monkeypatch, tmp_path):
+    """One or two clues deleted from 17-clue puzzles: every one has 2+ solutions, records
+    carry witnesses and differing cells; a node budget of 5 leaves some without
+    witnesses (the second search ran out) and some unknown."""
+    lines = []
+    for k, p in enumerate(seventeen(700)):
+        cells = [i for i, ch in enumerate(p) if ch != "."]
+        drop = cells[k % 17 : k % 17 + 1 + k % 2]
+        lines.append("".join("." if i in drop else ch for i, ch in enumerate(p)))
+    path = tmp_path / "multi.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)])
+    assert out.count(b'"verdict":"multiple"') == 700 and out.count(b"differing_cells") == 700
+    assert taken == 5
+    out, _ = same_both_ways(monkeypatch, tmp_path, [str(path)], "--budget-nodes", "5")
+    assert b'"verdict":"unknown"' in out
+
+
+def odd_file(tmp_path: Path) -> Path:
+    """Malformed and odd lines, comments, blank lines, CRLF line ends, '0' blanks, clashes,
+    an unsolvable puzzle: every kind of line the bulk path must hand back or get right."""
+    good = seventeen(400)
+    c43 = [ln.split(":") for ln in bundled_path("counts-43").read_text().splitlines()]
+    unsolvable = next(p for p, c, *_ in c43 if c == "0")
+    clash = "11" + good[0][2:]
+    lines = ["# header comment", ""]
+    for k, p in enumerate(good):
+        lines.append(p)
+        if k % 37 == 5:
+            lines.append(p[:80])  # too short
+        if k % 41 == 7:
+            lines.append(p[:80] + "x")  # a bad symbol
+        if k % 43 == 9:
+            lines.append("# comment between puzzles")
+        if k % 47 == 11:
+            lines.append(p.replace(".", "0"))  # '0' blanks: plain too
+        if k % 53 == 13:
+            lines.append(clash)
+        if k % 59 == 17:
+            lines.append(unsolvable)
+        if k % 61 == 19:
+            lines.append("")
+        if k % 67 == 23:
+            lines.append(p + "1")  # 82 characters
+    path = tmp_path / "odd.txt"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode())
+    return path
+
+
+def test_odd_lines_crlf_and_comments_same_bytes(monkeypatch, tmp_path):
+    path = odd_file(tmp_path)
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)])
+    for word in ("malformed", "contradictory", "unsolvable", "unique"):
+        assert f'"verdict":"{word}"'.encode() in out
+    assert taken >= 1  # chunks with malformed lines among plain ones stay in bulk
+
+
+def test_lines_that_are_puzzles_but_not_plain_fall_back(monkeypatch, tmp_path):
+    """A puzzle with a comment (and its published solution), other blanks, leading
+    spaces, a 4x4 puzzle: valid puzzles the C reader does not read, so their chunks take
+    the general path; the chunks around them stay in bulk."""
+    good = seventeen(200)
+    c43 = [ln.split(":") for ln in bundled_path("counts-43").read_text().splitlines()]
+    p, count, solution = next(x for x in c43 if x[1] == "1")
+    lines = good[:40] + [
+        f"{p}:{count}:{solution}",
+        good[40] + "  # a comment",
+        good[41].replace(".", "_"),
+        "  " + good[42],
+        "1.3..4.2.1.4..2.",
+    ]
+    lines += good[43:]
+    path = tmp_path / "notplain.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)])
+    assert b'"published_solution":"matches"' in out and b'"rules"' not in out[:0]
+    assert taken == 2  # the chunks of 32 and 128 lines; the one of 64 falls back
+
+
+def test_two_inputs_and_resume_same_bytes(monkeypatch, tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("\n".join(seventeen(300)[:150]) + "\n")
+    b.write_text("\n".join(seventeen(300)[150:]) + "\n")
+    out, _ = same_both_ways(monkeypatch, tmp_path, [str(a), str(b)])
+    assert out.count(b'"input":1,') == 150
+    # resume after 100 records: the first chunk of the rest starts mid-file (chunks are
+    # counted from there, so the batch counters differ from the run in one go)
+    full = out.splitlines(keepends=True)
+    outputs = []
+    for bulk in (True, False):
+        path = tmp_path / f"resume-{bulk}.jsonl"
+        path.write_bytes(b"".join(full[:100]))
+        code, text, _ = run_verify(
+            monkeypatch, [str(a), str(b), "-o", str(path), "--resume"], bulk=bulk
+        )
+        outputs.append((code, text))
+    assert outputs[0] == outputs[1] and outputs[0][1].count(b"\n") == 300
+
+
+def test_plain_kinds_match_the_c_codes():
+    """The codes bulk9_solve gives, read through the primitive."""
+    native = get_backend("native")
+    good = seventeen(1)[0]
+    lines = [good, good[:80] + "x", "11" + good[2:], good.replace(good[-1], ".", 1)]
+    answer = native.verify_plain_lines("\n".join(lines), len(lines))
+    assert answer is not None and answer.size == 3 and answer.evidence_ok
+    kinds = [PLAIN_KINDS[c] for c in answer.codes]
+    assert kinds[:3] == [VerdictKind.UNIQUE, None, VerdictKind.CONTRADICTORY]
+    assert kinds[3] in (VerdictKind.MULTIPLE, VerdictKind.UNIQUE)
+    assert answer.stats["nodes"] >= 1
+    # a text that does not split into the lines announced is answered by nobody
+    assert native.verify_plain_lines(good + "\n" + good, 1) is None
+    assert native.verify_plain_lines(good, 2) is None
+    with pytest.raises(ValueError):
+        answer.records([1, 2, 3, 4], 0, "{", ",", "}\n", [None] * 4)  # inserts missing
+
+
+def test_other_backends_have_no_bulk_path():
+    class Plain(Backend):
+        name = "plain"
+
+        def _search(self, puzzle, *, limit, budget):  # pragma: no cover - never asked
+            raise AssertionError
+
+    assert Plain().verify_plain_lines("", 0) is None
+    native = get_backend("native")
+    slow = type(native)(fast=False)
+    assert slow.verify_plain_lines("", 0) is None
+
+
+def test_interrupted_bulk_call_records_nothing():
+    """After interrupt() the call raises SearchInterrupted: no verdict for the chunk."""
+    native = get_backend("native")
+    text = "\n".join(seventeen(2000))
+    native.interrupt()
+    try:
+        with pytest.raises(SearchInterrupted):
+            native.verify_plain_lines(text, 2000)
+    finally:
+        native.clear_interrupt()
+    done: list[object] = []
+    worker = threading.Thread(target=lambda: done.append(native.verify_plain_lines(text, 2000)))
+    worker.start()
+    worker.join()
+    assert done and done[0] is not None
+
+
+@pytest.mark.parametrize(
+    "config, fmt, certify",
+    [
+        (v.VerifyConfig("native", minimal=True), "jsonl", False),
+        (v.VerifyConfig("native", canonical=True), "jsonl", False),
+        (v.VerifyConfig("native", cross_check=("pysat",)), "jsonl", False),
+        (v.VerifyConfig("native"), "jsonl", True),
+        (v.VerifyConfig("native"), "csv", False),
+        (v.VerifyConfig("pysat"), "jsonl", False),
+    ],
+    ids=["minimal", "canonical", "cross-check", "certify", "csv", "pysat"],
+)
+def test_options_the_bulk_path_does_not_cover_take_the_general_path(config, fmt, certify):
+    assert v._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
+    assert v._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
+    assert not v.reads_raw_lines("serial", config, fmt, on_results=certify)

@@ -313,12 +313,11 @@ class NativeBackend(Backend):
         self._lock = threading.Lock()
 
     def version(self) -> str:
-        from importlib.metadata import PackageNotFoundError, version
+        # The C core is built with the package, so its version is the package's; read from
+        # the module, not from the installed metadata, whose lookup costs tens of ms at start.
+        from sudoku_model import __version__
 
-        try:
-            return version("sudoku-model")
-        except PackageNotFoundError:  # running from a source tree
-            return "unknown"
+        return __version__
 
     # -- interruption ------------------------------------------------------------------
     def interrupt(self) -> None:

@@ -284,8 +284,13 @@ def decode_line(
 
 
 def is_decoration_line(text: str) -> bool:
+    """A separator line of a drawn grid (``+---+---+``, ``------``, ``=====``): only
+    decoration characters, at least one of ``- = +``."""
+    # the three substring tests answer nearly every puzzle line at C speed
+    if "-" not in text and "=" not in text and "+" not in text:
+        return False
     s = text.strip()
-    return bool(s) and all(ch in BLOCK_DECORATION for ch in s) and any(ch in "-=+" for ch in s)
+    return bool(s) and all(ch in BLOCK_DECORATION for ch in s)
 
 
 def block_row(text: str) -> tuple[str, list[int]]:

@@ -47,7 +47,35 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The module of each command (a test keeps it equal to what the modules register).
+COMMANDS = {
+    "show": "show",
+    "check": "check",
+    "convert": "convert",
+    "backends": "backends_cmd",
+    "solve": "solve",
+    "count": "solve",
+    "cnf": "cnf",
+    "generate": "generate",
+    "verify": "verify",
+    "explain": "logic",
+    "hint": "logic",
+    "rate": "logic",
+    "compare": "compare",
+    "render": "render",
+    "canon": "canon",
+    "dedup": "canon",
+    "same": "canon",
+    "edit": "edit",
+    "dataset": "dataset",
+    "check-certificate": "certify",
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. With ``only`` (a command name of :data:`COMMANDS`), only
+    that command's module is imported and registered: each imports much of the toolkit,
+    and the start of a short run (``sudoku verify`` on one file) should not pay for all."""
     parser = argparse.ArgumentParser(
         prog="sudoku",
         description="Sudoku modelling toolkit: solve, count, verify, generate and compare "
@@ -55,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sudoku-model {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    modules = (COMMANDS[only],) if only in COMMANDS else COMMAND_MODULES
+    for name in modules:
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:
@@ -113,7 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import common
 
     common._opened_outputs.clear()
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The first word is the command unless it is an option (--help, --version): then every
+    # command is registered, so the help lists them all.
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
     args = _parse(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -148,3 +148,40 @@ def test_typo_gives_the_subcommand_usage(argv, usage, hint, capsys):
         assert f"did you mean {hint}?" in err
     else:
         assert "did you mean" not in err
+
+
+def test_the_command_map_is_what_the_modules_register():
+    import argparse
+
+    from sudoku_model import cli
+
+    parser = cli.build_parser()
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    registered = {}
+    for name in cli.COMMAND_MODULES:
+        p = argparse.ArgumentParser()
+        sub = p.add_subparsers()
+        __import__(f"sudoku_model.cli.{name}", fromlist=["register"]).register(sub)
+        registered.update(dict.fromkeys(sub.choices, name))
+    assert registered == cli.COMMANDS
+    assert set(action.choices) == set(cli.COMMANDS)
+
+
+def test_a_command_imports_only_its_own_module():
+    # `sudoku verify` starts without importing the other commands (the editor, the
+    # dataset builder, the renderer ...); an unknown word still gets every command listed.
+    probe = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, sudoku_model.cli as c; p = c.build_parser('verify');"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules "
+            "if m.startswith('sudoku_model.cli.') and m.rsplit('.', 1)[1] in c.COMMAND_MODULES))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert probe.stdout.strip() == "['verify']", probe.stdout + probe.stderr
+    out = sudoku("nosuchcommand")
+    assert out.returncode == 2 and "dedup" in out.stderr and "Traceback" not in out.stderr

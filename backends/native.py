@@ -751,7 +751,7 @@ class NativeRemovalOracle(RemovalOracle):
             SearchInterrupted: after the backend's ``interrupt()``.
         """
         values, answers = self._run_pass(givens, groups, target=target, probe=False)
-        return RemovalPass(values, tuple(_ANSWERS[a] for a in answers))
+        return RemovalPass(values, tuple(map(_ANSWERS.__getitem__, answers)))
 
     def all_necessary(self, givens: Sequence[int], groups: Iterable[Sequence[int]]) -> bool | None:
         """:meth:`~sudoku_model.solving.RemovalOracle.all_necessary` in one C call.
@@ -796,7 +796,7 @@ class NativeRemovalOracle(RemovalOracle):
             if status == nb.INTERRUPTED:
                 raise backend._interrupted_error()
             answers += more
-            if not probe:
+            if staged and not probe:  # the fallback keeps necessary clues as fixed clauses
                 self._necessary.update(
                     groups[start + k][0]
                     for k, a in enumerate(more)

@@ -46,17 +46,26 @@ typedef struct {
     nb_stats total;
     uint8_t scratch[NB_MAXC];
     uint8_t was[NB_MAXC];   /* the values of the group in flight before it was emptied */
+    uint32_t seen[NB_MAXC]; /* per cell: the digits its peers show (bit d-1) */
+    uint16_t *count;        /* per cell and digit: how many of its peers show it */
 } pass_ctx;
 
-/* Digits shown by the givens among the peers of `cell` (bit d-1). */
-static uint32_t peer_digits(const nb_model *m, const uint8_t *values, int cell)
+/* The givens changed at `cell` (digit d placed: +1, emptied: -1): the peers' counts of d
+ * and masks of the digits they see follow, so that the tests below read one mask per
+ * cell instead of walking its peers. */
+static void show(pass_ctx *x, int cell, int d, int delta)
 {
-    uint32_t seen = 0;
+    const nb_model *m = x->m;
+    uint32_t bit = 1u << (d - 1);
     for (int32_t k = m->peer_start[cell]; k < m->peer_start[cell + 1]; k++) {
-        uint8_t v = values[m->peer_cells[k]];
-        if (v) seen |= 1u << (v - 1);
+        int p = m->peer_cells[k];
+        uint16_t *count = x->count + (size_t)p * (size_t)m->n + (d - 1);
+        if (delta > 0) {
+            if ((*count)++ == 0) x->seen[p] |= bit;
+        } else if (--(*count) == 0) {
+            x->seen[p] &= ~bit;
+        }
     }
-    return seen;
 }
 
 /* True when the givens alone force S's digit into the empty `cell`: a naked single, or a
@@ -67,13 +76,12 @@ static int forced(const pass_ctx *x, const uint8_t *values, int cell)
 {
     const nb_model *m = x->m;
     uint32_t bit = 1u << (x->known[cell] - 1);
-    if ((peer_digits(m, values, cell) | bit) == m->full) return 1;
+    if ((x->seen[cell] | bit) == m->full) return 1;
     for (int32_t k = x->ufirst[cell]; k < x->ufirst[cell + 1]; k++) {
         int u = x->ulist[k], place = 0;
         for (int32_t j = m->unit_start[u]; j < m->unit_start[u + 1] && !place; j++) {
             int other = m->unit_cells[j];
-            if (other != cell && !values[other] && !(peer_digits(m, values, other) & bit))
-                place = 1;
+            if (other != cell && !values[other] && !(x->seen[other] & bit)) place = 1;
         }
         if (!place) return 1;
     }
@@ -136,13 +144,15 @@ static int test_group(pass_ctx *x, uint8_t *values, const int32_t *cells, int le
     return answer;
 }
 
-/* Per cell, the full units holding it (for hidden singles). 0 on allocation failure. */
+/* Per cell, the full units holding it (for hidden singles), and room for the peers'
+ * counts. 0 on allocation failure. */
 static int index_units(pass_ctx *x)
 {
     const nb_model *m = x->m;
     x->ufirst = PyMem_RawCalloc((size_t)m->nc + 1, sizeof(int32_t));
     x->ulist = PyMem_RawMalloc(sizeof(int16_t) * (size_t)(m->nfull * m->n + 1));
-    if (!x->ufirst || !x->ulist) return 0;
+    x->count = PyMem_RawCalloc((size_t)m->nc * (size_t)m->n, sizeof(uint16_t));
+    if (!x->ufirst || !x->ulist || !x->count) return 0;
     for (int u = 0; u < m->nfull; u++)
         for (int32_t j = m->unit_start[u]; j < m->unit_start[u + 1]; j++)
             x->ufirst[m->unit_cells[j] + 1]++;
@@ -311,7 +321,11 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
     int status = NB_EXHAUSTED;
     Py_BEGIN_ALLOW_THREADS
     long long clues = 0;
-    for (int c = 0; c < model->nc; c++) clues += v[c] != 0;
+    for (int c = 0; c < model->nc; c++)
+        if (v[c]) {
+            clues++;
+            show(x, c, v[c], 1);
+        }
     for (; k < ngroups; k++) {
         if (!probe && target >= 0 && clues <= target) break;
         if (nb_interrupted()) { /* polled here too: most searches end before their first poll */
@@ -322,12 +336,19 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         int len = starts[k + 1] - starts[k], emptied = 0;
         for (int i = 0; i < len; i++) {
             x->was[g[i]] = v[g[i]];
-            emptied += v[g[i]] != 0;
-            v[g[i]] = 0;
+            if (v[g[i]]) {
+                emptied++;
+                show(x, g[i], v[g[i]], -1);
+                v[g[i]] = 0;
+            }
         }
         int answer = test_group(x, v, g, len);
         if (probe || answer != ANS_REMOVABLE)
-            for (int i = 0; i < len; i++) v[g[i]] = x->was[g[i]];
+            for (int i = 0; i < len; i++)
+                if (x->was[g[i]]) {
+                    v[g[i]] = x->was[g[i]];
+                    show(x, g[i], v[g[i]], 1);
+                }
         if (answer < 0) {
             status = -answer;
             break;
@@ -357,6 +378,7 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
     values = answers = NULL;
     PyMem_RawFree(x->ufirst);
     PyMem_RawFree(x->ulist);
+    PyMem_RawFree(x->count);
     PyMem_RawFree(x);
     PyMem_RawFree(cells);
     PyMem_RawFree(starts);
@@ -369,6 +391,7 @@ done:
     if (x) {
         PyMem_RawFree(x->ufirst);
         PyMem_RawFree(x->ulist);
+        PyMem_RawFree(x->count);
         PyMem_RawFree(x);
     }
     PyMem_RawFree(cells);

@@ -247,3 +247,24 @@ def test_16x16_with_the_fallback_mid_pass_matches_the_loop(monkeypatch) -> None:
     fast = generate_one(spec, bulk, seed=31)
     assert bulk.fallback_calls > 0
     assert _record(fast) == _record(generate_one(spec, loop, seed=31))
+
+
+def test_the_inline_shuffle_draws_like_random_shuffle() -> None:
+    from sudoku_model.generate import _shuffle
+
+    for seed in range(300):
+        for size in (0, 1, 2, 3, 16, 36, 81, 256, 625):
+            mine, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            _shuffle(mine, a)
+            b.shuffle(theirs)
+            assert mine == theirs and a.getstate() == b.getstate()
+
+    class Other(random.Random):
+        def random(self) -> float:  # a subclass may draw otherwise: its own shuffle runs
+            return 0.5
+
+    mine, theirs = list(range(20)), list(range(20))
+    _shuffle(mine, Other(3))
+    Other(3).shuffle(theirs)
+    assert mine == theirs

@@ -302,10 +302,6 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
-    if (nb_check_givens(model, kv.buf)) {
-        PyErr_SetString(PyExc_ValueError, "known is not a solution: two of its cells clash");
-        goto done;
-    }
     nb_model local = *model;
     if (!fast) local.classic9 = 0;
     x->m = &local;
@@ -316,16 +312,23 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         PyErr_NoMemory();
         goto done;
     }
+    /* The peers' counts of S, which also tell whether two cells of S clash; then the
+     * cells empty in the givens are taken out. */
+    const uint8_t *known = kv.buf, *given = gv.buf;
+    for (int c = 0; c < model->nc; c++) show(x, c, known[c], 1);
+    for (int c = 0; c < model->nc; c++)
+        if (x->seen[c] & (1u << (known[c] - 1))) {
+            PyErr_SetString(PyExc_ValueError, "known is not a solution: two of its cells clash");
+            goto done;
+        }
+    for (int c = 0; c < model->nc; c++)
+        if (!given[c]) show(x, c, known[c], -1);
     uint8_t *v = (uint8_t *)PyBytes_AS_STRING(values), *a = (uint8_t *)PyBytes_AS_STRING(answers);
     Py_ssize_t k = start, stopped = -1;
     int status = NB_EXHAUSTED;
     Py_BEGIN_ALLOW_THREADS
     long long clues = 0;
-    for (int c = 0; c < model->nc; c++)
-        if (v[c]) {
-            clues++;
-            show(x, c, v[c], 1);
-        }
+    for (int c = 0; c < model->nc; c++) clues += v[c] != 0;
     for (; k < ngroups; k++) {
         if (!probe && target >= 0 && clues <= target) break;
         if (nb_interrupted()) { /* polled here too: most searches end before their first poll */

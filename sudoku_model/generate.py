@@ -22,6 +22,10 @@ succeeding. Only yes answers are taken from logic, so minimality is unaffected.
 Both questions go to the backend through the contract's primitives
 (:class:`GenerationEngine`): ``random_solution`` for the full grid and ``removal_oracle``
 for "still unique?", so any backend generates, and the fast paths are the backends' own.
+The whole pass is one call, :meth:`~sudoku_model.solving.RemovalOracle.remove_groups`:
+a Python loop with the shortcuts above by default, one C call with the native backend
+(its own singles tests, then a search per clue). The order is drawn here, and every
+answer is a fact about the puzzle, so both make the same puzzles for a seed.
 
 Large grids: near-minimal 25x25 puzzles (about 42-45% of the cells given) sit where
 quasigroup completion is hardest, and single uniqueness calls there take from milliseconds

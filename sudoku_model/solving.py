@@ -26,7 +26,11 @@ that implements only ``_search`` gets every workflow:
   of one rule set (packed givens in, columns out). Default: ``check_unique`` per puzzle.
 * ``removal_oracle(rules, solution)`` -> :class:`RemovalOracle`, whose
   ``still_unique(givens, removed)`` says whether the puzzle stays unique without some
-  clues of the full grid. Default: ``check_unique(puzzle, solution=...)``.
+  clues of the full grid. Default: ``check_unique(puzzle, solution=...)``. The oracle
+  also runs a generator's whole removal pass, ``remove_groups(givens, groups,
+  target=)`` -> :class:`RemovalPass`, and its minimality test, ``all_necessary``:
+  by default a Python loop over ``still_unique``; an oracle with
+  ``bulk_removal`` (native: one C call per pass) does the same pass in one call.
 * ``random_solution(rules, rng, start=None)`` -> a random full grid drawn from ``rng``.
   Default: a randomised Python search (:mod:`sudoku_model.fill`).
 

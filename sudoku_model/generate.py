@@ -726,13 +726,17 @@ def _shuffle(items: list[Any], rng: random.Random) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=64)
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a shuffle of ``size`` items: (i, a draw below i + 1, its bit length)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 _PEER_GETTERS: dict[RuleSet, tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]] = {}

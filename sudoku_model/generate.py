@@ -711,10 +711,17 @@ def random_full_grid(
     return None
 
 
-#: CPython's shuffle draws through this method; _shuffle repeats its draws inline.
-_INLINE_SHUFFLE = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", object()
-)
+def _draws_like_cpython() -> bool:
+    """True when ``random.Random.shuffle`` draws through ``_randbelow_with_getrandbits``
+    (as in CPython 3.11; a test compares): then :func:`_shuffle` repeats its draws inline."""
+    try:
+        method = random.Random._randbelow  # type: ignore[attr-defined]
+        return method is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+    except AttributeError:
+        return False
+
+
+_INLINE_SHUFFLE = _draws_like_cpython()
 
 
 def _shuffle(items: list[Any], rng: random.Random) -> None:

@@ -58,6 +58,8 @@ from sudoku_model.solving import (
     Capabilities,
     PlainLines,
     RemovalOracle,
+    RemovalPass,
+    RemovalShortcut,
     SearchOutcome,
     UniqueBatch,
     VerdictKind,
@@ -730,6 +732,7 @@ class NativeRemovalOracle(RemovalOracle):
     """
 
     cheap_calls: ClassVar[bool] = True
+    bulk_removal: ClassVar[bool] = True
     #: Above this many removed cells, one "another solution?" search beats one per cell.
     GROUP_LIMIT = 6
     #: Native search nodes per call from 16x16 up before the fallback answers. On the 300
@@ -768,17 +771,114 @@ class NativeRemovalOracle(RemovalOracle):
             return self._search(givens, removed, self._limits)
         answer = self._search(givens, removed, self._first_limits)
         if answer is None and self._first_limits != self._limits:
-            fallback = self._fallback_oracle()
-            if fallback is None:
-                answer = self._search(givens, removed, self._limits)
-            else:
-                self.stats["fallback_calls"] = self.stats.get("fallback_calls", 0) + 1
-                fallback.note_necessary(self._necessary)
-                answer = fallback.still_unique(givens, removed)
+            answer = self._after_first_try(givens, removed)
         if answer is False and len(removed) == 1:
             self._necessary.add(removed[0])  # a necessary clue stays a given of this grid
         backend._check_interrupt()
         return answer
+
+    def _after_first_try(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
+        """The answer for a call whose short first try ran out: the fallback's, or the
+        native search's under the whole budget when there is no fallback."""
+        fallback = self._fallback_oracle()
+        if fallback is None:
+            return self._search(givens, removed, self._limits)
+        self.stats["fallback_calls"] = self.stats.get("fallback_calls", 0) + 1
+        fallback.note_necessary(self._necessary)
+        return fallback.still_unique(givens, removed)
+
+    # -- the removal pass in C (issue 18, item 3) ------------------------------------------
+    def remove_groups(
+        self,
+        givens: Sequence[int],
+        groups: Sequence[Sequence[int]],
+        *,
+        target: int | None = None,
+        shortcut: RemovalShortcut | None = None,
+    ) -> RemovalPass:
+        """The whole removal pass in one C call (``Model.remove_clues``, GIL released),
+        answering like the default loop of
+        :meth:`~sudoku_model.solving.RemovalOracle.remove_groups` (``shortcut`` is not
+        needed: the C pass tests naked and hidden singles itself). From 16x16 up the pass
+        stops at a group whose short first try runs out; that group is asked as
+        :meth:`still_unique` would (the SAT fallback), and the pass resumes after it.
+
+        Raises:
+            ValueError: for givens of the wrong length or that differ from the solution,
+                or groups that overlap or name a cell outside the grid.
+            SearchInterrupted: after the backend's ``interrupt()``.
+        """
+        values, answers = self._run_pass(givens, groups, target=target, probe=False)
+        return RemovalPass(values, tuple(map(_ANSWERS.__getitem__, answers)))
+
+    def all_necessary(self, givens: Sequence[int], groups: Iterable[Sequence[int]]) -> bool | None:
+        """:meth:`~sudoku_model.solving.RemovalOracle.all_necessary` in one C call.
+
+        Raises:
+            ValueError: as :meth:`remove_groups`.
+            SearchInterrupted: after the backend's ``interrupt()``.
+        """
+        _, answers = self._run_pass(givens, list(groups), target=None, probe=True)
+        if 1 in answers:
+            return False
+        return None if 2 in answers else True
+
+    def _run_pass(
+        self,
+        givens: Sequence[int],
+        groups: Sequence[Sequence[int]],
+        *,
+        target: int | None,
+        probe: bool,
+    ) -> tuple[bytes, bytes]:
+        backend = self._backend
+        backend._check_interrupt()
+        first = self._first_limits
+        staged = first is not None and first != self._limits
+        limits = first if first is not None else self._limits
+        values = givens if isinstance(givens, bytes) else bytes(givens)
+        answers = b""
+        start = 0
+        while True:
+            values, more, stopped, status, _, _ = self._model.remove_clues(
+                values,
+                self._known,
+                groups,
+                start=start,
+                target=-1 if target is None else target,
+                probe=probe,
+                stop_on_budget=staged,
+                fast=backend.fast,
+                **limits,
+            )
+            if status == nb.INTERRUPTED:
+                raise backend._interrupted_error()
+            answers += more
+            if staged and not probe:  # the fallback keeps necessary clues as fixed clauses
+                self._necessary.update(
+                    groups[start + k][0]
+                    for k, a in enumerate(more)
+                    if a == 0 and len(groups[start + k]) == 1
+                )
+            if stopped < 0:
+                break
+            # A call the first try did not settle: ask it as still_unique would.
+            group = groups[stopped]
+            trial = bytearray(values)
+            for c in group:
+                trial[c] = 0
+            answer = self._after_first_try(trial, group)
+            backend._check_interrupt()
+            if answer is False and len(group) == 1:
+                self._necessary.add(group[0])
+            answers += bytes((_CODES[answer],))
+            if answer is True and not probe:
+                values = bytes(trial)
+            start = stopped + 1
+            if probe and answer is True:
+                break
+        backend._check_interrupt()
+        return values, answers
 
     def _fallback_oracle(self) -> RemovalOracle | None:
         if not self._fallback_loaded:
@@ -832,6 +932,11 @@ class NativeRemovalOracle(RemovalOracle):
         if self._fallback is not None:
             self._fallback.close()
             self._fallback = None
+
+
+#: The C pass's answer bytes as the contract's answers, and back.
+_ANSWERS: dict[int, bool | None] = {0: False, 1: True, 2: None}
+_CODES: dict[bool | None, int] = {False: 0, True: 1, None: 2}
 
 
 #: The fallback backends, one per thread and name (loading a SAT backend costs more than

@@ -26,6 +26,8 @@ line). Givens and solutions are ``bytes`` of ``n*n`` values ``0..n`` (0 = empty)
   excludes ``forbidden`` (cell, digit) pairs and skips one ``avoid`` solution.
 * :meth:`Model.batch` answers many puzzles in one call with the GIL released.
 * :meth:`Model.search` returns a resumable :class:`Search` (streaming; randomised with a seed).
+* :meth:`Model.remove_clues` runs a generator's whole clue-removal pass over a known full grid
+  (one call, GIL released; see removal.c).
 
 Statuses: :data:`EXHAUSTED` (count exact), :data:`LIMIT` (the limit was reached),
 :data:`BUDGET` (the budget ran out), :data:`CONTRADICTORY` (two givens clash directly),

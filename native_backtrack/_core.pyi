@@ -63,6 +63,20 @@ class Model:
         seconds: float = -1.0,
         fast: bool = True,
     ) -> tuple[list[int], bytes, bytes, int, int]: ...
+    def remove_clues(
+        self,
+        givens: Buffer,
+        known: Buffer,
+        groups: Sequence[Sequence[int]],
+        *,
+        start: int = 0,
+        target: int = -1,
+        probe: bool = False,
+        stop_on_budget: bool = False,
+        nodes: int = -1,
+        seconds: float = -1.0,
+        fast: bool = True,
+    ) -> tuple[bytes, bytes, int, int, int, int]: ...
     def search(
         self,
         givens: Buffer,

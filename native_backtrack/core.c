@@ -1127,6 +1127,16 @@ static PyObject *Model_get_locked_pairs(ModelObject *self, void *closure)
     return PyLong_FromLong(self->m.nlocked);
 }
 
+/* removal.c: the clue-removal pass (it reaches the model through this wrapper). */
+PyObject *nb_py_remove_clues(PyObject *self, const nb_model *m, PyObject *args, PyObject *kwds);
+extern const char nb_remove_clues_doc[];
+
+static PyObject *Model_remove_clues(ModelObject *self, PyObject *args, PyObject *kwds)
+{
+    if (!model_ready(self)) return NULL;
+    return nb_py_remove_clues((PyObject *)self, &self->m, args, kwds);
+}
+
 static PyMethodDef Model_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_VARARGS | METH_KEYWORDS,
      Model_solve_doc},
@@ -1134,6 +1144,8 @@ static PyMethodDef Model_methods[] = {
      Model_batch_doc},
     {"search", (PyCFunction)(void (*)(void))Model_search, METH_VARARGS | METH_KEYWORDS,
      Model_search_doc},
+    {"remove_clues", (PyCFunction)(void (*)(void))Model_remove_clues,
+     METH_VARARGS | METH_KEYWORDS, nb_remove_clues_doc},
     {NULL}
 };
 

@@ -22,6 +22,10 @@ succeeding. Only yes answers are taken from logic, so minimality is unaffected.
 Both questions go to the backend through the contract's primitives
 (:class:`GenerationEngine`): ``random_solution`` for the full grid and ``removal_oracle``
 for "still unique?", so any backend generates, and the fast paths are the backends' own.
+The whole pass is one call, :meth:`~sudoku_model.solving.RemovalOracle.remove_groups`:
+a Python loop with the shortcuts above by default, one C call with the native backend
+(its own singles tests, then a search per clue). The order is drawn here, and every
+answer is a fact about the puzzle, so both make the same puzzles for a seed.
 
 Large grids: near-minimal 25x25 puzzles (about 42-45% of the cells given) sit where
 quasigroup completion is hardest, and single uniqueness calls there take from milliseconds
@@ -105,7 +109,15 @@ from .geometry import Shape
 from .grid import Grid
 from .puzzle import Puzzle
 from .rules import RuleSet
-from .solving import DEFAULT_BUDGET, Backend, Budget, RemovalOracle, VerdictKind
+from .solving import (
+    DEFAULT_BUDGET,
+    Backend,
+    Budget,
+    RemovalOracle,
+    RemovalPass,
+    RemovalShortcut,
+    VerdictKind,
+)
 
 __all__ = [
     "SYMMETRIES",
@@ -573,10 +585,16 @@ class GenerationEngine:
     SAT fallback answered).
     """
 
-    def __init__(self, backend: Backend, budget: Budget | None = None) -> None:
+    def __init__(
+        self, backend: Backend, budget: Budget | None = None, *, bulk_removal: bool = True
+    ) -> None:
         self.backend = backend
         self.name = backend.name
         self.budget = DEFAULT_BUDGET if budget is None else budget
+        #: False: every removal pass runs as the Python loop of the contract's default
+        #: (:meth:`RemovalOracle.remove_groups`), even where the oracle has a bulk pass of
+        #: its own (native: C); the output is the same (a test compares), only slower.
+        self.bulk_removal = bulk_removal
         self.stats: Counter[str] = Counter()
         self._oracle: RemovalOracle | None = None
 
@@ -612,6 +630,38 @@ class GenerationEngine:
         differ from ``solution`` in a removed cell. None when a budget ran out."""
         return self.oracle(rules, solution).still_unique(givens, removed)
 
+    def remove_groups(
+        self,
+        rules: RuleSet,
+        solution: Grid,
+        givens: Sequence[int],
+        groups: Sequence[Sequence[int]],
+        *,
+        target: int | None = None,
+    ) -> RemovalPass:
+        """The removal pass over ``solution`` (:meth:`RemovalOracle.remove_groups`): the
+        oracle's own bulk pass (native: one C call), or the contract's Python loop with
+        this module's logic shortcuts when it has none or :attr:`bulk_removal` is off."""
+        oracle = self.oracle(rules, solution)
+        if self.bulk_removal and oracle.bulk_removal:
+            return oracle.remove_groups(givens, groups, target=target)
+        shortcut = _removal_shortcut(rules, solution, oracle)
+        return RemovalOracle.remove_groups(oracle, givens, groups, target=target, shortcut=shortcut)
+
+    def all_necessary(
+        self,
+        rules: RuleSet,
+        solution: Grid,
+        givens: Sequence[int],
+        groups: Sequence[Sequence[int]],
+    ) -> bool | None:
+        """The minimality test over ``groups`` (:meth:`RemovalOracle.all_necessary`),
+        in bulk where the oracle can."""
+        oracle = self.oracle(rules, solution)
+        if self.bulk_removal and oracle.bulk_removal:
+            return oracle.all_necessary(givens, groups)
+        return RemovalOracle.all_necessary(oracle, givens, groups)
+
     def _collect(self) -> None:
         oracle = self._oracle
         if oracle is not None and oracle.stats:
@@ -626,8 +676,11 @@ class GenerationEngine:
             self._oracle = None
 
 
-def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> GenerationEngine:
-    """The generation engine of a backend (object or registered name).
+def engine_for(
+    backend: Backend | str, *, budget: Budget | None = None, bulk_removal: bool = True
+) -> GenerationEngine:
+    """The generation engine of a backend (object or registered name); ``bulk_removal``
+    as :class:`GenerationEngine`.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for a backend name that cannot load.
@@ -636,7 +689,7 @@ def engine_for(backend: Backend | str, *, budget: Budget | None = None) -> Gener
         from .solving import get_backend
 
         backend = get_backend(backend)
-    return GenerationEngine(backend, budget)
+    return GenerationEngine(backend, budget, bulk_removal=bulk_removal)
 
 
 # -- the workflow --------------------------------------------------------------------------
@@ -656,6 +709,41 @@ def random_full_grid(
         if grid is not None:
             return grid
     return None
+
+
+def _draws_like_cpython() -> bool:
+    """True when ``random.Random.shuffle`` draws through ``_randbelow_with_getrandbits``
+    (as in CPython 3.11; a test compares): then :func:`_shuffle` repeats its draws inline."""
+    try:
+        method = random.Random._randbelow  # type: ignore[attr-defined]
+        return method is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+    except AttributeError:
+        return False
+
+
+_INLINE_SHUFFLE = _draws_like_cpython()
+
+
+def _shuffle(items: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same draws in the same order, so the same result and the
+    same state of ``rng`` after it, without a Python call per element (a sixth of a
+    minimal 9x9 puzzle's time). Falls back on ``rng.shuffle`` for a subclass of Random or
+    a Python whose shuffle draws otherwise (a test compares the two)."""
+    if type(rng) is not random.Random or not _INLINE_SHUFFLE:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, k in _shuffle_steps(len(items)):
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=64)
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a shuffle of ``size`` items: (i, a draw below i + 1, its bit length)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 _PEER_GETTERS: dict[RuleSet, tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]] = {}
@@ -709,24 +797,50 @@ def _first_necessary_failure(
     engine: GenerationEngine,
     rules: RuleSet,
     values: bytearray | list[int],
-    groups: Iterable[Sequence[int]],
+    groups: Sequence[Sequence[int]],
     solution: Grid,
 ) -> bool | None:
     """Minimality over ``groups``: False when some group can be removed keeping the puzzle
     unique, None when a budget stopped a test, True when every group is necessary."""
-    unknown = False
-    for group in groups:
-        saved = [values[c] for c in group]
-        for c in group:
-            values[c] = 0
-        answer = engine.still_unique(rules, values, group, solution)
-        for c, v in zip(group, saved):
-            values[c] = v
-        if answer is True:
-            return False
-        if answer is None:
-            unknown = True
-    return None if unknown else True
+    if not groups:
+        return True
+    return engine.all_necessary(rules, solution, values, groups)
+
+
+def _removal_shortcut(rules: RuleSet, solution: Grid, oracle: RemovalOracle) -> RemovalShortcut:
+    """The Python loop's answers without a solver call (only yes answers, so minimality
+    is unaffected): the emptied cells are naked singles (their peers show every other
+    digit) or, for engines whose calls are slow, hidden singles; from 16x16 up, full
+    singles propagation is tried first while it keeps succeeding."""
+    peer_values = _peer_getters(rules)
+    wanted = rules.shape.size  # {0} plus the n - 1 other digits
+    known = solution.values
+    # Hidden singles cost a few microseconds: worth it only before slow solver calls.
+    slow_calls = not oracle.cheap_calls
+    hidden = _full_units_of_cell(rules) if slow_calls else None
+    # From 16x16 up a solver call costs milliseconds to seconds: a full propagation of
+    # singles in Python first (milliseconds) saves most of them while the grid is
+    # dense. It stops paying once it keeps failing, so it is dropped after a run of
+    # failures (a rule that depends only on the answers: still reproducible).
+    propagate = [Singles.of(rules) if slow_calls and rules.shape.size >= 16 else None]
+    failures = [0]
+
+    def shortcut(values: bytearray, group: Sequence[int]) -> bool:
+        if all(len({0, *peer_values[c](values)}) == wanted for c in group) or (
+            hidden and all(_hidden_single(c, known[c], values, hidden, peer_values) for c in group)
+        ):
+            return True
+        singles = propagate[0]
+        if singles is not None:
+            if singles.solves(values):
+                failures[0] = 0
+                return True
+            failures[0] += 1
+            if failures[0] >= 8:
+                propagate[0] = None
+        return False
+
+    return shortcut
 
 
 def generate_one(
@@ -753,7 +867,7 @@ def generate_one(
     rng = random.Random(seed)
     fixed = frozenset(spec.start.filled_cells()) if spec.start is not None else frozenset()
     orbits = symmetry_orbits(shape, spec.symmetry)
-    removable = [o for o in orbits if not fixed.intersection(o)]
+    removable = [o for o in orbits if not fixed.intersection(o)] if fixed else list(orbits)
     best_seen: int | None = None
     no_grid = 0
     for attempt in range(1, spec.tries + 1):
@@ -776,64 +890,21 @@ def generate_one(
             return _result(
                 spec, engine, index, seed, values, solution, strict, strict, attempt, began
             )
-        values = bytearray(solution.values)
         order = removable[:]
-        rng.shuffle(order)
-        clues = shape.cell_count
-        necessary: set[int] = set()  # clues shown necessary on their own
-        unvisited: list[tuple[int, ...]] = []
-        unknown = False
-        peer_values = _peer_getters(rules)
-        wanted = shape.size  # {0} plus the n - 1 other digits
-        # Hidden singles cost a few microseconds: worth it only before slow solver calls.
-        slow_calls = not engine.oracle(rules, solution).cheap_calls
-        hidden = _full_units_of_cell(rules) if slow_calls else None
-        # From 16x16 up a solver call costs milliseconds to seconds: a full propagation of
-        # singles in Python first (milliseconds) saves most of them while the grid is
-        # dense. It stops paying once it keeps failing, so it is dropped after a run of
-        # failures (a rule that depends only on the answers: still reproducible).
-        propagate = Singles.of(rules) if slow_calls and shape.size >= 16 else None
-        propagate_failures = 0
-        for k, orbit in enumerate(order):
-            if spec.clues is not None and clues <= spec.clues:
-                unvisited = order[k:]
-                break
-            for c in orbit:
-                values[c] = 0
-            # Shortcut without a solver: a cell whose peers show every other digit is
-            # forced by the givens alone, so emptying it keeps the puzzle unique.
-            if all(len({0, *peer_values[c](values)}) == wanted for c in orbit) or (
-                hidden
-                and all(
-                    _hidden_single(c, solution.values[c], values, hidden, peer_values)
-                    for c in orbit
-                )
-            ):
-                clues -= len(orbit)
-                continue
-            if propagate is not None:
-                if propagate.solves(values):
-                    propagate_failures = 0
-                    clues -= len(orbit)
-                    continue
-                propagate_failures += 1
-                if propagate_failures >= 8:
-                    propagate = None
-            answer = engine.still_unique(rules, values, orbit, solution)
-            if answer is True:
-                clues -= len(orbit)
-                continue
-            for c in orbit:
-                values[c] = solution.values[c]
-            if answer is None:
-                unknown = True
-            elif len(orbit) == 1:
-                necessary.add(orbit[0])
+        _shuffle(order, rng)
+        done = engine.remove_groups(rules, solution, solution.values, order, target=spec.clues)
+        values = bytearray(done.givens)
+        clues = done.clues
+        answers = done.answers
+        visited = len(answers)
+        unvisited = order[visited:]
+        unknown = None in answers
         if spec.clues is not None and clues > spec.clues:
             best_seen = clues if best_seen is None else min(best_seen, clues)
             continue
         # Group-minimal: every visited orbit was necessary; test the unvisited ones.
         group_minimal: bool | None = None if unknown else True
+        necessary_unvisited = False
         if unvisited:
             tested = _first_necessary_failure(engine, rules, values, unvisited, solution)
             if tested is False:
@@ -841,12 +912,16 @@ def generate_one(
             elif tested is None:
                 group_minimal = None
             else:
-                necessary.update(o[0] for o in unvisited if len(o) == 1)
+                necessary_unvisited = True
         if group_minimal is False:
             minimal: bool | None = False  # a removable orbit: each of its clues can go
         elif spec.symmetry == "none" and not fixed:
             minimal = group_minimal
         else:
+            # Clues shown necessary on their own need no second test.
+            necessary = {o[0] for o, a in zip(order, answers) if a is False and len(o) == 1}
+            if necessary_unvisited:
+                necessary.update(o[0] for o in unvisited if len(o) == 1)
             singles = [(c,) for c in range(shape.cell_count) if values[c] and c not in necessary]
             minimal = _first_necessary_failure(engine, rules, values, singles, solution)
             if minimal is True and group_minimal is None:
@@ -1164,17 +1239,11 @@ def generate_killer_one(
                 values[cage[0]] = s[cage[0]]
         cages = [cage for cage in cages if len(cage) > 1]
         rules = _killer_rules(base, cages, s)
-        minimal: bool | None = True
         givens = [c for c in range(shape.cell_count) if values[c]]
         rng.shuffle(givens)
-        for c in givens:
-            values[c] = 0
-            answer = engine.still_unique(rules, values, (c,), solution)
-            if answer is not True:
-                values[c] = s[c]
-                if answer is None:
-                    minimal = None
-        puzzle = Puzzle(Grid._trusted(shape, tuple(values)), rules)
+        done = engine.remove_groups(rules, solution, values, [(c,) for c in givens])
+        minimal: bool | None = None if None in done.answers else True
+        puzzle = Puzzle(Grid._trusted(shape, tuple(done.givens)), rules)
         return GeneratedPuzzle(
             index,
             seed,

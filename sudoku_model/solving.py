@@ -26,7 +26,11 @@ that implements only ``_search`` gets every workflow:
   of one rule set (packed givens in, columns out). Default: ``check_unique`` per puzzle.
 * ``removal_oracle(rules, solution)`` -> :class:`RemovalOracle`, whose
   ``still_unique(givens, removed)`` says whether the puzzle stays unique without some
-  clues of the full grid. Default: ``check_unique(puzzle, solution=...)``.
+  clues of the full grid. Default: ``check_unique(puzzle, solution=...)``. The oracle
+  also runs a generator's whole removal pass, ``remove_groups(givens, groups,
+  target=)`` -> :class:`RemovalPass`, and its minimality test, ``all_necessary``:
+  by default a Python loop over ``still_unique``; an oracle with
+  ``bulk_removal`` (native: one C call per pass) does the same pass in one call.
 * ``random_solution(rules, rng, start=None)`` -> a random full grid drawn from ``rng``.
   Default: a randomised Python search (:mod:`sudoku_model.fill`).
 
@@ -91,6 +95,7 @@ __all__ = [
     "VerdictKind",
     "PRIMITIVES",
     "RemovalOracle",
+    "RemovalPass",
     "UniqueBatch",
     "PlainLines",
     "PLAIN_KINDS",
@@ -596,6 +601,30 @@ class PlainLines(abc.ABC):
             ValueError: for columns of other lengths than the chunk's, or a missing insert.
         """
 
+@dataclass(frozen=True)
+class RemovalPass:
+    """What :meth:`RemovalOracle.remove_groups` did.
+
+    ``givens``: the values after the pass (n*n bytes, 0 = empty). ``answers``: one per
+    visited group, in visiting order: True (it went), False (necessary: it stayed), None (a
+    budget ran out: it stayed). Groups from ``len(answers)`` on were not visited (the clue
+    target was reached first).
+    """
+
+    givens: bytes
+    answers: tuple[bool | None, ...]
+
+    @property
+    def clues(self) -> int:
+        """The number of givens left."""
+        return len(self.givens) - self.givens.count(0)
+
+
+#: A caller's shortcut for :meth:`RemovalOracle.remove_groups`: ``shortcut(values, group)``
+#: with the group emptied in ``values``; True only when the puzzle is surely still unique
+#: (say, every emptied cell is forced by the givens), else False (then the oracle asks).
+RemovalShortcut = Callable[[bytearray, Sequence[int]], bool]
+
 
 class RemovalOracle(abc.ABC):
     """Answers "is the puzzle still unique?" while clues are removed from one full grid S
@@ -630,6 +659,83 @@ class RemovalOracle(abc.ABC):
             ValueError: when ``givens`` has not one value per cell.
             SearchInterrupted: after :meth:`Backend.interrupt`.
         """
+
+    #: True when :meth:`remove_groups` and :meth:`all_necessary` run the whole pass in
+    #: one call of the backend's own (native: C), ignoring the caller's shortcut.
+    bulk_removal: ClassVar[bool] = False
+
+    def remove_groups(
+        self,
+        givens: Sequence[int],
+        groups: Sequence[Sequence[int]],
+        *,
+        target: int | None = None,
+        shortcut: RemovalShortcut | None = None,
+    ) -> RemovalPass:
+        """The removal pass of the generator: the ``groups`` (disjoint cell groups, e.g.
+        the orbits of a symmetry, in the order the caller drew) are visited in turn, each
+        emptied and left empty when the puzzle stays unique without it
+        (:meth:`still_unique`), else put back. Before a group the pass stops once at most
+        ``target`` clues are left (None: visit every group). ``givens`` (S with some cells
+        emptied, unique) is not changed.
+
+        This default is the Python loop, one :meth:`still_unique` per group after the
+        caller's ``shortcut`` (see :data:`RemovalShortcut`); a backend overrides it (and
+        sets :attr:`bulk_removal`) to run the same pass in one call. Every correct oracle
+        gives the same result, since each answer is a fact about the puzzle; only a
+        budget that runs out (answer None, the group stays) can make two differ.
+
+        Raises:
+            ValueError: when ``givens`` has not one value per cell.
+            SearchInterrupted: after the backend's ``interrupt()``.
+        """
+        self._check(givens)
+        values = bytearray(givens)
+        clues = len(values) - values.count(0)
+        answers: list[bool | None] = []
+        known = self.solution.values
+        for group in groups:
+            if target is not None and clues <= target:
+                break
+            for c in group:
+                values[c] = 0
+            if shortcut is not None and shortcut(values, group):
+                answer: bool | None = True
+            else:
+                answer = self.still_unique(values, group)
+            answers.append(answer)
+            if answer is True:
+                clues -= len(group)
+            else:
+                for c in group:
+                    values[c] = known[c]
+        return RemovalPass(bytes(values), tuple(answers))
+
+    def all_necessary(self, givens: Sequence[int], groups: Iterable[Sequence[int]]) -> bool | None:
+        """Whether every group is necessary: False as soon as one could go (the puzzle
+        stays unique without it), None when a budget stopped some test and none could go,
+        True otherwise (``givens`` is a unique subset of S holding every group; the
+        minimality test). The default asks :meth:`still_unique` per group.
+
+        Raises:
+            ValueError: when ``givens`` has not one value per cell.
+            SearchInterrupted: after the backend's ``interrupt()``.
+        """
+        self._check(givens)
+        values = bytearray(givens)
+        known = self.solution.values
+        unknown = False
+        for group in groups:
+            for c in group:
+                values[c] = 0
+            answer = self.still_unique(values, group)
+            for c in group:
+                values[c] = known[c]
+            if answer is True:
+                return False
+            if answer is None:
+                unknown = True
+        return None if unknown else True
 
     def note_necessary(self, cells: Iterable[int]) -> None:
         """A hint from the caller: these clues were shown necessary and stay givens of

@@ -601,6 +601,7 @@ class PlainLines(abc.ABC):
             ValueError: for columns of other lengths than the chunk's, or a missing insert.
         """
 
+
 @dataclass(frozen=True)
 class RemovalPass:
     """What :meth:`RemovalOracle.remove_groups` did.

@@ -238,10 +238,38 @@ static void c9_choose_isa(void)
         if (strcmp(env, c9_variants[k].name) == 0) c9_current = k;
 }
 
+/* nb_check_givens for the classic 9x9 model, with a digit mask per row, column and box
+ * instead of the generic peer lists (a visible share of the time per puzzle on easy
+ * lists): NB_INVALID for a value over 9, else NB_CONTRADICTORY for two equal givens in a
+ * unit, else 0. */
+static int c9_check_givens(const uint8_t *g)
+{
+    uint8_t top = 0;
+    for (int c = 0; c < 81; c++) top |= (uint8_t)(g[c] > 9);
+    if (top) return NB_INVALID;
+    uint16_t row[9] = {0}, col[9] = {0}, box[9] = {0};
+    for (int c = 0; c < 81; c++) {
+        if (!g[c]) continue;
+        int r = c / 9, k = c % 9, x = (r / 3) * 3 + k / 3;
+        uint16_t bit = (uint16_t)(1u << g[c]);
+        if ((row[r] | col[k] | box[x]) & bit) return NB_CONTRADICTORY;
+        row[r] |= bit;
+        col[k] |= bit;
+        box[x] |= bit;
+    }
+    return 0;
+}
+
 int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
              const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
              const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
+    int bad = c9_check_givens(givens);
+    if (bad) {
+        *count = 0;
+        st->nodes = st->guesses = 0;
+        return bad;
+    }
     c9_solve_fn fn = c9_variants[__atomic_load_n(&c9_current, __ATOMIC_RELAXED)].fn;
     return fn(givens, forbidden, nforbidden, avoid, limit, out, keep, budget, count, st);
 }

@@ -163,7 +163,8 @@ int nb_check_givens(const nb_model *m, const uint8_t *givens);
 
 /* ---- classic 9x9 fast path ---- */
 void c9_init(void);
-/* Same contract as nb_solve for the classic 9x9 rules; givens already checked. */
+/* Same contract as nb_solve for the classic 9x9 rules, the check of the givens included
+ * (NB_INVALID, NB_CONTRADICTORY as nb_check_givens). */
 int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
              const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
              const nb_budget *budget, uint64_t *count, nb_stats *st);

@@ -285,6 +285,29 @@ def test_contradictory_and_unsolvable_answer_fast(m9: nb.Model) -> None:
     assert list(statuses) == [nb.CONTRADICTORY, nb.EXHAUSTED, nb.INVALID]
 
 
+def test_clashing_givens_every_pair_of_cells(m9: nb.Model) -> None:
+    """The classic 9x9 path checks its own givens: every pair of cells holding the same
+    digit is contradictory exactly when the two share a row, column or box, and a value
+    over 9 is invalid before any clash."""
+    pairs = [(a, b) for a in range(81) for b in range(a + 1, 81)]
+    data = bytearray()
+    for a, b in pairs:
+        grid = bytearray(81)
+        grid[a] = grid[b] = 1 + (a + b) % 9
+        data += grid
+    counts, statuses, *_ = m9.batch(bytes(data), limit=1)
+    for (a, b), count, status in zip(pairs, counts, statuses, strict=True):
+        peers = a // 9 == b // 9 or a % 9 == b % 9 or (a // 27, a % 9 // 3) == (b // 27, b % 9 // 3)
+        if peers:
+            assert (count, status) == (0, nb.CONTRADICTORY), (a, b)
+        else:
+            assert (count, status) == (1, nb.LIMIT), (a, b)
+    clash_and_ten = bytearray(81)
+    clash_and_ten[0] = clash_and_ten[1] = 4
+    clash_and_ten[80] = 10
+    assert list(m9.batch(bytes(clash_and_ten))[1]) == [nb.INVALID]
+
+
 def test_bad_givens_raise(m9: nb.Model) -> None:
     with pytest.raises(ValueError):
         m9.solve(bytes(80))

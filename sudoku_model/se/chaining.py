@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from . import basic
 from .state import BIT, CELL_REGIONS, DIGITS, PEERS, POPCOUNT, REGIONS, State
 from .steps import SEStep
 
@@ -537,6 +538,73 @@ def _do_chaining(
         return None
 
 
+def _plus_rules(state: State) -> Iterator[Iterator[SEStep]]:
+    """The rules a dynamic chain "+" also applies, in SE's order: pointing and
+    claiming, hidden pairs, naked pairs, X-wings."""
+    yield basic.locking(state)
+    yield basic.hidden_sets(state, 2)
+    yield basic.naked_sets(state, 2)
+    yield basic.fish(state, 2)
+
+
+def _rule_parents(step: SEStep, grid: list[int], source: list[int]) -> list[int]:
+    """The off keys of the candidates that the chain removed and that ``step`` needs
+    gone (SE's "rule parents"): empty when the pattern was there before the chain."""
+    out: list[int] = []
+    if step.technique in ("Pointing", "Claiming", "X-Wing"):
+        d = step.eliminations[0][1]
+        bit = BIT[d]
+        k = len(step.regions) // 2
+        cover: set[int] = set()
+        for r in step.regions[k:]:
+            cover.update(REGIONS[r])
+        for r in step.regions[:k]:
+            for c in REGIONS[r]:
+                if source[c] & bit and not grid[c] & bit and c not in cover:
+                    out.append((c * 9 + d - 1) << 1)
+        return out
+    cells = step.cells
+    values = 0
+    for c in cells:
+        values |= grid[c]
+    if step.technique == "Hidden Pair":
+        for _, d in step.eliminations:
+            values &= ~BIT[d]
+        inside = set(cells)
+        for c in REGIONS[step.regions[0]]:
+            if c not in inside:
+                for d in DIGITS[source[c] & values]:
+                    out.append((c * 9 + d - 1) << 1)
+    else:  # a naked pair
+        for c in cells:
+            for d in DIGITS[source[c] & ~values]:
+                out.append((c * 9 + d - 1) << 1)
+    return out
+
+
+def _plus_advanced(values: list[int]) -> Advanced:
+    """The extra implications of a dynamic chain "+": the removals of the first of
+    :func:`_plus_rules` that has a pattern resting on the chain's own removals, each
+    with those removals as its parents."""
+
+    def advanced(grid: list[int], source: list[int], to_off: dict[int, Node]) -> list[Node]:
+        state = State(values, grid)
+        for hints in _plus_rules(state):
+            out: list[Node] = []
+            for step in hints:
+                keys = _rule_parents(step, grid, source)
+                if not keys or any(k not in to_off for k in keys):
+                    continue
+                parents = tuple(to_off[k] for k in keys)
+                for c, d in step.eliminations:
+                    out.append((((c * 9 + d - 1) << 1), parents))
+            if out:
+                return out
+        return []
+
+    return advanced
+
+
 class _Multiple:
     """One of SE's multiple-chain producers (Nishio, multiple, dynamic, dynamic+)."""
 
@@ -701,6 +769,8 @@ def multiple_chains(
 ) -> Iterator[SEStep]:
     """The best hint of one of SE's multiple-chain producers (SE sorts its hints by
     rating, complexity and kind, keeping discovery order among equals)."""
+    if level == 1 and advanced is None:
+        advanced = _plus_advanced(state.values)
     producer = _Multiple(nishio, multiple, dynamic, level, advanced)
     hints = producer.hints(state, deadline)
     if hints:

@@ -19,7 +19,7 @@ __all__ = ["RATER_NAME", "RATER_VERSION", "SERating", "Producer", "PRODUCERS", "
 RATER_NAME = "sudoku-model-se"
 #: Bumped whenever a change can alter a rating: a rating is reproducible only together
 #: with the version that computed it.
-RATER_VERSION = "0.4"
+RATER_VERSION = "0.5"
 
 Generate = Callable[[State, "float | None"], Iterator[SEStep]]
 
@@ -88,6 +88,13 @@ PRODUCERS: tuple[Producer, ...] = (
         "Dynamic Forcing Chains",
         8.5,
         lambda s, dl: chaining.multiple_chains(s, multiple=True, dynamic=True, deadline=dl),
+    ),
+    Producer(
+        "Dynamic Forcing Chains (+)",
+        9.0,
+        lambda s, dl: chaining.multiple_chains(
+            s, multiple=True, dynamic=True, level=1, deadline=dl
+        ),
     ),
 )
 

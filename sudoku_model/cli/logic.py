@@ -43,6 +43,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="one JSON object per step, then one per puzzle with the grade",
     )
+    _add_scale_option(
+        p,
+        "se: Sudoku Explainer's techniques in SE's order, each step with its SE rating, "
+        "then ER/EP/ED (--budget-seconds is CPU seconds per puzzle, default 60)",
+    )
     p.set_defaults(func=run_explain)
 
     p = sub.add_parser(
@@ -55,6 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("puzzle", metavar="PUZZLE")
     _add_logic_options(p, budget=False)
     p.add_argument("--json", action="store_true", help="print the step as JSON")
+    _add_scale_option(
+        p,
+        "se: the step Sudoku Explainer takes next, with its SE rating (at most 60 CPU seconds)",
+    )
     p.set_defaults(func=run_hint)
 
     p = sub.add_parser(
@@ -89,6 +98,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--no-steps", action="store_true", help="with --scale se: leave out the step list"
     )
     p.set_defaults(func=run_rate)
+
+
+def _add_scale_option(p: argparse.ArgumentParser, se_help: str) -> None:
+    g = p.add_argument_group("Sudoku Explainer scale (issue 17; see sudoku_model/cli/rate.py)")
+    g.add_argument(
+        "--scale",
+        choices=("levels", "se"),
+        default="levels",
+        help="levels: the logic solver's techniques (default); " + se_help,
+    )
 
 
 def _add_logic_options(p: argparse.ArgumentParser, *, budget: bool = True) -> None:
@@ -148,6 +167,10 @@ def _title(key: str | None) -> str:
 
 # -- explain -------------------------------------------------------------------------------
 def run_explain(args: argparse.Namespace) -> int:
+    if getattr(args, "scale", "levels") == "se":
+        from .rate import run_explain_se
+
+        return run_explain_se(args)
     from ..logic import grade, tables_for
 
     techniques = _techniques(args)
@@ -223,6 +246,10 @@ def _summary_line(result: Any, values: Callable[[str], str] = str) -> str:
 
 # -- hint ----------------------------------------------------------------------------------
 def run_hint(args: argparse.Namespace) -> int:
+    if getattr(args, "scale", "levels") == "se":
+        from .rate import run_hint_se
+
+        return run_hint_se(args)
     from ..logic import CandidateGrid, iter_steps, tables_for
 
     techniques = _techniques(args)

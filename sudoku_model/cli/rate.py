@@ -1,7 +1,9 @@
-"""``sudoku rate FILE --scale se``: Sudoku Explainer-compatible ratings (ER/EP/ED).
+"""``sudoku rate FILE --scale se``: Sudoku Explainer-compatible ratings (ER/EP/ED), and
+``sudoku explain/hint --scale se``: SE's steps in SE's order.
 
-The option itself is declared by ``sudoku rate`` (``cli/logic.py``), which hands the run
-to :func:`run_rate_se` when ``--scale se`` is given. Records carry ER, EP and ED, SE's
+The option itself is declared by ``sudoku rate``, ``explain`` and ``hint``
+(``cli/logic.py``), which hand the run to :func:`run_rate_se`, :func:`run_explain_se` or
+:func:`run_hint_se` when ``--scale se`` is given. Records carry ER, EP and ED, SE's
 step list (technique, rating, eliminations, placement), and the rater's name and
 version; the five-level ``level`` is derived from ER by :func:`level_from_er`.
 """
@@ -15,9 +17,27 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from .common import CliError, exit_code, iter_inputs, open_output, output_alphabet, prefetch
+from .common import (
+    EXIT_NO,
+    EXIT_OK,
+    CliError,
+    Outcome,
+    exit_code,
+    iter_inputs,
+    json_dumps,
+    open_output,
+    output_alphabet,
+    prefetch,
+)
 
-__all__ = ["SE_LEVEL_BANDS", "level_from_er", "run_rate_se", "DEFAULT_SE_SECONDS"]
+__all__ = [
+    "SE_LEVEL_BANDS",
+    "level_from_er",
+    "run_rate_se",
+    "run_explain_se",
+    "run_hint_se",
+    "DEFAULT_SE_SECONDS",
+]
 
 #: Default CPU seconds per puzzle before the record says "ER above X".
 DEFAULT_SE_SECONDS = 60.0
@@ -47,19 +67,29 @@ def level_from_er(er: float | None, er_above: float | None = None) -> str | None
     return "extreme"
 
 
+def _se_verdict(puzzle: Any, seconds: float) -> str:
+    """The verdict of a puzzle before SE rates it: SE assumes one solution (its
+    uniqueness techniques rely on it), so a puzzle that has none or several gets no
+    rating and no SE step."""
+    from ..solving import Budget, get_backend
+
+    if puzzle.is_contradictory:
+        return "contradictory"
+    budget = Budget(seconds=max(seconds, 1.0))
+    return str(get_backend("native").check_unique(puzzle, budget=budget).kind.value)
+
+
+def _se_supported(puzzle: Any) -> bool:
+    return bool(puzzle.is_classic and puzzle.size == 9)
+
+
 def _rate_one(job: tuple[Any, float, bool]) -> dict[str, Any]:
     from ..se import rate_se
-    from ..solving import Budget, get_backend
 
     puzzle, seconds, with_steps = job
     values = list(puzzle.givens.values)
-    supported = puzzle.is_classic and puzzle.size == 9
-    if puzzle.is_contradictory:
-        verdict = "contradictory"
-    else:
-        # SE assumes one solution; a puzzle that has none or several gets no rating.
-        budget = Budget(seconds=max(seconds, 1.0))
-        verdict = get_backend("native").check_unique(puzzle, budget=budget).kind.value
+    supported = _se_supported(puzzle)
+    verdict = _se_verdict(puzzle, seconds)
     out: dict[str, Any] = {"verdict": verdict, "scale": "se"}
     if verdict != "unique" or not supported:
         from ..se import RATER_NAME, RATER_VERSION
@@ -196,3 +226,126 @@ def run_rate_se(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     return exit_code(input_errors=malformed)
+
+
+def _se_seconds(args: argparse.Namespace) -> float:
+    seconds = getattr(args, "budget_seconds", None)
+    seconds = DEFAULT_SE_SECONDS if seconds is None else seconds
+    if seconds < 0:
+        raise CliError(f"--budget-seconds must be non-negative, got {seconds}")
+    if getattr(args, "techniques", None):
+        raise CliError("--techniques does not apply to --scale se (SE's technique set is fixed)")
+    return float(seconds)
+
+
+_NOT_RATED = {
+    "multiple": "multiple: the puzzle has more than one solution (SE rates unique puzzles)",
+    "unsolvable": "unsolvable: the puzzle has no solution",
+    "contradictory": "contradictory: two givens break a rule",
+    "unknown": "unknown: uniqueness not decided within the budget",
+}
+
+
+def _se_summary(r: Any) -> str:
+    """The last line of ``explain --scale se``."""
+    from ..se import RATER_NAME, RATER_VERSION
+
+    engine = f"({RATER_NAME} {RATER_VERSION})"
+    if r.status == "rated":
+        hardest = max(r.steps, key=lambda s: s.rating).technique if r.steps else "-"
+        return (
+            f"unique: ER {r.er:.1f}, EP {r.ep:.1f}, ED {r.ed:.1f} in {len(r.steps)} steps; "
+            f"hardest {hardest} {engine}"
+        )
+    if r.status == "budget":
+        return (
+            f"unknown: budget spent after {len(r.steps)} steps; ER above {r.er_above:.1f} {engine}"
+        )
+    if r.status == "stuck":
+        return (
+            f"stuck: no built technique applies after {len(r.steps)} steps; ER above "
+            f"{r.er_above:.1f} {engine}"
+        )
+    return f"invalid: a step left a cell without candidates {engine}"
+
+
+def run_explain_se(args: argparse.Namespace) -> int:
+    """``sudoku explain --scale se``: every step SE takes, with its rating, then ER/EP/ED.
+    Exit 0 when every puzzle is rated, 1 when one is not (several solutions, budget
+    spent, beyond the built techniques), 2 on bad input."""
+    from ..se import rate_se
+
+    seconds = _se_seconds(args)
+    records = list(iter_inputs(args.puzzle, args))
+    outcome = Outcome()
+    for index, rec in enumerate(records):
+        if rec.error is not None:
+            outcome.malformed(rec.error)
+            continue
+        puzzle = rec.puzzle
+        if not _se_supported(puzzle):
+            outcome.malformed(f"{rec.source}:{rec.line}: --scale se rates classic 9x9 puzzles only")
+            continue
+        line = puzzle.to_line(alphabet=output_alphabet(args, rec))
+        verdict = _se_verdict(puzzle, seconds)
+        r = rate_se(list(puzzle.givens.values), seconds=seconds) if verdict == "unique" else None
+        if args.json:
+            for number, step in enumerate(r.steps if r else (), start=1):
+                print(json_dumps({"step": number, **step.to_json()}))
+            summary = {"source": rec.source, "line": rec.line, "puzzle": line, "verdict": verdict}
+            if r is not None:
+                summary.update(r.to_json())
+            print(json_dumps(summary))
+        else:
+            if len(records) > 1:
+                if index:
+                    print()
+                print(f"{rec.source}:{rec.line}: {line}")
+            if r is None:
+                print(_NOT_RATED.get(verdict, verdict))
+            else:
+                width = len(str(len(r.steps)))
+                for number, step in enumerate(r.steps, start=1):
+                    print(f"{number:>{width}}. {step.describe()}")
+                print(_se_summary(r))
+        if r is None or r.status != "rated":
+            outcome.no()
+    return outcome.code
+
+
+def run_hint_se(args: argparse.Namespace) -> int:
+    """``sudoku hint --scale se``: the step SE takes next on the puzzle as given. Exit 0
+    with a step (or when complete), 1 when there is none (not unique, beyond the built
+    techniques, budget spent), 2 on bad input."""
+    from ..se import SEBudgetExceeded, next_step
+
+    seconds = _se_seconds(args)
+    records = list(iter_inputs(args.puzzle, args))
+    if len(records) != 1:
+        raise CliError(f"PUZZLE {args.puzzle!r}: expected one puzzle, found {len(records)}")
+    rec = records[0]
+    if rec.error is not None:
+        raise rec.error
+    puzzle = rec.puzzle
+    if not _se_supported(puzzle):
+        raise CliError(f"{rec.source}:{rec.line}: --scale se rates classic 9x9 puzzles only")
+    values = list(puzzle.givens.values)
+    if all(values) and not puzzle.is_contradictory:
+        print("complete: every cell is filled")
+        return EXIT_OK
+    verdict = _se_verdict(puzzle, seconds)
+    if verdict != "unique":
+        print(_NOT_RATED.get(verdict, verdict))
+        return EXIT_NO
+    try:
+        step = next_step(values, seconds=seconds)
+    except SEBudgetExceeded as exc:
+        print(f"unknown: no step found within {seconds:g} CPU seconds; ER above {exc.er_above:.1f}")
+        return EXIT_NO
+    if step is None:
+        from ..se import PRODUCERS
+
+        print(f"no built SE technique applies (ER above {PRODUCERS[-1].floor:.1f})")
+        return EXIT_NO
+    print(json_dumps(step.to_json()) if args.json else step.describe())
+    return EXIT_OK

@@ -13,7 +13,16 @@ chain-length additions (read from its source as a specification):
 
 from __future__ import annotations
 
-from .rater import PRODUCERS, RATER_NAME, RATER_VERSION, Producer, SERating, rate_se
+from .rater import (
+    PRODUCERS,
+    RATER_NAME,
+    RATER_VERSION,
+    Producer,
+    SEBudgetExceeded,
+    SERating,
+    next_step,
+    rate_se,
+)
 from .state import State
 from .steps import SEStep, apply_step
 
@@ -22,9 +31,11 @@ __all__ = [
     "RATER_NAME",
     "RATER_VERSION",
     "Producer",
+    "SEBudgetExceeded",
     "SERating",
     "SEStep",
     "State",
     "apply_step",
+    "next_step",
     "rate_se",
 ]

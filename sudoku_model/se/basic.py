@@ -136,7 +136,7 @@ def _locking(state: State, direct: bool) -> Iterator[SEStep]:
                     else:
                         name = "Pointing" if t1 == 0 else "Claiming"
                         rating = 2.6 if t1 == 0 else 2.8
-                        yield SEStep(name, rating, elims, None, tuple(pos1))
+                        yield SEStep(name, rating, elims, None, tuple(pos1), regions=(r1, r2))
 
 
 def direct_pointing(state: State) -> Iterator[SEStep]:
@@ -204,6 +204,7 @@ def _hidden_sets(state: State, degree: int, direct: bool) -> Iterator[SEStep]:
                         elims,
                         None,
                         tuple(set_cells),
+                        regions=(r,),
                     )
 
 
@@ -244,7 +245,7 @@ def naked_sets(state: State, degree: int) -> Iterator[SEStep]:
                     (c, d) for c in cells if c not in chosen for d in DIGITS[cands[c] & union]
                 )
                 if elims:
-                    yield SEStep(name, rating, elims, None, tuple(sorted(chosen)))
+                    yield SEStep(name, rating, elims, None, tuple(sorted(chosen)), regions=(r,))
 
 
 _FISH_NAMES = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
@@ -300,7 +301,10 @@ def fish(state: State, degree: int) -> Iterator[SEStep]:
                         for j in range(9)
                         if union >> j & 1 and cands[base_regions[i][j]] & bit
                     )
-                    yield SEStep(name, rating, tuple(elims), None, cells)
+                    lines = tuple(9 * base_type + i for i in combo) + tuple(
+                        9 * cover_type + j for j in range(9) if union >> j & 1
+                    )
+                    yield SEStep(name, rating, tuple(elims), None, cells, regions=lines)
 
 
 def xy_wings(state: State, xyz: bool) -> Iterator[SEStep]:

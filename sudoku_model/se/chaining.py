@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from . import basic
 from .state import BIT, CELL_REGIONS, DIGITS, PEERS, POPCOUNT, REGIONS, State
 from .steps import SEStep
 
@@ -216,14 +217,6 @@ def _on_target(
 # -- cycles and forcing chains (static) -------------------------------------------------
 
 
-def _is_parent(p: Node, key: int) -> bool:
-    while p[1]:
-        p = p[1][0]
-        if p[0] == key:
-            return True
-    return False
-
-
 class _Best:
     """The best hint so far; a later one must be strictly better (SE's stable sort keeps
     the first of equals)."""
@@ -251,40 +244,72 @@ class _Best:
         return c
 
 
+class _StaticLinks:
+    """The implications on the static grid of one pass of :func:`cycles_and_forcing_chains`,
+    each computed once: the grid does not change during the pass, and every search of
+    the pass (one per candidate, three kinds) walks the same implications again."""
+
+    __slots__ = ("cands", "y", "x", "on_off", "off_on")
+
+    def __init__(self, cands: list[int], y: bool, x: bool) -> None:
+        self.cands = cands
+        self.y = y
+        self.x = x
+        self.on_off: dict[int, list[int]] = {}
+        self.off_on: dict[int, list[int]] = {}
+
+    def on(self, key: int) -> list[int]:
+        """The off keys that the on potential ``key`` implies, in SE's order."""
+        got = self.on_off.get(key)
+        if got is None:
+            got = self.on_off[key] = _on_to_off(self.cands, key, self.y)
+        return got
+
+    def off(self, key: int) -> list[int]:
+        """The on keys that the off potential ``key`` implies, in SE's order."""
+        got = self.off_on.get(key)
+        if got is None:
+            made = _off_to_on(self.cands, None, key, self.y, self.x, {}, (key, ()))
+            got = self.off_on[key] = [n[0] for n in made]
+        return got
+
+
 def _cycles(
-    cands: list[int], src_key: int, y: bool, x: bool, best: _Best, base: float, sort_key: int
-) -> None:
+    links: _StaticLinks, src_key: int, best: _Best, base: float, sort_key: int, cap: int
+) -> bool:
+    """Search the bidirectional cycles through ``src_key``; True when the search was cut
+    at ``cap`` (and not by the best hint so far), so that a deeper one may find more."""
+    cands = links.cands
     src: Node = (src_key, ())
     to_on: dict[int, Node] = {src_key: src}
-    to_off: dict[int, Node] = {}
-    pending_on: list[Node] = [src]
-    pending_off: list[Node] = []
+    # Pending nodes travel with the bitset of the keys on their path (a cycle may not
+    # pass a potential twice): one shift and mask instead of a walk up the parents.
+    pending_on: list[tuple[Node, int]] = [(src, 1 << src_key)]
+    pending_off: list[tuple[Node, int]] = []
     p: Node
     node: Node
     length = 0
-    limit = best.max_complexity(base, sort_key)
+    bound = best.max_complexity(base, sort_key)
+    limit = min(bound, cap)
     name = {2: "Bidirectional X-Cycle", 3: "Bidirectional Y-Cycle", 4: "Bidirectional Cycle"}[
         sort_key
     ]
     while pending_on or pending_off:
         length += 1
-        new_off: list[Node] = []
-        for p in pending_on:
-            for off_key in _on_to_off(cands, p[0], y):
-                if not _is_parent(p, off_key):
-                    node = (off_key, (p,))
-                    new_off.append(node)
-                    if off_key not in to_off:
-                        to_off[off_key] = node
+        new_off: list[tuple[Node, int]] = []
+        for p, path in pending_on:
+            for off_key in links.on(p[0]):
+                if not path >> off_key & 1:
+                    new_off.append(((off_key, (p,)), path | 1 << off_key))
         pending_off = new_off
         length += 1
         if length > limit:
-            return
-        new_on: list[Node] = []
+            return cap < bound
+        new_on: list[tuple[Node, int]] = []
         found = False
-        for p in pending_off:
-            for node in _off_to_on(cands, None, p[0], y, x, to_off, p):
-                on_key = node[0]
+        for p, path in pending_off:
+            for on_key in links.off(p[0]):
+                node = (on_key, (p,))
                 if length >= 4 and on_key == src_key:
                     hint = _cycle_hint(cands, node, name, base, sort_key)
                     if hint.elims:
@@ -292,11 +317,12 @@ def _cycles(
                         best.offer(hint)
                 if on_key not in to_on:
                     to_on[on_key] = node
-                    new_on.append(node)
+                    new_on.append((node, path | 1 << on_key))
         if found:
-            return
+            return False
         pending_on = new_on
         pending_off = []
+    return False
 
 
 def _cycle_hint(cands: list[int], dst_on: Node, name: str, base: float, sort_key: int) -> _Hint:
@@ -321,9 +347,17 @@ def _cycle_hint(cands: list[int], dst_on: Node, name: str, base: float, sort_key
 
 
 def _forcing_chain(
-    cands: list[int], src_key: int, y: bool, best: _Best, base: float, sort_key: int, name: str
-) -> None:
-    """Search from one potential (on or off) until it implies its own negation."""
+    links: _StaticLinks,
+    src_key: int,
+    best: _Best,
+    base: float,
+    sort_key: int,
+    name: str,
+    cap: int,
+) -> bool:
+    """Search from one potential (on or off) until it implies its own negation; True
+    when the search was cut at ``cap`` (see :func:`_cycles`)."""
+    cands = links.cands
     src: Node = (src_key, ())
     target_key = src_key ^ 1
     to_on: dict[int, Node] = {}
@@ -339,17 +373,18 @@ def _forcing_chain(
         to_off[src_key] = src
         pending_on, pending_off = [], [src]
     depth = 0 if src_key & 1 else -1  # depth of the nodes in pending_on
-    limit = best.max_complexity(base, sort_key)
+    bound = best.max_complexity(base, sort_key)
+    limit = min(bound, cap)
     while pending_on or pending_off:
         if pending_on:
             if depth + 2 > limit:
-                return
+                return cap < bound
             new_off: list[Node] = []
             for p in pending_on:
-                for off_key in _on_to_off(cands, p[0], y):
+                for off_key in links.on(p[0]):
                     if off_key == target_key:
                         _offer_forcing(cands, (off_key, (p,)), best, base, sort_key, name)
-                        return
+                        return False
                     if off_key not in to_off:
                         node = (off_key, (p,))
                         to_off[off_key] = node
@@ -357,19 +392,21 @@ def _forcing_chain(
             pending_off.extend(new_off)
             pending_on = []
         if depth + 3 > limit:
-            return
+            return cap < bound
         new_on: list[Node] = []
         for p in pending_off:
-            for node in _off_to_on(cands, None, p[0], y, True, to_off, p):
-                if node[0] == target_key:
+            for on_key in links.off(p[0]):
+                node = (on_key, (p,))
+                if on_key == target_key:
                     _offer_forcing(cands, node, best, base, sort_key, name)
-                    return
-                if node[0] not in to_on:
-                    to_on[node[0]] = node
+                    return False
+                if on_key not in to_on:
+                    to_on[on_key] = node
                     new_on.append(node)
         pending_off = []
         pending_on = new_on
         depth += 2
+    return False
 
 
 def _offer_forcing(
@@ -380,15 +417,26 @@ def _offer_forcing(
     best.offer(_Hint(name, base, _ancestors(target), sort_key, elims, placement, (cell,)))
 
 
+#: The depths at which :func:`cycles_and_forcing_chains` cuts its searches, round after
+#: round: most hints are short, and once one is known the others are bounded by it.
+_CAPS = (6, 10, 16, 1 << 30)
+
+
 def cycles_and_forcing_chains(state: State, deadline: float | None = None) -> Iterator[SEStep]:
     """SE's first chaining producer: the best bidirectional cycle or forcing chain.
 
     SE collects X-cycles and forcing X-chains, then Y-cycles, then XY-cycles and forcing
     XY-chains, and takes the one with the lowest (rating, complexity, kind); only that one
-    is computed here, pruning searches that can no longer beat it.
+    is computed here, pruning searches that can no longer beat it. The searches run in
+    rounds of growing depth (iterative deepening): a search cut at one round's depth
+    runs again, deeper, in the next, until the best hint can no longer be beaten. A
+    hint found in a later round is longer than every search depth of the earlier ones,
+    so the order of discovery among equals is SE's.
     """
     cands = state.cands
     best = _Best()
+    # (links, source key, kind (0 cycle, 1 forcing chain), base, sort key, chain name)
+    searches: list[tuple[_StaticLinks, int, int, float, int, str]] = []
     for y, x in ((False, True), (True, False), (True, True)):
         if y and x:
             base_cycle, base_chain, sort_key = 7.0, 7.0, 4
@@ -396,22 +444,35 @@ def cycles_and_forcing_chains(state: State, deadline: float | None = None) -> It
             base_cycle, base_chain, sort_key = 6.5, 0.0, 3
         else:
             base_cycle, base_chain, sort_key = 6.5, 6.6, 2
-        if best.hint is not None and best.hint.rank() < (base_cycle, 0, sort_key):
-            continue
+        links = _StaticLinks(cands, y, x)
         chain_name = "Forcing Chain" if y else "Forcing X-Chain"
         for cell in range(81):
             m = cands[cell]
             n = POPCOUNT[m]
             if n < 2 or (not x and n > 2):
                 continue
-            if deadline is not None and time.process_time() > deadline:
-                raise ChainBudgetExceeded
             for d in DIGITS[m]:
                 on_key = ((cell * 9 + d - 1) << 1) | 1
-                _cycles(cands, on_key, y, x, best, base_cycle, sort_key)
+                searches.append((links, on_key, 0, base_cycle, sort_key, ""))
                 if x:
-                    _forcing_chain(cands, on_key, y, best, base_chain, sort_key, chain_name)
-                    _forcing_chain(cands, on_key ^ 1, y, best, base_chain, sort_key, chain_name)
+                    searches.append((links, on_key, 1, base_chain, sort_key, chain_name))
+                    searches.append((links, on_key ^ 1, 1, base_chain, sort_key, chain_name))
+    for cap in _CAPS:
+        again = []
+        for i, (links, key, kind, base, sort_key, name) in enumerate(searches):
+            if not i & 15 and deadline is not None and time.process_time() > deadline:
+                raise ChainBudgetExceeded
+            if best.hint is not None and best.hint.rank() < (base, 0, sort_key):
+                continue
+            if kind == 0:
+                cut = _cycles(links, key, best, base, sort_key, cap)
+            else:
+                cut = _forcing_chain(links, key, best, base, sort_key, name, cap)
+            if cut:
+                again.append(searches[i])
+        if not again:
+            break
+        searches = again
     if best.hint is not None:
         yield best.hint.step()
 
@@ -475,6 +536,73 @@ def _do_chaining(
                         pending_off.append(n)
                 continue
         return None
+
+
+def _plus_rules(state: State) -> Iterator[Iterator[SEStep]]:
+    """The rules a dynamic chain "+" also applies, in SE's order: pointing and
+    claiming, hidden pairs, naked pairs, X-wings."""
+    yield basic.locking(state)
+    yield basic.hidden_sets(state, 2)
+    yield basic.naked_sets(state, 2)
+    yield basic.fish(state, 2)
+
+
+def _rule_parents(step: SEStep, grid: list[int], source: list[int]) -> list[int]:
+    """The off keys of the candidates that the chain removed and that ``step`` needs
+    gone (SE's "rule parents"): empty when the pattern was there before the chain."""
+    out: list[int] = []
+    if step.technique in ("Pointing", "Claiming", "X-Wing"):
+        d = step.eliminations[0][1]
+        bit = BIT[d]
+        k = len(step.regions) // 2
+        cover: set[int] = set()
+        for r in step.regions[k:]:
+            cover.update(REGIONS[r])
+        for r in step.regions[:k]:
+            for c in REGIONS[r]:
+                if source[c] & bit and not grid[c] & bit and c not in cover:
+                    out.append((c * 9 + d - 1) << 1)
+        return out
+    cells = step.cells
+    values = 0
+    for c in cells:
+        values |= grid[c]
+    if step.technique == "Hidden Pair":
+        for _, d in step.eliminations:
+            values &= ~BIT[d]
+        inside = set(cells)
+        for c in REGIONS[step.regions[0]]:
+            if c not in inside:
+                for d in DIGITS[source[c] & values]:
+                    out.append((c * 9 + d - 1) << 1)
+    else:  # a naked pair
+        for c in cells:
+            for d in DIGITS[source[c] & ~values]:
+                out.append((c * 9 + d - 1) << 1)
+    return out
+
+
+def _plus_advanced(values: list[int]) -> Advanced:
+    """The extra implications of a dynamic chain "+": the removals of the first of
+    :func:`_plus_rules` that has a pattern resting on the chain's own removals, each
+    with those removals as its parents."""
+
+    def advanced(grid: list[int], source: list[int], to_off: dict[int, Node]) -> list[Node]:
+        state = State(values, grid)
+        for hints in _plus_rules(state):
+            out: list[Node] = []
+            for step in hints:
+                keys = _rule_parents(step, grid, source)
+                if not keys or any(k not in to_off for k in keys):
+                    continue
+                parents = tuple(to_off[k] for k in keys)
+                for c, d in step.eliminations:
+                    out.append((((c * 9 + d - 1) << 1), parents))
+            if out:
+                return out
+        return []
+
+    return advanced
 
 
 class _Multiple:
@@ -641,6 +769,8 @@ def multiple_chains(
 ) -> Iterator[SEStep]:
     """The best hint of one of SE's multiple-chain producers (SE sorts its hints by
     rating, complexity and kind, keeping discovery order among equals)."""
+    if level == 1 and advanced is None:
+        advanced = _plus_advanced(state.values)
     producer = _Multiple(nishio, multiple, dynamic, level, advanced)
     hints = producer.hints(state, deadline)
     if hints:

@@ -14,12 +14,21 @@ from . import aligned, basic, chaining, strong_links, unique, wings
 from .state import State
 from .steps import SEStep, apply_step
 
-__all__ = ["RATER_NAME", "RATER_VERSION", "SERating", "Producer", "PRODUCERS", "rate_se"]
+__all__ = [
+    "RATER_NAME",
+    "RATER_VERSION",
+    "SERating",
+    "Producer",
+    "PRODUCERS",
+    "rate_se",
+    "next_step",
+    "SEBudgetExceeded",
+]
 
 RATER_NAME = "sudoku-model-se"
 #: Bumped whenever a change can alter a rating: a rating is reproducible only together
 #: with the version that computed it.
-RATER_VERSION = "0.4"
+RATER_VERSION = "0.5"
 
 Generate = Callable[[State, "float | None"], Iterator[SEStep]]
 
@@ -88,6 +97,13 @@ PRODUCERS: tuple[Producer, ...] = (
         "Dynamic Forcing Chains",
         8.5,
         lambda s, dl: chaining.multiple_chains(s, multiple=True, dynamic=True, deadline=dl),
+    ),
+    Producer(
+        "Dynamic Forcing Chains (+)",
+        9.0,
+        lambda s, dl: chaining.multiple_chains(
+            s, multiple=True, dynamic=True, level=1, deadline=dl
+        ),
     ),
 )
 
@@ -199,6 +215,45 @@ def rate_se(
         if _broken(state):
             return result("invalid")
     return result("rated")
+
+
+class SEBudgetExceeded(Exception):
+    """The CPU budget ran out before :func:`next_step` found a step; ``er_above`` is
+    the floor of the producer it was trying."""
+
+    def __init__(self, er_above: float) -> None:
+        super().__init__(f"budget spent: ER above {er_above:.1f}")
+        self.er_above = er_above
+
+
+def next_step(
+    values: Sequence[int],
+    *,
+    seconds: float | None = None,
+    producers: Sequence[Producer] = PRODUCERS,
+) -> SEStep | None:
+    """The step Sudoku Explainer applies next to a 9x9 grid (the first hint of the first
+    producer that has one), or None when the grid is solved, broken, or beyond every
+    built technique.
+
+    Raises:
+        ValueError: when ``values`` is not 81 digits 0..9.
+        SEBudgetExceeded: when ``seconds`` of CPU time run out first.
+    """
+    deadline = None if seconds is None else time.process_time() + seconds
+    state = State.from_values(values)
+    if state.is_solved() or _broken(state):
+        return None
+    for producer in producers:
+        if deadline is not None and time.process_time() > deadline:
+            raise SEBudgetExceeded(producer.floor)
+        try:
+            step = next(iter(producer.generate(state, deadline)), None)
+        except chaining.ChainBudgetExceeded:
+            raise SEBudgetExceeded(producer.floor) from None
+        if step is not None:
+            return step
+    return None
 
 
 def _broken(state: State) -> bool:

@@ -22,6 +22,9 @@ class SEStep:
         placement: (cell, digit) the step places, or None.
         cells: the cells of the pattern (for the explanation).
         complexity: for chains, the number of nodes SE counts (0 otherwise).
+        regions: for intersections, subsets and fish, the regions of the pattern (base
+            region(s) first, then cover region(s)); what a dynamic chain "+" needs to
+            name the removals a pattern depends on. Empty for other techniques.
     """
 
     technique: str
@@ -31,6 +34,7 @@ class SEStep:
     cells: tuple[int, ...] = ()
     complexity: int = 0
     sort_key: int = field(default=0, compare=False)
+    regions: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def er(self) -> float:

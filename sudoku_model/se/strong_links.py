@@ -159,18 +159,27 @@ def turbot_fish(state: State) -> Iterator[SEStep]:
     """Skyscrapers, 2-string kites, turbot fish and empty rectangles (SE's "Turbot
     Fishes": two strong links and a weak link), sorted as SE sorts them."""
     found: list[tuple[float, int, str, int, SEStep]] = []
+    # Every (region, digit) is asked for its links many times below: compute each once.
+    cache: dict[tuple[int, int], tuple[list[Link], frozenset[int]]] = {}
+
+    def links(region: int, digit: int) -> tuple[list[Link], frozenset[int]]:
+        got = cache.get((region, digit))
+        if got is None:
+            got = cache[region, digit] = _links(state, region, digit, three=False)
+        return got
+
     for base_type, cover_type in _TURBOT_TYPES:
         for digit in range(1, 10):
             for i1 in range(9):
                 base = 9 * base_type + i1
-                base_links, base_cells = _links(state, base, digit, three=False)
+                base_links, base_cells = links(base, digit)
                 if not base_links:
                     continue
                 for s0, s1, g_base in base_links:
                     first = i1 + 1 if base_type == cover_type else 0
                     for i2 in range(first, 9):
                         cover = 9 * cover_type + i2
-                        cover_links, cover_cells = _links(state, cover, digit, three=False)
+                        cover_links, cover_cells = links(cover, digit)
                         if not cover_links or not base_cells.isdisjoint(cover_cells):
                             continue
                         for c0, c1, g_cover in cover_links:
@@ -252,9 +261,13 @@ class _ThreeLinks:
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.cache: dict[tuple[int, int], tuple[list[Link], frozenset[int]]] = {}
+        self.cache: dict[tuple[int, int], tuple[list[tuple[Link, int]], frozenset[int]]] = {}
+        self.links: list[Link] = []
+        # pairs[a, b][2 * sa + sb]: the region that side sa of link a and side sb of
+        # link b share (None when none); links are numbered as they are first met.
+        self.pairs: dict[tuple[int, int], tuple[int | None, ...]] = {}
         self.found: list[tuple[float, int, str, int, SEStep]] = []
-        self.chosen: list[tuple[int, Link]] = []
+        self.chosen: list[tuple[int, Link, int]] = []
         self.types: tuple[int, ...] = ()
         self.digit = 0
 
@@ -267,11 +280,25 @@ class _ThreeLinks:
         self.found.sort(key=lambda h: h[:4])
         return [h[4] for h in self.found]
 
-    def links_of(self, region: int) -> tuple[list[Link], frozenset[int]]:
+    def links_of(self, region: int) -> tuple[list[tuple[Link, int]], frozenset[int]]:
         key = (self.digit, region)
         got = self.cache.get(key)
         if got is None:
-            got = self.cache[key] = _links(self.state, region, self.digit, three=True)
+            links, cells = _links(self.state, region, self.digit, three=True)
+            numbered = []
+            for link in links:
+                numbered.append((link, len(self.links)))
+                self.links.append(link)
+            got = self.cache[key] = (numbered, cells)
+        return got
+
+    def pair(self, a: int, b: int) -> tuple[int | None, ...]:
+        got = self.pairs.get((a, b))
+        if got is None:
+            la, lb = self.links[a], self.links[b]
+            got = self.pairs[a, b] = tuple(
+                _share_region(_side(la, sa), _side(lb, sb)) for sa in (0, 1) for sb in (0, 1)
+            )
         return got
 
     def build(self, depth: int, last: int, used: frozenset[int]) -> None:
@@ -284,8 +311,8 @@ class _ThreeLinks:
             links, cells = self.links_of(region)
             if not links or not used.isdisjoint(cells):
                 continue
-            for link in links:
-                self.chosen.append((region, link))
+            for link, number in links:
+                self.chosen.append((region, link, number))
                 if depth + 1 < self.K:
                     self.build(depth + 1, i, used | cells)
                 else:
@@ -295,16 +322,21 @@ class _ThreeLinks:
     def chains(self) -> None:
         """Every order and orientation of the chosen links that chains by weak links."""
         chosen = self.chosen
+        k = self.K
+        ids = [chosen[i][2] for i in range(k)]
+        share = [[self.pair(ids[i], ids[j]) if i != j else () for j in range(k)] for i in range(k)]
+        # The middle link of a chain meets both others: most choices fail here.
+        met = [[any(x is not None for x in share[i][j]) for j in range(k)] for i in range(k)]
+        if not any(all(met[m][j] for j in range(k) if j != m) for m in range(k)):
+            return
         for q in self.PERMS:
             for u in self.DIRECTIONS:
                 shares = []
-                for w in range(self.K - 1):
-                    a = chosen[q[w]][1]
-                    b = chosen[q[w + 1]][1]
-                    share = _share_region(_side(a, 1 - u[w]), _side(b, u[w + 1]))
-                    if share is None:
+                for w in range(k - 1):
+                    got = share[q[w]][q[w + 1]][2 * (1 - u[w]) + u[w + 1]]
+                    if got is None:
                         break
-                    shares.append(share)
+                    shares.append(got)
                 else:
                     self.hint(q, u, shares)
 
@@ -312,11 +344,11 @@ class _ThreeLinks:
         chosen, k = self.chosen, self.K
         start = _side(chosen[q[0]][1], u[0])
         end = _side(chosen[q[k - 1]][1], 1 - u[k - 1])
-        excluded = tuple(region for region, _ in chosen) + tuple(shares)
+        excluded = tuple(region for region, _, _ in chosen) + tuple(shares)
         elims = _victims(self.state, self.digit, start, end, excluded)
         if not elims:
             return
-        grouped = sum(1 for _, link in chosen if link[2])
+        grouped = sum(1 for _, link, _ in chosen if link[2])
         chain_types = [self.types[i] for i in q]
         if not _is_lex(chain_types):
             chain_types.reverse()

@@ -75,3 +75,50 @@ def test_levels_from_er_bands() -> None:
     assert level_from_er(6.5) == "extreme"
     assert level_from_er(None, 9.0) == "extreme"
     assert level_from_er(None, 5.0) is None
+
+
+def test_explain_se_prints_se_steps_in_se_order_then_er_ep_ed() -> None:
+    from sudoku_model.se import rate_se
+
+    r = rate_se([int(ch) for ch in SE_55])
+    out = sudoku("explain", SE_55, "--scale", "se")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    # The steps are the rater's, in its order, each with SE's rating.
+    assert [ln.split(". ", 1)[1] for ln in lines[:-1]] == [s.describe() for s in r.steps]
+    assert lines[0].startswith(" 1. ") and "(1.2)" in lines[0]
+    assert lines[-1].startswith("unique: ER 5.5, EP 1.2, ED 1.2")
+    assert f"{RATER_NAME} {RATER_VERSION}" in lines[-1]
+    out = sudoku("explain", SE_55, "--scale", "se", "--json")
+    rows = [json.loads(ln) for ln in out.stdout.splitlines()]
+    assert [row["step"] for row in rows[:-1]] == list(range(1, len(r.steps) + 1))
+    assert max(row["rating"] for row in rows[:-1]) == 5.5
+    assert rows[-1]["er"] == 5.5 and rows[-1]["verdict"] == "unique"
+    assert rows[-1]["rater_version"] == RATER_VERSION
+
+
+def test_hint_se_is_the_first_step_se_takes() -> None:
+    from sudoku_model.se import next_step, rate_se
+
+    values = [int(ch) for ch in SE_55]
+    first = rate_se(values).steps[0]
+    assert next_step(values) == first
+    out = sudoku("hint", SE_55, "--scale", "se")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == first.describe()
+    out = sudoku("hint", SE_55, "--scale", "se", "--json")
+    assert json.loads(out.stdout) == first.to_json()
+
+
+def test_explain_and_hint_se_refuse_what_se_cannot_rate() -> None:
+    several = "0" * 81
+    for command in ("explain", "hint"):
+        out = sudoku(command, several, "--scale", "se")
+        assert out.returncode == 1 and out.stdout.startswith("multiple"), out
+        out = sudoku(command, SE_55, "--scale", "se", "--techniques", "naked_single")
+        assert out.returncode == 2 and "--techniques" in out.stderr
+        assert "Traceback" not in out.stderr
+    out = sudoku("explain", SE_55, "--scale", "se", "--budget-seconds", "0")
+    assert out.returncode == 1 and out.stdout.startswith("unknown: budget spent")
+    out = sudoku("explain", "12x", "--scale", "se")
+    assert out.returncode == 2 and "Traceback" not in out.stderr

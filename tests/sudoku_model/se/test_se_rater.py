@@ -10,7 +10,7 @@ import pytest
 
 from sudoku_model import Puzzle
 from sudoku_model.data import bundled_path
-from sudoku_model.se import State, apply_step, rate_se
+from sudoku_model.se import PRODUCERS, State, apply_step, rate_se
 from sudoku_model.se.chaining import length_addition
 from sudoku_model.se.reglib import COVERED, iter_cases, run_case
 from sudoku_model.solving import get_backend
@@ -149,8 +149,6 @@ def test_hodoku_reglib_cases_of_the_techniques_se_shares() -> None:
 
 
 def test_a_puzzle_beyond_the_built_techniques_is_stuck_with_er_above() -> None:
-    from sudoku_model.se import PRODUCERS
-
     # With the singles-to-XYZ producers only, a chain puzzle stops: no step applies.
     puzzle, expected = _sample()[0]
     basic_only = [p for p in PRODUCERS if p.floor < 4.5]
@@ -211,3 +209,26 @@ def test_three_strong_links_suffix_and_permutation_order_follow_se() -> None:
     assert _line_name([1, 1, 1]) == "111"
     assert _line_name([2, 2, 2]) == "111"
     assert _line_name([0, 1, 2]) == "012"
+
+
+HARDEST = SHARED / "hardest-1106-ratings.csv"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HARDEST.exists(), reason="hardest-1106-ratings.csv not in ../shared/data")
+def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:
+    # The easiest puzzle of the forum list with an SE rating (9.7): without the "+" level
+    # the rater is stuck after a 9.3 step; with it (pointing, pairs and X-wings inside
+    # dynamic chains) the ER, EP and ED are the forum's, and every step is sound.
+    rows = [ln.split(",") for ln in HARDEST.read_text().splitlines()[2:]]
+    puzzle, _, _, _, _, er, ep, ed = next(r for r in rows if r[1].endswith("02077"))[:8]
+    values = _values(puzzle)
+    without = rate_se(values, seconds=300, producers=PRODUCERS[:-1])
+    assert without.status == "stuck" and without.er_above == 9.3
+    r = rate_se(values, seconds=300)
+    assert r.status == "rated"
+    assert (r.er, r.ep, r.ed) == (float(er), float(ep), float(ed))
+    plus = [s for s in r.steps if s.technique.endswith("(+)")]
+    assert plus and all(s.rating >= 9.0 for s in plus)
+    final = _replay(values, r.steps, _solution(values))
+    assert tuple(final.values) == _solution(values)

@@ -62,10 +62,11 @@ from sudoku_model.data import bundled_path
 CLI = [sys.executable, "-m", "sudoku_model.cli"]
 
 
-def _tree_rss_mb(sid: int) -> float:
-    """Resident memory of every live process of session ``sid``, in MB."""
-    total = 0
-    page = os.sysconf("SC_PAGE_SIZE")
+def _session(sid: int) -> dict[int, tuple[float, float]]:
+    """``pid: (CPU seconds of the process itself, resident MB)`` for every live (or not yet
+    reaped) process of session ``sid``."""
+    found = {}
+    page, tick = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -73,10 +74,11 @@ def _tree_rss_mb(sid: int) -> float:
             stat = Path(f"/proc/{entry}/stat").read_text()
             fields = stat[stat.rindex(")") + 2 :].split()
             if int(fields[3]) == sid:
-                total += int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page
+                rss = int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page / 2**20
+                found[int(entry)] = ((int(fields[11]) + int(fields[12])) / tick, rss)
         except (OSError, ValueError, IndexError):
             continue
-    return total / 2**20
+    return found
 
 
 class Run(NamedTuple):
@@ -87,31 +89,51 @@ class Run(NamedTuple):
     counts: dict[str, int]
 
 
-def run(source: str, backend: str, extra: list[str], out: str) -> Run:
-    """One run: wall, CPU of the tree, RSS of the CLI and of its tree, verdict counts."""
+def run(
+    source: str, backend: str, extra: list[str], out: str, env: dict[str, str] | None = None
+) -> Run:
+    """One run: wall, CPU of the session, RSS of the CLI and of its tree, verdict counts.
+
+    CPU: every process of the session is sampled every 0.05 s from /proc (the fork server
+    of Dask's workers and the workers are not children this process could reap), the CLI
+    itself once more as a zombie, before it is reaped; the tails of the other processes
+    (their last 0.05 s) escape the count."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [*CLI, "verify", source, "--backend", backend, "-o", out, "-q", *extra],
+        [*CLI, "verify", os.path.abspath(source), "--backend", backend, "-o", out, "-q", *extra],
+        # not in a checkout: python -m puts the working directory first on sys.path
+        cwd=os.path.dirname(os.path.abspath(out)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        env=env,
     )
     peak = [0.0]
+    cpu: dict[int, float] = {}
     done = threading.Event()
 
     def sample() -> None:
-        while not done.wait(0.1):
-            peak[0] = max(peak[0], _tree_rss_mb(proc.pid))
+        while True:
+            now = _session(proc.pid)
+            for pid, (seconds, _) in now.items():
+                cpu[pid] = max(cpu.get(pid, 0.0), seconds)
+            peak[0] = max(peak[0], sum(rss for _, rss in now.values()))
+            if done.is_set() and not now:
+                return
+            time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     assert proc.stderr is not None
     err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
+    os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)  # a zombie: its stat is final
     wall = time.perf_counter() - start
+    for pid, (seconds, _) in _session(proc.pid).items():
+        cpu[pid] = max(cpu.get(pid, 0.0), seconds)
+    _, status, usage = os.wait4(proc.pid, 0)
     done.set()
-    sampler.join()
+    sampler.join(10.0)  # until the session's last process (a fork server) is gone
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"failed ({code}): {' '.join(extra)}\n{err}")
@@ -119,7 +141,7 @@ def run(source: str, backend: str, extra: list[str], out: str) -> Run:
         counts = Counter(map(_verdict, f))
     return Run(
         wall,
-        usage.ru_utime + usage.ru_stime,
+        sum(cpu.values()),
         usage.ru_maxrss / 1024,
         peak[0],
         dict(sorted(counts.items())),
@@ -204,6 +226,12 @@ def main() -> None:
         "--settings", nargs="+", help='explicit settings instead, e.g. "--jobs 1" "--dask local"'
     )
     ap.add_argument("--repeat", type=int, default=1, help="rounds (median; settings alternate)")
+    ap.add_argument(
+        "--old",
+        metavar="TREE",
+        help="also run every setting on another checkout (PYTHONPATH=TREE, its extension "
+        "built), alternating old and new: e.g. git worktree add /tmp/old main",
+    )
     ap.add_argument("--overhead", action="store_true", help="measure the cost of one task")
     ap.add_argument(
         "--steady", action="store_true", help="also run on half the input: steady rate, fixed cost"
@@ -227,13 +255,22 @@ def main() -> None:
             copies = args.copies or calibrate(tmp, args.backend, args.seconds)
             source = os.path.join(tmp, "hard.txt")
             puzzles = make_input(source, copies)
+        plain: list[tuple[str, list[str]]]
         if args.settings:
-            settings = [(s, shlex.split(s)) for s in args.settings]
+            plain = [(s, shlex.split(s)) for s in args.settings]
         else:
-            settings = [(f"--jobs {j}", ["--jobs", str(j)]) for j in dict.fromkeys(jobs_list)]
+            plain = [(f"--jobs {j}", ["--jobs", str(j)]) for j in dict.fromkeys(jobs_list)]
             if args.dask:
                 extra = ["--dask", args.dask, "--jobs", str(args.dask_workers or cores)]
-                settings.append((" ".join(extra), extra))
+                plain.append((" ".join(extra), extra))
+        settings: list[tuple[str, list[str], dict[str, str] | None]] = []
+        for name, extra in plain:
+            if args.old:
+                old_env = {**os.environ, "PYTHONPATH": os.path.abspath(args.old)}
+                settings.append((f"old {name}", extra, old_env))
+                settings.append((f"new {name}", extra, None))
+            else:
+                settings.append((name, extra, None))
         half, half_puzzles = os.path.join(tmp, "half.txt"), 0
         if args.steady:
             with open(source, encoding="utf-8") as f, open(half, "w", encoding="utf-8") as g:
@@ -247,14 +284,14 @@ def main() -> None:
             f"median of {args.repeat}, load average {os.getloadavg()[0]:.1f} at the start"
         )
         out = os.path.join(tmp, "out.jsonl")
-        runs: dict[str, list[Run]] = {name: [] for name, _ in settings}
+        runs: dict[str, list[Run]] = {name: [] for name, _, _ in settings}
         reference = None
-        halves: dict[str, list[float]] = {name: [] for name, _ in settings}
+        halves: dict[str, list[float]] = {name: [] for name, _, _ in settings}
         for _ in range(args.repeat):
-            for name, extra in settings:
+            for name, extra, env in settings:
                 if args.steady:
-                    halves[name].append(run(half, args.backend, extra, out).wall)
-                r = run(source, args.backend, extra, out)
+                    halves[name].append(run(half, args.backend, extra, out, env).wall)
+                r = run(source, args.backend, extra, out, env)
                 runs[name].append(r)
                 if reference is None:
                     reference = r.counts
@@ -265,7 +302,7 @@ def main() -> None:
             f"{'CPU s':>7} {'RSS MB':>7} {'tree MB':>8}  (all walls)"
         )
         base = None
-        for name, _ in settings:
+        for name, _, _ in settings:
             walls = [r.wall for r in runs[name]]
             wall = statistics.median(walls)
             cpu = statistics.median(r.cpu for r in runs[name])
@@ -281,7 +318,7 @@ def main() -> None:
             print(f"steady ({puzzles - half_puzzles:,} puzzles more than the half input):")
             print(f"{'setting':<24} {'puzzles/s':>10} {'speed-up':>9} {'fixed s':>8}")
             base = None
-            for name, _ in settings:
+            for name, _, _ in settings:
                 full = statistics.median(r.wall for r in runs[name])
                 part = statistics.median(halves[name])
                 rate = (puzzles - half_puzzles) / max(full - part, 1e-9)

@@ -92,6 +92,19 @@ PRELOAD = (
     "sudoku_model.generate",
     "sudoku_model.formats",
 )
+#: Dask settings of a LocalCluster (its scheduler, nannies and workers). With Dask's
+#: defaults an idle 2-worker cluster burns 108 ms of CPU per second of wall time (each
+#: worker samples its stacks every 10 ms for the dashboard's profile, event-loop watchdogs
+#: tick every 20 ms, work stealing every 100 ms, system monitors every 0.5 s): 10 % of a
+#: core, more on a busy machine where a run lasts longer. With these, 13 ms
+#: (tests/benchmarks/bench_scaling.py --idle).
+LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "10s",
+    # one task per worker thread at a time and equal workers: nothing to steal
+    "distributed.scheduler.work-stealing": False,
+}
 #: Seconds allowed to reach a Dask scheduler before giving up with a clear message.
 DASK_CONNECT_SECONDS = 10.0
 
@@ -447,7 +460,11 @@ class Executor:
                 from dask.distributed import Client, LocalCluster
 
                 method = _start_method()
-                with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+                settings = {
+                    **LOCAL_CLUSTER_CONFIG,
+                    "distributed.worker.multiprocessing-method": method,
+                }
+                with dask.config.set(settings):
                     if method == "forkserver":
                         _dask_forkserver_preload()
                     cluster = LocalCluster(
@@ -460,6 +477,8 @@ class Executor:
                         # 8787, which another cluster on this machine may hold (a warning)
                         scheduler_kwargs={"dashboard_address": ":0"},
                         silence_logs=50,  # logging.CRITICAL: the cluster's chatter is not ours
+                        # no memory monitor (our tasks are small; nothing to spill)
+                        memory_limit=0,
                     )
                 self._cluster = cluster
                 client = Client(cluster, timeout=60)

@@ -211,6 +211,47 @@ def task_overhead(workers: int) -> None:
         print(f"{kind:<10} {1000 * wall / n:6.2f} ms wall/task  {1000 * cpu / n:6.2f} ms CPU/task")
 
 
+def _tree_cpu(root: int) -> float:
+    """CPU seconds of process ``root`` and its live descendants (their own time)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, cpu = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            parent[int(entry)] = int(fields[1])
+            cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total = 0.0
+    for pid in cpu:
+        p = pid
+        while p > 1 and p != root:
+            p = parent.get(p, 0)
+        total += cpu[pid] if p == root else 0.0
+    return total
+
+
+def idle_cost(workers: int, seconds: float = 10.0) -> None:
+    """CPU per second of an idle LocalCluster as the executor starts it (scheduler and
+    nannies in this process, the workers and their fork server): what Dask's periodic
+    work costs a run, whatever the run does."""
+    from sudoku_model.executor import Executor
+
+    ex = Executor(kind="dask", jobs=workers, dask="local")
+    list(ex.map(abs, range(4 * workers)))  # started, handed over (and closed)
+    ex = Executor(kind="dask", jobs=workers, dask="local")
+    while not ex._cluster_up():  # the next task would go to the cluster
+        time.sleep(0.05)
+    time.sleep(1.0)
+    cpu, wall = _tree_cpu(os.getpid()), time.perf_counter()
+    time.sleep(seconds)
+    cpu, wall = _tree_cpu(os.getpid()) - cpu, time.perf_counter() - wall
+    ex.close()
+    print(f"idle LocalCluster, {workers} workers: {1000 * cpu / wall:.0f} ms CPU per second")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cores", type=int, help="sets --jobs-list 1,N and N Dask workers")
@@ -234,12 +275,18 @@ def main() -> None:
     )
     ap.add_argument("--overhead", action="store_true", help="measure the cost of one task")
     ap.add_argument(
+        "--idle", action="store_true", help="measure the CPU an idle LocalCluster burns"
+    )
+    ap.add_argument(
         "--steady", action="store_true", help="also run on half the input: steady rate, fixed cost"
     )
     args = ap.parse_args()
     cores = args.cores or os.cpu_count() or 1
     if args.overhead:
         task_overhead(cores)
+        return
+    if args.idle:
+        idle_cost(cores)
         return
     jobs_list = [int(j) for j in (args.jobs_list or f"1,{cores}").split(",") if j.strip()]
 

@@ -136,6 +136,14 @@ def test_a_local_cluster_works_here_while_it_starts_then_hands_over_in_order():
         for item, (echo, pid) in ex.map(_pid_after_a_while, range(1_000_000)):
             got.append((item, echo, pid))
             if pid != os.getpid() and len({p for _, _, p in got[-20:]} - {os.getpid()}) == 2:
+                # Dask keeps no copy of the tasks sent (its "recent messages" logs held
+                # up to 1,000 tasks, so memory grew with every task)
+                scheduler = ex._cluster.scheduler
+                logs = [ex._client.scheduler_comm.recent_message_log]
+                logs += [c.recent_message_log for c in scheduler.stream_comms.values()]
+                assert len(logs) == 3 and not any(logs)
+                # released as they are consumed (the release travels in batches: a few late)
+                assert len(scheduler.tasks) <= 2 * ex.width
                 break  # both workers answered
             assert len(got) < 6000, "the cluster did not take over in two minutes"
     assert [(i, e) for i, e, _ in got] == [(i, i) for i in range(len(got))]

@@ -9,9 +9,15 @@ start-up and worker start-up included), on the same input, writing JSONL to a te
 file; every run must give the same verdict counts. Columns: wall seconds (median of
 ``--repeat``; with ``--repeat`` above 1 the settings alternate, round after round, so that
 a change in the machine's load hits them alike), puzzles per second, speed-up over the first
-setting, CPU seconds of the whole process tree (the CLI and every worker it reaped), the
-largest resident memory of the CLI process alone and of its whole tree (sampled every
-0.1 s from /proc, so Dask's nannies and workers are counted).
+setting, CPU seconds of the whole session (the CLI, its workers, the fork server of Dask's
+workers and their children: sampled every 0.05 s from /proc), the largest resident memory
+of the CLI process alone and of its whole session. On a shared machine the CPU column is
+the figure to compare; wall ratios only beside the load average printed with them.
+
+``--old TREE`` runs every setting also on another checkout (``PYTHONPATH=TREE``: a
+``git worktree add /tmp/old main`` with its extension built, or ``git archive`` plus the
+built ``native_backtrack/*.so``), old and new alternating. ``--idle`` measures the CPU an
+idle LocalCluster burns per second (Dask's periodic work, paid by every run).
 
 Input: ``forum-hardest-1106`` (375 hard puzzles) repeated to take about ``--seconds`` at
 one job (measured first: one copy and four copies, the difference gives the cost of a copy
@@ -30,7 +36,8 @@ Targets (issue 12): on 2 cores ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and 
 cost of one task (a Dask round trip and a process-pool task), which sets
 ``sudoku_model.verify.TASK_SECONDS``.
 
-Commands used for the figures in the closing note of issue 12:
+Commands used for the figures in the closing note of issue 12 (on 16 cores add
+``--cores 16``: ``--jobs 1`` and ``--jobs 16``, 16 Dask workers):
 
     python tests/benchmarks/bench_scaling.py --backend native --seconds 20 --dask local \
         --repeat 3 --steady
@@ -38,6 +45,8 @@ Commands used for the figures in the closing note of issue 12:
         --repeat 3 --steady
     python tests/benchmarks/bench_scaling.py --backend native --lines 1000000 \\
         --settings "--jobs 1" "--dask local"
+    python tests/benchmarks/bench_scaling.py --backend native --copies 160 --repeat 3 \\
+        --settings "--jobs 1" "--dask local --jobs 2" --old /tmp/old
 """
 
 from __future__ import annotations

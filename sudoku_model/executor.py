@@ -429,9 +429,7 @@ class Executor:
         if address == "local":
             # Checked here, imported by the start thread: dask.distributed alone takes half
             # a second of CPU to import.
-            import importlib.util
-
-            if importlib.util.find_spec("distributed") is None:
+            if not all(_importable(name) for name in ("dask", "distributed")):
                 raise ImportError("--dask needs the 'dask' extra: pip install 'sudoku-model[dask]'")
             self._start_local_cluster()
             return
@@ -672,6 +670,16 @@ class Executor:
 
     def __exit__(self, *exc: object) -> None:
         self.close(kill=exc[0] is not None)
+
+
+def _importable(name: str) -> bool:
+    """Whether ``import name`` would find the module, without importing it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # ValueError: blocked by a None in sys.modules
+        return False
 
 
 def _dask_forkserver_preload() -> None:

@@ -19,7 +19,10 @@ in flight (so memory stays constant however long the input) and works in one of 
 ``dask``
     chunks sent to a Dask scheduler (an address, or ``local``: a LocalCluster on loopback
     with one single-threaded worker process per core), at most two per worker thread in
-    flight, submitted as results are consumed.
+    flight, submitted as results are consumed. A LocalCluster starts in a thread while the
+    first tasks run here, in one worker thread (its start, seconds on a busy machine, is
+    no longer dead time); its workers fork from a fork server that imported the package
+    and distributed once (:func:`_dask_forkserver_preload`).
 
 Chunking (:func:`chunks`) amortises the cost of a task (a hop to a thread, a pickle to a
 process, a round trip to Dask): items travel in lists, the first ones small so that every
@@ -89,6 +92,27 @@ PRELOAD = (
     "sudoku_model.generate",
     "sudoku_model.formats",
 )
+#: Dask settings of our client (and of a LocalCluster's scheduler). Dask keeps the last
+#: 1,000 messages under 1 MB that each of its batched connections sent, "for developers":
+#: the client's and the scheduler's copies of every task, so that the memory of this
+#: process grew with every task until 1,000 of them (0.3 MB per 1,000 records on the
+#: 17-clue list; 741 MB for 1,000,000 records with smaller tasks). No log: the memory of
+#: a run stays flat.
+CLIENT_CONFIG: dict[str, Any] = {"distributed.admin.low-level-log-length": 0}
+#: Dask settings of a LocalCluster (its scheduler, nannies and workers). With Dask's
+#: defaults an idle 2-worker cluster burns 108 ms of CPU per second of wall time (each
+#: worker samples its stacks every 10 ms for the dashboard's profile, event-loop watchdogs
+#: tick every 20 ms, work stealing every 100 ms, system monitors every 0.5 s): 10 % of a
+#: core, more on a busy machine where a run lasts longer. With these, 13 ms
+#: (tests/benchmarks/bench_scaling.py --idle).
+LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
+    **CLIENT_CONFIG,
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "10s",
+    # one task per worker thread at a time and equal workers: nothing to steal
+    "distributed.scheduler.work-stealing": False,
+}
 #: Seconds allowed to reach a Dask scheduler before giving up with a clear message.
 DASK_CONNECT_SECONDS = 10.0
 
@@ -371,6 +395,7 @@ class Executor:
         self._pool: Any = None
         self._client: Any = None
         self._cluster: Any = None
+        self._local: _Threads | None = None  # runs tasks while a LocalCluster starts
         self._closed = False
         if self.kind == "serial":
             self.jobs = 1
@@ -401,50 +426,123 @@ class Executor:
 
     def _connect_dask(self) -> None:
         address = check_dask_address(self.dask)
+        if address == "local":
+            # Checked here, imported by the start thread: dask.distributed alone takes half
+            # a second of CPU to import.
+            if not all(_importable(name) for name in ("dask", "distributed")):
+                raise ImportError("--dask needs the 'dask' extra: pip install 'sudoku-model[dask]'")
+            self._start_local_cluster()
+            return
         try:
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client
         except ImportError:
             raise ImportError(
                 "--dask needs the 'dask' extra: pip install 'sudoku-model[dask]'"
             ) from None
-        if address == "local":
-            workers = self.jobs if self.jobs > 1 else (os.cpu_count() or 1)
-            self._cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                # no dashboard; its HTTP server (health checks) on a free port, not 8787,
-                # which another cluster on this machine may hold (a warning on stderr)
-                scheduler_kwargs={"dashboard_address": ":0"},
-                silence_logs=50,  # logging.CRITICAL: the cluster's chatter is not ours
-            )
-            self._client = Client(self._cluster, timeout=60)
-            # A terminal's Ctrl-C reaches the whole process group: our workers leave it to
-            # this process (which stops them) instead of printing a traceback each.
-            self._client.run(_ignore_sigint)
-        else:
-            try:
+        import dask
+
+        try:
+            with dask.config.set(CLIENT_CONFIG):
                 self._client = Client(address, timeout=DASK_CONNECT_SECONDS)
-            except (OSError, TimeoutError) as exc:
-                raise ConnectionError(
-                    f"cannot reach the Dask scheduler at {address}: {exc}"
-                ) from None
+        except (OSError, TimeoutError) as exc:
+            raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.width = max(2, 2 * sum(self._client.nthreads().values()))
+
+    def _start_local_cluster(self) -> None:
+        """Start the LocalCluster in a thread of its own and, until its workers are ready
+        (1.5-5 s on a busy 2-core machine: a fork server imports distributed and this
+        package, the workers fork from it and connect), run the tasks in this process on
+        one worker thread.
+        The hand-over keeps the order: the queue of :meth:`map` holds either kind of
+        future, and only new tasks go to the cluster once it is up."""
+        self._local = _Threads(1)
+        self.width = 2  # one task running here, one ready behind it
+        self._ready = threading.Event()
+        self._start_error: BaseException | None = None
+        self._start_reported = False
+        self._handed_over = False
+        workers = self.jobs if self.jobs > 1 else (os.cpu_count() or 1)
+
+        def start() -> None:
+            try:
+                import dask
+                from dask.distributed import Client, LocalCluster
+
+                method = _start_method()
+                settings = {
+                    **LOCAL_CLUSTER_CONFIG,
+                    "distributed.worker.multiprocessing-method": method,
+                }
+                with dask.config.set(settings):
+                    if method == "forkserver":
+                        _dask_forkserver_preload()
+                    cluster = LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        # no dashboard; its HTTP server (health checks) on a free port, not
+                        # 8787, which another cluster on this machine may hold (a warning)
+                        scheduler_kwargs={"dashboard_address": ":0"},
+                        silence_logs=50,  # logging.CRITICAL: the cluster's chatter is not ours
+                        # no memory monitor (our tasks are small; nothing to spill)
+                        memory_limit=0,
+                    )
+                    self._cluster = cluster
+                    client = Client(cluster, timeout=60)
+                self._client = client
+                # A terminal's Ctrl-C reaches the whole process group: our workers leave it
+                # to this process (which stops them) instead of printing a traceback each;
+                # and they import the work's modules now, not in their first task.
+                client.run(_prepare_dask_worker)
+            except BaseException as exc:  # reported by map, which then works here
+                self._start_error = exc
+            finally:
+                self._ready.set()
+
+        self._starter = threading.Thread(target=start, name="sudoku-dask-start", daemon=True)
+        self._starter.start()
+
+    def _cluster_up(self) -> bool:
+        """Whether tasks go to Dask now (see :meth:`_start_local_cluster`)."""
+        if self._local is None:
+            return True
+        if not self._ready.is_set():
+            return False
+        if self._start_error is not None:
+            if not self._start_reported:
+                # Work already written stays good and the rest is done here: slower, not
+                # wrong, so a warning rather than an error in the middle of the output.
+                self._start_reported = True
+                print(
+                    f"sudoku: the local Dask cluster did not start "
+                    f"({type(self._start_error).__name__}: {self._start_error}); "
+                    "working in this process",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            return False
+        if not self._handed_over:
+            self._handed_over = True
+            self.width = max(2, 2 * sum(self._client.nthreads().values()))
+        return True
 
     # -- running -------------------------------------------------------------------------
     def _submit(self, fn: Callable[[Any], Any], item: Any) -> Any:
         if self.kind == "processes":
             return self._pool.apply_async(fn, (item,))
         if self.kind == "dask":
+            if not self._cluster_up():
+                assert self._local is not None
+                return self._local.submit(fn, item)
             # Pickled here, once: Dask would otherwise walk every record of a chunk (tuples
             # and lists) looking for futures to substitute.
             blob = pickle.dumps((fn, item), protocol=pickle.HIGHEST_PROTOCOL)
             return self._client.submit(_call_pickled, blob, pure=False)
         return self._pool.submit(fn, item)
 
-    def _ready(self, handle: Any) -> bool:
+    def _ready_now(self, handle: Any) -> bool:
         if self.kind == "processes":
             return bool(handle.ready())
         return bool(handle.done())
@@ -453,7 +551,7 @@ class Executor:
         if self.kind == "processes":
             handle.wait(seconds)
             return bool(handle.ready())
-        if self.kind == "dask":
+        if self.kind == "dask" and not isinstance(handle, Future):
             from dask.distributed import wait
 
             with contextlib.suppress(TimeoutError):
@@ -518,7 +616,7 @@ class Executor:
             clean = True
         except Interrupted:
             # Results complete at the head are work done: hand them over, in order.
-            while pending and self._ready(pending[0].handle):
+            while pending and self._ready_now(pending[0].handle):
                 head = pending.popleft()
                 try:
                     result = self._result(head.handle)
@@ -556,8 +654,13 @@ class Executor:
                 self._pool.close()
             self._pool.join()
         else:
+            if self._local is not None:
+                self._local.close(wait=1.0 if kill else None)
+                # a run shorter than the cluster's start: wait for it, to stop its workers
+                self._starter.join()
             try:
-                self._client.close()
+                if self._client is not None:
+                    self._client.close()
             finally:
                 if self._cluster is not None:
                     self._cluster.close()
@@ -569,8 +672,41 @@ class Executor:
         self.close(kill=exc[0] is not None)
 
 
-def _ignore_sigint() -> None:  # pragma: no cover - runs in the Dask workers' main thread
+def _importable(name: str) -> bool:
+    """Whether ``import name`` would find the module, without importing it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # ValueError: blocked by a None in sys.modules
+        return False
+
+
+def _dask_forkserver_preload() -> None:
+    """Make the LocalCluster's worker processes start from a fork server that imported
+    distributed and this package once (under ``distributed.worker.multiprocessing-method``
+    = ``forkserver``): a worker then starts in milliseconds, where a spawned one imports
+    everything again (0.6-0.9 s of CPU each, every run: on 16 cores, 10-15 s of CPU).
+    A fork server already running in this process keeps the modules it has: slower, not
+    wrong."""
+    import multiprocessing
+
+    import distributed.utils
+
+    # distributed's own list would import numpy and pandas into this process (30 MB,
+    # half a second) just to see whether they are there; the flag tells it the list is set
+    distributed.utils._forkserver_preload_set = True
+    multiprocessing.get_context("forkserver").set_forkserver_preload(
+        [*PRELOAD, "distributed", "sudoku_model.cli"]
+    )
+
+
+def _prepare_dask_worker() -> None:  # pragma: no cover - runs in the Dask workers' main thread
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import importlib
+
+    for name in PRELOAD[1:]:
+        importlib.import_module(name)
 
 
 def check_dask_address(address: str | None) -> str:

@@ -1205,7 +1205,9 @@ class _TextTask(NamedTuple):
 
 def _text_task(task: _TextTask) -> TextChunk:
     """The unit of work of a worker process or a Dask worker: parse, verify, format."""
-    start, cpu = time.perf_counter(), time.process_time()
+    # thread time: a task may run in a thread of the parent (while a LocalCluster starts),
+    # whose other threads' CPU is not this task's
+    start, cpu = time.perf_counter(), time.thread_time()
     if task.reader is not None:
         records = task.reader.records(zip(task.lines, task.texts), task.first)
         inputs: Iterable[int] = itertools.repeat(task.input)
@@ -1216,7 +1218,7 @@ def _text_task(task: _TextTask) -> TextChunk:
         r.position, r.input = rec.position, index
     chunk = text_chunk(results, task.fmt)
     chunk.seconds = time.perf_counter() - start
-    chunk.cpu = time.process_time() - cpu
+    chunk.cpu = time.thread_time() - cpu
     return chunk
 
 

@@ -122,6 +122,53 @@ def test_dask_addresses_are_checked_at_once():
     assert time.monotonic() - start < 5
 
 
+def _pid_after_a_while(item: int) -> tuple[int, int]:
+    time.sleep(0.02)
+    return item, os.getpid()
+
+
+def test_a_local_cluster_works_here_while_it_starts_then_hands_over_in_order():
+    pytest.importorskip("dask.distributed")
+    ex = Executor(kind="dask", dask="local", jobs=2)
+    assert ex.width == 2  # before the workers are up: one task here, one waiting
+    got = []
+    with ex:
+        for item, (echo, pid) in ex.map(_pid_after_a_while, range(1_000_000)):
+            got.append((item, echo, pid))
+            if pid != os.getpid() and len({p for _, _, p in got[-20:]} - {os.getpid()}) == 2:
+                # Dask keeps no copy of the tasks sent (its "recent messages" logs held
+                # up to 1,000 tasks, so memory grew with every task)
+                scheduler = ex._cluster.scheduler
+                logs = [ex._client.scheduler_comm.recent_message_log]
+                logs += [c.recent_message_log for c in scheduler.stream_comms.values()]
+                assert len(logs) == 3 and not any(logs)
+                # released as they are consumed (the release travels in batches: a few late)
+                assert len(scheduler.tasks) <= 2 * ex.width
+                break  # both workers answered
+            assert len(got) < 6000, "the cluster did not take over in two minutes"
+    assert [(i, e) for i, e, _ in got] == [(i, i) for i in range(len(got))]
+    here = [pid == os.getpid() for _, _, pid in got]
+    assert here[0], "the first tasks run in this process"
+    first_remote = here.index(False)
+    assert not any(here[first_remote:]), "once handed over, nothing runs here"
+    assert ex.width == 4  # two tasks in flight per worker thread
+
+
+def test_a_local_cluster_that_does_not_start_leaves_the_work_here(monkeypatch, capsys):
+    pytest.importorskip("dask.distributed")
+    import sudoku_model.executor as executor
+
+    # a start method multiprocessing does not know: the cluster's own start fails
+    monkeypatch.setattr(executor, "_start_method", lambda: "no-such-method")
+    with Executor(kind="dask", dask="local", jobs=2) as ex:
+        ex._ready.wait(60)  # the start has failed: every task from now on asks
+        got = [r for _, r in ex.map(_pid_after_a_while, range(30))]
+    assert got == [(i, os.getpid()) for i in range(30)]
+    err = capsys.readouterr().err
+    assert err.count("the local Dask cluster did not start") == 1
+    assert "working in this process" in err
+
+
 # -- verify's text tasks: the workers parse, verify and format ----------------------------
 LINES = [
     "# a comment",

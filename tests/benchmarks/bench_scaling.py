@@ -9,9 +9,15 @@ start-up and worker start-up included), on the same input, writing JSONL to a te
 file; every run must give the same verdict counts. Columns: wall seconds (median of
 ``--repeat``; with ``--repeat`` above 1 the settings alternate, round after round, so that
 a change in the machine's load hits them alike), puzzles per second, speed-up over the first
-setting, CPU seconds of the whole process tree (the CLI and every worker it reaped), the
-largest resident memory of the CLI process alone and of its whole tree (sampled every
-0.1 s from /proc, so Dask's nannies and workers are counted).
+setting, CPU seconds of the whole session (the CLI, its workers, the fork server of Dask's
+workers and their children: sampled every 0.05 s from /proc), the largest resident memory
+of the CLI process alone and of its whole session. On a shared machine the CPU column is
+the figure to compare; wall ratios only beside the load average printed with them.
+
+``--old TREE`` runs every setting also on another checkout (``PYTHONPATH=TREE``: a
+``git worktree add /tmp/old main`` with its extension built, or ``git archive`` plus the
+built ``native_backtrack/*.so``), old and new alternating. ``--idle`` measures the CPU an
+idle LocalCluster burns per second (Dask's periodic work, paid by every run).
 
 Input: ``forum-hardest-1106`` (375 hard puzzles) repeated to take about ``--seconds`` at
 one job (measured first: one copy and four copies, the difference gives the cost of a copy
@@ -30,7 +36,8 @@ Targets (issue 12): on 2 cores ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and 
 cost of one task (a Dask round trip and a process-pool task), which sets
 ``sudoku_model.verify.TASK_SECONDS``.
 
-Commands used for the figures in the closing note of issue 12:
+Commands used for the figures in the closing note of issue 12 (on 16 cores add
+``--cores 16``: ``--jobs 1`` and ``--jobs 16``, 16 Dask workers):
 
     python tests/benchmarks/bench_scaling.py --backend native --seconds 20 --dask local \
         --repeat 3 --steady
@@ -38,6 +45,8 @@ Commands used for the figures in the closing note of issue 12:
         --repeat 3 --steady
     python tests/benchmarks/bench_scaling.py --backend native --lines 1000000 \\
         --settings "--jobs 1" "--dask local"
+    python tests/benchmarks/bench_scaling.py --backend native --copies 160 --repeat 3 \\
+        --settings "--jobs 1" "--dask local --jobs 2" --old /tmp/old
 """
 
 from __future__ import annotations
@@ -62,10 +71,11 @@ from sudoku_model.data import bundled_path
 CLI = [sys.executable, "-m", "sudoku_model.cli"]
 
 
-def _tree_rss_mb(sid: int) -> float:
-    """Resident memory of every live process of session ``sid``, in MB."""
-    total = 0
-    page = os.sysconf("SC_PAGE_SIZE")
+def _session(sid: int) -> dict[int, tuple[float, float]]:
+    """``pid: (CPU seconds of the process itself, resident MB)`` for every live (or not yet
+    reaped) process of session ``sid``."""
+    found = {}
+    page, tick = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -73,10 +83,11 @@ def _tree_rss_mb(sid: int) -> float:
             stat = Path(f"/proc/{entry}/stat").read_text()
             fields = stat[stat.rindex(")") + 2 :].split()
             if int(fields[3]) == sid:
-                total += int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page
+                rss = int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page / 2**20
+                found[int(entry)] = ((int(fields[11]) + int(fields[12])) / tick, rss)
         except (OSError, ValueError, IndexError):
             continue
-    return total / 2**20
+    return found
 
 
 class Run(NamedTuple):
@@ -87,31 +98,51 @@ class Run(NamedTuple):
     counts: dict[str, int]
 
 
-def run(source: str, backend: str, extra: list[str], out: str) -> Run:
-    """One run: wall, CPU of the tree, RSS of the CLI and of its tree, verdict counts."""
+def run(
+    source: str, backend: str, extra: list[str], out: str, env: dict[str, str] | None = None
+) -> Run:
+    """One run: wall, CPU of the session, RSS of the CLI and of its tree, verdict counts.
+
+    CPU: every process of the session is sampled every 0.05 s from /proc (the fork server
+    of Dask's workers and the workers are not children this process could reap), the CLI
+    itself once more as a zombie, before it is reaped; the tails of the other processes
+    (their last 0.05 s) escape the count."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [*CLI, "verify", source, "--backend", backend, "-o", out, "-q", *extra],
+        [*CLI, "verify", os.path.abspath(source), "--backend", backend, "-o", out, "-q", *extra],
+        # not in a checkout: python -m puts the working directory first on sys.path
+        cwd=os.path.dirname(os.path.abspath(out)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        env=env,
     )
     peak = [0.0]
+    cpu: dict[int, float] = {}
     done = threading.Event()
 
     def sample() -> None:
-        while not done.wait(0.1):
-            peak[0] = max(peak[0], _tree_rss_mb(proc.pid))
+        while True:
+            now = _session(proc.pid)
+            for pid, (seconds, _) in now.items():
+                cpu[pid] = max(cpu.get(pid, 0.0), seconds)
+            peak[0] = max(peak[0], sum(rss for _, rss in now.values()))
+            if done.is_set() and not now:
+                return
+            time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     assert proc.stderr is not None
     err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
+    os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)  # a zombie: its stat is final
     wall = time.perf_counter() - start
+    for pid, (seconds, _) in _session(proc.pid).items():
+        cpu[pid] = max(cpu.get(pid, 0.0), seconds)
+    _, status, usage = os.wait4(proc.pid, 0)
     done.set()
-    sampler.join()
+    sampler.join(10.0)  # until the session's last process (a fork server) is gone
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"failed ({code}): {' '.join(extra)}\n{err}")
@@ -119,7 +150,7 @@ def run(source: str, backend: str, extra: list[str], out: str) -> Run:
         counts = Counter(map(_verdict, f))
     return Run(
         wall,
-        usage.ru_utime + usage.ru_stime,
+        sum(cpu.values()),
         usage.ru_maxrss / 1024,
         peak[0],
         dict(sorted(counts.items())),
@@ -189,6 +220,47 @@ def task_overhead(workers: int) -> None:
         print(f"{kind:<10} {1000 * wall / n:6.2f} ms wall/task  {1000 * cpu / n:6.2f} ms CPU/task")
 
 
+def _tree_cpu(root: int) -> float:
+    """CPU seconds of process ``root`` and its live descendants (their own time)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, cpu = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            parent[int(entry)] = int(fields[1])
+            cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total = 0.0
+    for pid in cpu:
+        p = pid
+        while p > 1 and p != root:
+            p = parent.get(p, 0)
+        total += cpu[pid] if p == root else 0.0
+    return total
+
+
+def idle_cost(workers: int, seconds: float = 10.0) -> None:
+    """CPU per second of an idle LocalCluster as the executor starts it (scheduler and
+    nannies in this process, the workers and their fork server): what Dask's periodic
+    work costs a run, whatever the run does."""
+    from sudoku_model.executor import Executor
+
+    ex = Executor(kind="dask", jobs=workers, dask="local")
+    list(ex.map(abs, range(4 * workers)))  # started, handed over (and closed)
+    ex = Executor(kind="dask", jobs=workers, dask="local")
+    while not ex._cluster_up():  # the next task would go to the cluster
+        time.sleep(0.05)
+    time.sleep(1.0)
+    cpu, wall = _tree_cpu(os.getpid()), time.perf_counter()
+    time.sleep(seconds)
+    cpu, wall = _tree_cpu(os.getpid()) - cpu, time.perf_counter() - wall
+    ex.close()
+    print(f"idle LocalCluster, {workers} workers: {1000 * cpu / wall:.0f} ms CPU per second")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cores", type=int, help="sets --jobs-list 1,N and N Dask workers")
@@ -204,7 +276,16 @@ def main() -> None:
         "--settings", nargs="+", help='explicit settings instead, e.g. "--jobs 1" "--dask local"'
     )
     ap.add_argument("--repeat", type=int, default=1, help="rounds (median; settings alternate)")
+    ap.add_argument(
+        "--old",
+        metavar="TREE",
+        help="also run every setting on another checkout (PYTHONPATH=TREE, its extension "
+        "built), alternating old and new: e.g. git worktree add /tmp/old main",
+    )
     ap.add_argument("--overhead", action="store_true", help="measure the cost of one task")
+    ap.add_argument(
+        "--idle", action="store_true", help="measure the CPU an idle LocalCluster burns"
+    )
     ap.add_argument(
         "--steady", action="store_true", help="also run on half the input: steady rate, fixed cost"
     )
@@ -212,6 +293,9 @@ def main() -> None:
     cores = args.cores or os.cpu_count() or 1
     if args.overhead:
         task_overhead(cores)
+        return
+    if args.idle:
+        idle_cost(cores)
         return
     jobs_list = [int(j) for j in (args.jobs_list or f"1,{cores}").split(",") if j.strip()]
 
@@ -227,13 +311,22 @@ def main() -> None:
             copies = args.copies or calibrate(tmp, args.backend, args.seconds)
             source = os.path.join(tmp, "hard.txt")
             puzzles = make_input(source, copies)
+        plain: list[tuple[str, list[str]]]
         if args.settings:
-            settings = [(s, shlex.split(s)) for s in args.settings]
+            plain = [(s, shlex.split(s)) for s in args.settings]
         else:
-            settings = [(f"--jobs {j}", ["--jobs", str(j)]) for j in dict.fromkeys(jobs_list)]
+            plain = [(f"--jobs {j}", ["--jobs", str(j)]) for j in dict.fromkeys(jobs_list)]
             if args.dask:
                 extra = ["--dask", args.dask, "--jobs", str(args.dask_workers or cores)]
-                settings.append((" ".join(extra), extra))
+                plain.append((" ".join(extra), extra))
+        settings: list[tuple[str, list[str], dict[str, str] | None]] = []
+        for name, extra in plain:
+            if args.old:
+                old_env = {**os.environ, "PYTHONPATH": os.path.abspath(args.old)}
+                settings.append((f"old {name}", extra, old_env))
+                settings.append((f"new {name}", extra, None))
+            else:
+                settings.append((name, extra, None))
         half, half_puzzles = os.path.join(tmp, "half.txt"), 0
         if args.steady:
             with open(source, encoding="utf-8") as f, open(half, "w", encoding="utf-8") as g:
@@ -247,14 +340,14 @@ def main() -> None:
             f"median of {args.repeat}, load average {os.getloadavg()[0]:.1f} at the start"
         )
         out = os.path.join(tmp, "out.jsonl")
-        runs: dict[str, list[Run]] = {name: [] for name, _ in settings}
+        runs: dict[str, list[Run]] = {name: [] for name, _, _ in settings}
         reference = None
-        halves: dict[str, list[float]] = {name: [] for name, _ in settings}
+        halves: dict[str, list[float]] = {name: [] for name, _, _ in settings}
         for _ in range(args.repeat):
-            for name, extra in settings:
+            for name, extra, env in settings:
                 if args.steady:
-                    halves[name].append(run(half, args.backend, extra, out).wall)
-                r = run(source, args.backend, extra, out)
+                    halves[name].append(run(half, args.backend, extra, out, env).wall)
+                r = run(source, args.backend, extra, out, env)
                 runs[name].append(r)
                 if reference is None:
                     reference = r.counts
@@ -265,7 +358,7 @@ def main() -> None:
             f"{'CPU s':>7} {'RSS MB':>7} {'tree MB':>8}  (all walls)"
         )
         base = None
-        for name, _ in settings:
+        for name, _, _ in settings:
             walls = [r.wall for r in runs[name]]
             wall = statistics.median(walls)
             cpu = statistics.median(r.cpu for r in runs[name])
@@ -281,7 +374,7 @@ def main() -> None:
             print(f"steady ({puzzles - half_puzzles:,} puzzles more than the half input):")
             print(f"{'setting':<24} {'puzzles/s':>10} {'speed-up':>9} {'fixed s':>8}")
             base = None
-            for name, _ in settings:
+            for name, _, _ in settings:
                 full = statistics.median(r.wall for r in runs[name])
                 part = statistics.median(halves[name])
                 rate = (puzzles - half_puzzles) / max(full - part, 1e-9)

@@ -1057,20 +1057,29 @@ class RuleSet:
         units and pairs are :meth:`has_clash`'s and ``Puzzle.conflicts``'s)."""
         return [v for r in self.constraint_rules for v in r.violations(values, self.shape)]
 
+    # The tables below depend on the all-different and "different" rules alone, which a
+    # rule set shares with its base: a killer or variant puzzle reuses the base's tables
+    # (computing them anew costs ~0.5 ms per 9x9 rule set, as much as a uniqueness check).
     @cached_property
     def units(self) -> tuple[tuple[int, ...], ...]:
         """Every all-different unit of every rule, in rule order."""
+        if self.constraint_rules:
+            return self.base.units
         return tuple(u for r in self.rules if isinstance(r, AllDifferent) for u in r.units)
 
     @cached_property
     def full_units(self) -> tuple[tuple[int, ...], ...]:
         """The units of exactly n cells: each holds every digit once."""
+        if self.constraint_rules:
+            return self.base.full_units
         n = self.shape.size
         return tuple(u for u in self.units if len(u) == n)
 
     @cached_property
     def pairs(self) -> tuple[tuple[int, int], ...]:
         """Pairs from :class:`Different` rules that no unit already covers, sorted."""
+        if self.constraint_rules:
+            return self.base.pairs
         unit_peers = self._unit_peers
         out = set()
         for r in self.rules:
@@ -1082,11 +1091,15 @@ class RuleSet:
 
     @cached_property
     def _unit_peers(self) -> tuple[frozenset[int], ...]:
+        if self.constraint_rules:
+            return self.base._unit_peers
         return peers_of_units(self.shape.cell_count, self.units)
 
     @cached_property
     def peers(self) -> tuple[frozenset[int], ...]:
         """For each cell, every other cell that must hold a different digit."""
+        if self.constraint_rules:
+            return self.base.peers
         acc = [set(p) for p in self._unit_peers]
         for a, b in self.pairs:
             acc[a].add(b)
@@ -1096,6 +1109,8 @@ class RuleSet:
     @cached_property
     def units_of_cell(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices (into :attr:`units`) of the units holding it."""
+        if self.constraint_rules:
+            return self.base.units_of_cell
         acc: list[list[int]] = [[] for _ in range(self.shape.cell_count)]
         for k, unit in enumerate(self.units):
             for c in unit:
@@ -1104,6 +1119,8 @@ class RuleSet:
 
     @cached_property
     def _pair_partners(self) -> tuple[tuple[int, ...], ...]:
+        if self.constraint_rules:
+            return self.base._pair_partners
         acc: list[list[int]] = [[] for _ in range(self.shape.cell_count)]
         for a, b in self.pairs:
             acc[a].append(b)

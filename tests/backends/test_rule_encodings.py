@@ -393,3 +393,45 @@ def test_exported_cnf_full_and_simplified_count_the_same(kind: str) -> None:
                 cells = {cnf.variables.var(c, v) for c, v in enumerate(grid.values)}
                 solver.add_clause([-x for x in cells if x is not None])
         assert len(found) == expected, (kind, simplify)
+
+
+@pytest.mark.parametrize("shape", [S4, S9], ids=["4x4", "9x9"])
+def test_killer_cages_alone_equal_brute_force(shape: Shape) -> None:
+    """Cages of 1 to 4 cells with every reachable total, on a grid without units (so no
+    cage cell is a peer of another and distinctness comes from the cage alone), the
+    other cells given: each backend's count is the number of distinct digit tuples that
+    reach the total, in the full and the givens-simplified CNF alike."""
+    from pysat.solvers import Solver
+
+    from backends.cnf import encode_puzzle
+
+    n = shape.size
+    rng = random.Random(f"cages alone {n}")
+    for size in range(1, 5):
+        cells = tuple(rng.sample(range(n * n), size))
+        for total in range(size * (size + 1) // 2, size * (2 * n - size + 1) // 2 + 1):
+            if n == 9 and total % 3 and size > 2:
+                continue  # every third total of the larger 9x9 cages keeps the test quick
+            rules = RuleSet(shape, [killer_rule(shape, [(cells, total)])])
+            givens = [0 if c in cells else 1 for c in range(n * n)]
+            puzzle = Puzzle(Grid(shape, givens), rules)
+            expected = sum(
+                1
+                for digits in itertools.permutations(range(1, n + 1), size)
+                if sum(digits) == total
+            )
+            for name in ("pysat", "cpsat"):
+                count = backend(name).count(puzzle, limit=500)
+                assert count.complete and count.count == expected, (name, cells, total)
+            for simplify in (False, True):
+                cnf = encode_puzzle(puzzle, simplify=simplify)
+                with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
+                    found = 0
+                    while solver.solve():
+                        found += 1
+                        model = solver.get_model()
+                        grid = cnf.variables.decode(model)
+                        assert puzzle.is_solution(grid)
+                        lits = [cnf.variables.var(c, grid.values[c]) for c in cells]
+                        solver.add_clause([-x for x in lits if x is not None])
+                assert found == expected, (simplify, cells, total)

@@ -1344,8 +1344,9 @@ def puzzle_to_json(
     regions = puzzle.rules.regions
     if regions is not None:
         d["regions"] = list(regions)
-    if puzzle.rules.constraint_rules:
-        d["constraints"] = variant_formats.constraints_to_json(puzzle.rules)
+    constraints = variant_formats.constraints_to_json(puzzle.rules)
+    if constraints:  # rules beyond the variants: cages, dots... and extra units
+        d["constraints"] = constraints
     d["puzzle"] = puzzle.givens.to_line(alphabet=alphabet)
     if solution is not None:
         d["solution"] = solution.to_line(alphabet=alphabet)

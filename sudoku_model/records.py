@@ -31,6 +31,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | box | list | generate | `[rows, columns]` of a box, non-default shape |
 | variants | list | generate | variant names (input format) |
 | regions | list | generate | jigsaw region of each cell (input format) |
+| constraints | list | generate | killer cages, dots... beyond the variants (input format) |
 | verdict | str | not solve, compare | a verdict word; every malformed record |
 | status | str | solve | solved, contradictory, unsolvable, unknown |
 | error | object | malformed | `message`, `line`, `column` of the parse error |
@@ -167,6 +168,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("box", list, "generate"),
     _spec("variants", list, "generate"),
     _spec("regions", list, "generate"),
+    _spec("constraints", list, "generate"),
     _spec("verdict", str, "*", "verify count rate generate"),
     _spec("status", str, "solve", "solve"),
     _spec("error", dict, "*"),

@@ -7,7 +7,8 @@ import time (its records are built through a late import).
 Variant JSON ``constraints`` (cells are ``"r1c1"`` strings, 1-based, any case)::
 
     "constraints": [
-      {"type": "killer", "cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}]},
+      {"type": "killer", "cages": [{"cells": ["r1c1", "r1c2"], "sum": 3},
+                                   {"cells": ["r2c1", "r3c1"]}]},
       {"type": "little-killer", "lines": [{"cells": ["r1c2", "r2c3"], "sum": 9}]},
       {"type": "arrow", "arrows": [{"circle": ["r1c1"], "shaft": ["r2c2", "r3c3"]}]},
       {"type": "thermometer", "lines": [["r1c1", "r1c2", "r1c3"]]},
@@ -17,16 +18,20 @@ Variant JSON ``constraints`` (cells are ``"r1c1"`` strings, 1-based, any case)::
       {"type": "non-consecutive"},
       {"type": "even-odd", "even": ["r1c1"], "odd": ["r9c9"]},
       {"type": "sandwich", "rows": [10, null, ...], "columns": [null, 0, ...]},
+      {"type": "distinct", "name": "extra region 1", "units": [["r1c1", "r2c2", ...]]},
       {"type": "relation", "name": "...", "pairs": [[...]], "allowed": [[1, 2], ...]},
       {"type": "sum", "name": "...", "groups": [{"cells": [...], "weights": [...],
                                                  "total": 0, "distinct": false}]}
     ]
 
 An arrow's circle of two cells reads as a two-digit number, its first cell the tens. A
-greater-than pair names the bigger cell first. ``relation`` and ``sum`` are the raw kinds
-(:class:`~sudoku_model.rules.Relation`, :class:`~sudoku_model.rules.Sum`): whatever
-:func:`constraints_to_json` cannot name otherwise is written that way, so every rule set
-round-trips.
+greater-than pair names the bigger cell first. A killer cage without ``"sum"`` only holds
+different digits (f-puzzles has such cages): it is the all-different unit of the rule named
+``cages without totals``. ``distinct`` carries any other all-different units beyond the
+named variants (an f-puzzles extra region, one diagonal, disjoint groups). ``relation``
+and ``sum`` are the raw kinds (:class:`~sudoku_model.rules.Relation`,
+:class:`~sudoku_model.rules.Sum`): whatever :func:`constraints_to_json` cannot name
+otherwise is written that way, so every rule set round-trips.
 """
 
 from __future__ import annotations
@@ -90,9 +95,14 @@ CONSTRAINT_TYPES = (
     "non-consecutive",
     "even-odd",
     "sandwich",
+    "distinct",
     "relation",
     "sum",
 )
+
+#: The rule holding the cages without totals (all-different units; the display draws them
+#: as cages).
+PLAIN_CAGES = "cages without totals"
 
 _CELL = re.compile(r"\s*[rR](\d+)\s*[cC](\d+)\s*")
 
@@ -178,14 +188,25 @@ def constraints_from_json(raw: object, shape: Shape) -> list[Rule]:
 def _constraint(kind: str, e: Mapping[str, Any], shape: Shape) -> list[Rule]:
     n = shape.size
     if kind == "killer":
+        if not isinstance(e["cages"], list):
+            raise ValueError('"cages" must be a list of objects')
+        summed, plain = [], []
+        for c in e["cages"]:
+            cells = _cells(c["cells"], shape, "cells")
+            if c.get("sum") is None:
+                plain.append(tuple(cells))
+            else:
+                summed.append((cells, _number(c["sum"], "sum")))
+        out: list[Rule] = [killer_rule(shape, summed)] if summed else []
+        if plain:
+            out.append(AllDifferent(PLAIN_CAGES, tuple(plain)))
+        return out
+    if kind == "distinct":
+        units = e["units"]
+        if not isinstance(units, list) or not units:
+            raise ValueError('"units" must be a non-empty list of cell lists')
         return [
-            killer_rule(
-                shape,
-                [
-                    (_cells(c["cells"], shape, "cells"), _number(c["sum"], "sum"))
-                    for c in e["cages"]
-                ],
-            )
+            AllDifferent(str(e["name"]), tuple(tuple(_cells(u, shape, "units")) for u in units))
         ]
     if kind == "little-killer":
         lines = [(_cells(c["cells"], shape, "cells"), _number(c["sum"], "sum")) for c in e["lines"]]
@@ -261,17 +282,40 @@ def _chains(pairs: Sequence[tuple[int, int]]) -> list[list[int]]:
     return paths
 
 
+def _variant_rules(rules: RuleSet) -> frozenset[Rule]:
+    """The rules that the rule set's variant names and regions stand for (what
+    ``"variants"`` and ``"regions"`` of the JSON already say)."""
+    names = [v for v in rules.variants if v != "classic"]
+    try:
+        return frozenset(RuleSet.build(rules.shape, names, rules.regions).rules)
+    except (ValueError, ShapeError):
+        return frozenset()
+
+
 def constraints_to_json(rules: RuleSet) -> list[dict[str, Any]]:
-    """The ``constraints`` list of a rule set (empty when it has only all-different rules).
+    """The ``constraints`` list of a rule set (empty when its variant names say it all).
 
     Rules made by the constructors of :mod:`sudoku_model.rules` are written by their
-    names; any other relation, sum, domain or sandwich in its raw form. Reading the list
-    back with :func:`constraints_from_json` gives equal rules.
+    names; any other relation, sum, domain or sandwich in its raw form; all-different
+    units beyond the variants' as ``distinct`` (cages without totals as killer cages
+    without ``"sum"``). Reading the list back with :func:`constraints_from_json` (after
+    the variants) gives equal rules, in the same order.
     """
     shape = rules.shape
     out: list[dict[str, Any]] = []
     pending_dots: dict[str, Any] | None = None
-    for rule in rules.constraint_rules:
+    named = _variant_rules(rules)
+    for rule in rules.rules:
+        if isinstance(rule, AllDifferent) and rule not in named:
+            pending_dots = None
+            units = [_names(shape, u) for u in rule.units]
+            if rule.name == PLAIN_CAGES:
+                out.append({"type": "killer", "cages": [{"cells": u} for u in units]})
+            else:
+                out.append({"type": "distinct", "name": rule.name, "units": units})
+            continue
+        if not isinstance(rule, (Relation, Domain, Sum, Sandwich)):
+            continue
         name = rule.name
         if isinstance(rule, Relation) and name.startswith(("kropki ", "XV ")):
             family = "kropki" if name.startswith("kropki") else "xv"
@@ -615,7 +659,7 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
     if cages:
         extra.append(killer_rule(shape, cages))
     if plain_cages:
-        extra.append(AllDifferent("cages without totals", tuple(plain_cages)))
+        extra.append(AllDifferent(PLAIN_CAGES, tuple(plain_cages)))
     lines = []
     for clue in obj.get("littlekillersum") or []:
         if clue.get("value") in (None, ""):

@@ -19,6 +19,12 @@ assignment of that one rule uses it):
   smallest / largest sum of the other terms (bounds);
 * sandwich: once the 1 and the n of the line are placed (and no open cell of the line can
   hold either), bounds on the cells between them.
+
+The search (:func:`sweep`) also places a digit that every remaining set of a cage holds
+when one cell of the cage can take it. On five generated 9x9 killers that halved its
+guesses and CPU time (e.g. 79,240 -> 31,590 guesses, 13-15 s -> 7-8 s). Propagating the
+45 rule's implied sums as well (as the native backend does) cut the guesses further but
+cost more per node than it saved here, so the search leaves them to the techniques.
 """
 
 from __future__ import annotations
@@ -295,10 +301,22 @@ def eliminations(
         if result is None:
             yield None
             return
-        for c, keep in zip(table.cells, result[0]):
+        allowed, required = result
+        for c, keep in zip(table.cells, allowed):
             drop = cell_mask(grid_values, cands, c) & ~keep
             if drop:
                 yield c, drop
+        # A digit every remaining set holds and no cell of the cage has placed must go in
+        # one of the open cells that can take it: with one such cell, it goes there (a
+        # cage is no full unit, so the singles of the search never see this).
+        while required:
+            bit = required & -required
+            required ^= bit
+            homes = [i for i, m in enumerate(allowed) if m & bit]
+            if len(homes) == 1 and not grid_values[table.cells[homes[0]]]:
+                drop = allowed[homes[0]] & ~bit
+                if drop:
+                    yield table.cells[homes[0]], drop
     for sandwich in tables.sandwiches:
         found = sandwich_allowed(sandwich, grid_values, cands, n)
         if found is None:

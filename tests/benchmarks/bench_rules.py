@@ -18,6 +18,12 @@ Per kind: ``--instances`` random 9x9 puzzles built like the differential tests
 (``tests/backends/test_rule_encodings.py``: a random full grid, rules of the kind true of
 it, about 45% of its cells as givens), so the verdicts mix unique and multiple.
 
+Measured (killer-200, pysat, this script run alternately with the previous commit on a
+2-core machine at load ~11): median 6.75-6.92 ms before two-cell cages lost their
+selectors and cages became templates (``backends/cnf.py``), 3.85-4.86 ms after. The parts
+and the alternatives (solvers, CaDiCaL options, 45-rule clauses, PB encodings, rebuilding
+the solver) are raced in ``tests/benchmarks/bench_killer_encodings.py``.
+
 ``--cage-encoding layered`` sets ``backends.cnf.MAX_COMBINATIONS`` to 0: killer cages then
 use the layered sum encoding plus pairwise distinctness instead of digit combinations.
 """
@@ -63,6 +69,7 @@ def median_ms(backend: Any, puzzles: Sequence[Puzzle]) -> dict[str, Any]:
     ms = sorted(t * 1e3 for t in times)
     return {
         "median_ms": statistics.median(ms),
+        "mean_ms": statistics.mean(ms),
         "p90_ms": ms[int(0.9 * (len(ms) - 1))],
         "verdicts": kinds,
     }
@@ -108,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.kinds == "all"
         else args.kinds.split(",")
     )
-    print(f"{'set':<18} {'backend':<8} {'median ms':>10} {'p90 ms':>8}  verdicts")
+    print(f"{'set':<18} {'backend':<8} {'median ms':>10} {'mean ms':>8} {'p90 ms':>8}  verdicts")
     sets: list[tuple[str, list[Puzzle]]] = []
     if KILLER_200.exists():
         sets.append(("killer-200", killer_puzzles()))
@@ -119,7 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in names:
             row = median_ms(get_backend(name), puzzles)
             print(
-                f"{label:<18} {name:<8} {row['median_ms']:>10.2f} {row['p90_ms']:>8.2f}  "
+                f"{label:<18} {name:<8} {row['median_ms']:>10.2f} {row['mean_ms']:>8.2f} "
+                f"{row['p90_ms']:>8.2f}  "
                 f"{row['verdicts']}",
                 flush=True,
             )

@@ -6,6 +6,7 @@ the other generators taking relation and sum rules as fixed extra rules."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,15 @@ def test_cli_from_a_file_with_rules_keeps_them(
         _assert_given_minimal(rec.puzzle)
     code, out, err = _cli(capsys, "--from", str(source), "--to", "line")
     assert code == 2 and "cannot hold" in err
+
+
+def test_cli_killer_records_conform_to_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    """A generated killer record carries its cages in ``constraints`` (the variant JSON
+    field), which the record schema declares."""
+    from sudoku_model import records
+
+    code, out, err = _cli(capsys, "--variant", "killer", "--size", "6", "-n", "1", "--seed", "2")
+    assert code == 0, err
+    (rec,) = [json.loads(line) for line in out.splitlines()]
+    assert rec["constraints"][0]["type"] == "killer"
+    assert records.check_record(rec) == [], rec

@@ -226,3 +226,101 @@ def test_killer_200_unique_and_equal_to_the_published_solution(solver):
         verdict = backend.check_unique(record.puzzle)
         assert verdict.kind.value == "unique", record.extra
         assert verdict.solution == record.solution
+
+
+def _fpuzzles_with_plain_cages() -> dict[str, object]:
+    """A 4x4 f-puzzles object with a cage that has a total, two without (one of them
+    across two boxes, so its distinctness is a rule of its own), the anti-diagonal, an
+    extra region and disjoint groups: 8 solutions, 2143432134121234 one of them."""
+    return {
+        "size": 4,
+        "grid": [[{} for _ in range(4)] for _ in range(4)],
+        "killercage": [
+            {"cells": ["R1C2", "R1C3"], "value": "5"},
+            {"cells": ["R2C2", "R2C3"]},
+            {"cells": ["R3C3", "R4C2"], "value": ""},
+        ],
+        "diagonal+": True,
+        "extraregion": [{"cells": ["R1C4", "R2C1", "R3C3"]}],
+        "disjointgroups": True,
+    }
+
+
+def test_fpuzzles_cages_without_totals_are_distinct_cages_and_round_trip():
+    from sudoku_model import get_backend
+    from sudoku_model.rules import AllDifferent
+    from sudoku_model.variant_formats import PLAIN_CAGES
+
+    puzzle, _ = puzzle_from_fpuzzles(_fpuzzles_with_plain_cages())
+    plain = [r for r in puzzle.rules.rules if r.name == PLAIN_CAGES]
+    assert plain == [AllDifferent(PLAIN_CAGES, ((5, 6), (10, 13)))]
+    # a grid repeating a digit in the cage across boxes breaks it (the check sees it)
+    backend = get_backend("pysat")
+    grids = list(backend.solutions(puzzle, limit=50))
+    assert len(grids) == 8 and all(g.values[10] != g.values[13] for g in grids)
+    obj = puzzle_to_json(puzzle)
+    killers = [c for c in obj["constraints"] if c["type"] == "killer"]
+    assert killers[-1] == {
+        "type": "killer",
+        "cages": [{"cells": ["r2c2", "r2c3"]}, {"cells": ["r3c3", "r4c2"]}],
+    }
+    kinds = [c["type"] for c in obj["constraints"]]
+    assert kinds.count("distinct") == 6  # the diagonal, the extra region, 4 disjoint groups
+    again, _ = puzzle_from_json(json.loads(json.dumps(obj)))
+    assert again.rules == puzzle.rules and again == puzzle
+    assert set(backend.solutions(again, limit=50)) == set(grids)
+
+
+def test_variant_json_killer_cage_without_sum_and_distinct_units_read():
+    rules = constraints_from_json(
+        [
+            {"type": "killer", "cages": [{"cells": ["r1c1", "r2c2"]}]},
+            {"type": "distinct", "name": "anti-diagonal", "units": [["r1c9", "r2c8", "r3c7"]]},
+        ],
+        S9,
+    )
+    assert [(r.name, r.units) for r in rules] == [  # type: ignore[union-attr]
+        ("cages without totals", ((0, 10),)),
+        ("anti-diagonal", ((8, 16, 24),)),
+    ]
+    only_plain = Puzzle(Grid.empty(S9), RuleSet.classic(S9).with_rules(rules[:1]))
+    assert puzzle_to_json(only_plain)["constraints"] == [
+        {"type": "killer", "cages": [{"cells": ["r1c1", "r2c2"]}]}
+    ]
+
+
+@pytest.mark.parametrize(
+    "entry,fragment",
+    [
+        ({"type": "distinct", "name": "d", "units": []}, "non-empty list"),
+        ({"type": "distinct", "name": "d", "units": [["r1c1", "r1c1"]]}, "repeated cells"),
+        ({"type": "distinct", "units": [["r1c1"]]}, "missing field 'name'"),
+        (
+            {
+                "type": "killer",
+                "cages": [
+                    {
+                        "cells": [
+                            "r1c1",
+                            "r1c2",
+                            "r1c3",
+                            "r1c4",
+                            "r1c5",
+                            "r1c6",
+                            "r1c7",
+                            "r1c8",
+                            "r1c9",
+                            "r2c1",
+                        ]
+                    }
+                ],
+            },
+            "more than 9 cells",
+        ),
+    ],
+)
+def test_distinct_units_and_plain_cages_errors_name_the_entry(entry, fragment):
+    text = json.dumps({"puzzle": "." * 81, "constraints": [entry]})
+    (record,) = iter_records([text], source="v.json", fmt="json")
+    assert record.error is not None and fragment in str(record.error), record.error
+    assert "v.json:1" in str(record.error)

@@ -188,3 +188,20 @@ def test_grading_a_killer_puzzle_counts_the_killer_techniques() -> None:
     g = grade(found[0][0])
     assert g.verdict is VerdictKind.UNIQUE and g.solution == found[0][1]
     assert g.histogram.get("cage_combination", 0) > 0
+
+
+def test_search_propagation_places_a_required_digit_with_one_home() -> None:
+    """The search's sweep: a cage r1c1, r2c1, r3c1 of 6 is {1, 2, 3}; with 3 gone from
+    r1c1 and r2c1 (a 3 given in their rows), r3c1 is the cage's only home for 3 and
+    gets it, although the cage is no full unit for the singles."""
+    from sudoku_model.logic.constraints import sweep
+
+    rules = RuleSet.classic(SHAPE9).with_rules([R.killer_rule(SHAPE9, [((0, 9, 18), 6)])])
+    givens = ["." * 9] * 9
+    givens[0] = "....3...."
+    givens[1] = ".......3."
+    grid = _position(rules, "".join(givens))
+    assert grid.cands[18] >> 2 & 1 and grid.cands[18] & 0b11  # r3c1 still has 1, 2, 3
+    while sweep(grid) and grid.propagate_singles():
+        pass
+    assert grid.values[18] == 3 or grid.cands[18] == 0b100

@@ -646,6 +646,10 @@ class _Run:
 _STAT_NAMES = ("conflicts", "decisions", "propagations")
 
 
+class _Expired(Exception):
+    """The budget ran out while a :class:`ReducedCNF` was built."""
+
+
 class ReducedCNF:
     """The rules of one puzzle with what its givens decide taken out (Kwon & Jain 2006):
     a variable only for each (empty cell, digit no peer given holds), at-least-one and
@@ -659,7 +663,11 @@ class ReducedCNF:
     (no solution; ``clauses`` is then incomplete).
     """
 
-    def __init__(self, rules: RuleSet, givens: Sequence[int]) -> None:
+    def __init__(
+        self, rules: RuleSet, givens: Sequence[int], *, stop: Callable[[], bool] | None = None
+    ) -> None:
+        """``stop()`` is asked every n cells and every unit; a true answer raises
+        :class:`_Expired`."""
         n = rules.shape.size
         peers = rules.peers
         self.givens = givens
@@ -675,7 +683,9 @@ class ReducedCNF:
         var_of: list[dict[int, int]] = []
         top = 0
         clauses: list[list[int]] = []
-        for digits in cand:
+        for cell, digits in enumerate(cand):
+            if stop is not None and not cell % n and stop():
+                raise _Expired
             table = {}
             for d in digits:
                 top += 1
@@ -688,6 +698,8 @@ class ReducedCNF:
         self.impossible = any(not c and not v for c, v in zip(cand, givens))
         full_units = set(rules.full_units)
         for unit in rules.units:
+            if stop is not None and stop():
+                raise _Expired
             placed = {givens[c] for c in unit if givens[c]}
             is_full = unit in full_units
             for d in range(1, n + 1):
@@ -1229,7 +1241,15 @@ class PySATBackend(Backend):
         the puzzle's :class:`ReducedCNF`, thrown away after the call."""
         run = _Run(budget)
         self._refuse_budget(run)
-        cnf = ReducedCNF(puzzle.rules, puzzle.givens.values)
+
+        def stop() -> bool:
+            return self._interrupted or run.expired()
+
+        try:
+            cnf = ReducedCNF(puzzle.rules, puzzle.givens.values, stop=stop)
+        except _Expired:
+            self._check_interrupt()
+            return SearchOutcome([], False, {}, stopped_by_budget=True)
         if cnf.impossible or (known is not None and cnf.num_vars == 0):
             return SearchOutcome([], True, {})  # no solution; or a full grid: no other
         info = self.info
@@ -1237,7 +1257,12 @@ class PySATBackend(Backend):
         try:
             if self.solver_options:
                 solver.solver.configure(self.solver_options)
-            solver.append_formula(cnf.clauses)
+            clauses = cnf.clauses
+            for begin in range(0, len(clauses), _LOAD_CHUNK):
+                if begin and stop():  # a sparse grid's formula is nearly the full one
+                    self._check_interrupt()
+                    return SearchOutcome([], False, {}, stopped_by_budget=True)
+                solver.append_formula(clauses[begin : begin + _LOAD_CHUNK])
             if self.phased or (info.phases and not info.configurable):
                 # a decision places a digit, as a backtracker would
                 solver.set_phases(range(1, cnf.num_vars + 1))
@@ -1674,6 +1699,9 @@ class SatRemovalOracle(RemovalOracle):
     :attr:`GROUP_LIMIT` of them), "the givens + (c != S[c])" under assumptions with S as
     the phases (:meth:`PySATBackend.digit_is_forced`), pinning c to S[c] for the next
     cell; a larger group is one ``check_unique(solution=S)``. With the backend's
+    ``reduce_from`` (and a grid that large, without constraint rules) every call is one
+    search for another solution in a fresh solver loaded with the givens' reduced CNF
+    (see :class:`ReducedCNF`). Otherwise, with the backend's
     ``removal_session_after=K``, calls after the first K go to a :class:`RemovalSession`
     of this grid, where the clues shown necessary (its own answers and
     :meth:`note_necessary`) are unit clauses; a new session is loaded when a later call
@@ -1697,6 +1725,14 @@ class SatRemovalOracle(RemovalOracle):
 
     def still_unique(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
         self._check(givens)
+        backend = self._backend
+        if backend.reduce_from is not None and backend._reduces(
+            Puzzle(Grid._trusted(self.rules.shape, tuple(givens)), self.rules)
+        ):
+            answer = self._reduced(givens)
+            if answer is False and len(removed) == 1:
+                self._necessary.add(removed[0])
+            return answer
         after = self._backend.removal_session_after
         if after is None or self._calls < after:
             self._calls += 1
@@ -1711,6 +1747,18 @@ class SatRemovalOracle(RemovalOracle):
         if answer is False and len(removed) == 1:
             self._necessary.add(removed[0])
         return answer
+
+    def _reduced(self, givens: Sequence[int]) -> bool | None:
+        """ "Another solution than S?" in a fresh solver with the givens' reduced CNF (the
+        backend's ``reduce_from``): the puzzle was unique before the removed cells were
+        emptied, so another solution is one that differs from S anywhere."""
+        puzzle = Puzzle(Grid._trusted(self.rules.shape, tuple(givens)), self.rules)
+        outcome = self._backend._search_reduced(
+            puzzle, limit=1, budget=self.budget, known=self.solution
+        )
+        if outcome.solutions:
+            return False
+        return True if outcome.complete else None
 
     def _shared(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
         backend = self._backend

@@ -4,6 +4,7 @@ per-call fast path: the same answers as the long-lived solver and as known count
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -22,7 +23,7 @@ def counts_43() -> list[tuple[Puzzle, int]]:
 
 
 @pytest.fixture(scope="module")
-def reduced() -> PySATBackend:
+def reduced() -> Iterator[PySATBackend]:
     backend = PySATBackend("cadical195", reduce_from=4)
     yield backend
     backend.close()
@@ -128,3 +129,33 @@ def test_reduced_cnf_drops_what_the_givens_decide() -> None:
 def test_reduce_from_is_checked() -> None:
     with pytest.raises(ValueError, match="reduce_from"):
         PySATBackend("cadical195", reduce_from=0)
+
+
+def test_reduced_removal_oracle_answers_as_the_shared_solver() -> None:
+    shape = Shape(3, 3)
+    rules = RuleSet.classic(shape)
+    plain = PySATBackend("cadical195")
+    reduced = PySATBackend("cadical195", reduce_from=9)
+    rng = random.Random(11)
+    answers = set()
+    try:
+        for _ in range(3):
+            grid = random_grid(shape, rng)
+            a = plain.removal_oracle(rules, grid)
+            b = reduced.removal_oracle(rules, grid)
+            values = list(grid.values)
+            order = list(range(81))
+            rng.shuffle(order)
+            for cell in order:
+                values[cell] = 0
+                expected = a.still_unique(values, [cell])
+                assert b.still_unique(values, [cell]) is expected
+                answers.add(expected)
+                if not expected:
+                    values[cell] = grid.values[cell]
+            a.close()
+            b.close()
+    finally:
+        plain.close()
+        reduced.close()
+    assert answers == {True, False}

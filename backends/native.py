@@ -103,10 +103,11 @@ REMOVAL_FALLBACK: tuple[str, dict[str, Any]] = (
         # of the grid's own with its necessary clues as unit clauses (loading one costs
         # ~0.4 s at 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls).
         "removal_session_after": 8,
-        # From 16x16 up each call is one search for another solution in a fresh solver
-        # loaded with the givens' reduced CNF (backends.sat.ReducedCNF): ~40 ms of set-up
-        # on a near-minimal 25x25 grid against ~0.2 s per call in a full-encoding session.
-        "reduce_from": 16,
+        # At 25x25 each call is one search for another solution in a fresh solver loaded
+        # with the givens' reduced CNF (backends.sat.ReducedCNF): ~40 ms of set-up on a
+        # near-minimal grid against ~0.2 s per call in a full-encoding session. At 16x16
+        # the session is cheaper (generation median 150 ms against 220 ms, CPU).
+        "reduce_from": 25,
     },
 )
 
@@ -778,6 +779,10 @@ class NativeRemovalOracle(RemovalOracle):
     #: a miss) and 2,000 answered 80 (28 ms on a miss), while a fallback call costs ~0.2 s:
     #: 500 is the cheaper first try.
     FIRST_TRY_NODES = 500
+    #: Sizes whose first try gets another number of nodes. At 16x16 a C search of 20,000
+    #: nodes (a few ms) settles nearly every call that 500 left to the fallback (9 calls
+    #: per puzzle, ~60 ms of SAT session set-up): generation median 145 -> ~80 ms CPU.
+    FIRST_TRY_NODES_BY_SIZE: ClassVar[dict[int, int]] = {16: 20_000}
 
     def __init__(
         self, backend: NativeBackend, rules: RuleSet, solution: Grid, budget: Budget
@@ -788,11 +793,9 @@ class NativeRemovalOracle(RemovalOracle):
         self._known = bytes(solution.values)
         self._limits = _budget_args(budget)
         nodes = self._limits["nodes"]
+        first = self.FIRST_TRY_NODES_BY_SIZE.get(rules.shape.size, self.FIRST_TRY_NODES)
         self._first_limits = (
-            dict(
-                self._limits,
-                nodes=self.FIRST_TRY_NODES if nodes < 0 else min(nodes, self.FIRST_TRY_NODES),
-            )
+            dict(self._limits, nodes=first if nodes < 0 else min(nodes, first))
             if rules.shape.size >= 16
             else None
         )

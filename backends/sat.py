@@ -730,10 +730,16 @@ class ReducedCNF:
                 values[c] = d
         return tuple(values)
 
-    def blocking_clause(self, grid: Sequence[int]) -> list[int]:
-        """ "Some empty cell differs from ``grid``"."""
+    def blocking_clause(self, grid: Sequence[int], cells: Sequence[int] | None = None) -> list[int]:
+        """ "Some empty cell (of ``cells``, default all) differs from ``grid``"."""
         var_of = self.var_of
-        return [-var_of[c][grid[c]] for c, v in enumerate(self.givens) if not v]
+        if cells is None:
+            cells = [c for c, v in enumerate(self.givens) if not v]
+        return [-var_of[c][grid[c]] for c in cells]
+
+    def phases_of(self, grid: Sequence[int]) -> list[int]:
+        """Every variable's literal, positive where ``grid`` holds that digit."""
+        return [v if grid[c] == d else -v for v, c, d in self.meaning]
 
 
 class PySATBackend(Backend):
@@ -1235,10 +1241,18 @@ class PySATBackend(Backend):
         return SearchOutcome(found, complete, stats, stopped_by_budget=run.stopped)
 
     def _search_reduced(
-        self, puzzle: Puzzle, *, limit: int, budget: Budget, known: Grid | None = None
+        self,
+        puzzle: Puzzle,
+        *,
+        limit: int,
+        budget: Budget,
+        known: Grid | None = None,
+        differ_in: Sequence[int] | None = None,
     ) -> SearchOutcome:
-        """Up to ``limit`` solutions (other than ``known``) from a fresh solver loaded with
-        the puzzle's :class:`ReducedCNF`, thrown away after the call."""
+        """Up to ``limit`` solutions (other than the solution ``known``, and differing from
+        it in one of the empty cells ``differ_in`` when given) from a fresh solver loaded
+        with the puzzle's :class:`ReducedCNF`, thrown away after the call. With ``known``
+        the phases are its digits (another solution mostly agrees with it)."""
         run = _Run(budget)
         self._refuse_budget(run)
 
@@ -1263,7 +1277,9 @@ class PySATBackend(Backend):
                     self._check_interrupt()
                     return SearchOutcome([], False, {}, stopped_by_budget=True)
                 solver.append_formula(clauses[begin : begin + _LOAD_CHUNK])
-            if self.phased or (info.phases and not info.configurable):
+            if known is not None and info.phases:
+                solver.set_phases(cnf.phases_of(known.values))
+            elif self.phased or (info.phases and not info.configurable):
                 # a decision places a digit, as a backtracker would
                 solver.set_phases(range(1, cnf.num_vars + 1))
             quiet = None
@@ -1272,7 +1288,7 @@ class PySATBackend(Backend):
             engine = cast(_Engine, _ProofEngine(solver, quiet))
             free = cnf.num_vars > 0
             if known is not None and free:
-                solver.add_clause(cnf.blocking_clause(known.values))
+                solver.add_clause(cnf.blocking_clause(known.values, differ_in))
             found: list[Grid] = []
             complete = False
             while len(found) < limit:
@@ -1729,7 +1745,7 @@ class SatRemovalOracle(RemovalOracle):
         if backend.reduce_from is not None and backend._reduces(
             Puzzle(Grid._trusted(self.rules.shape, tuple(givens)), self.rules)
         ):
-            answer = self._reduced(givens)
+            answer = self._reduced(givens, removed)
             if answer is False and len(removed) == 1:
                 self._necessary.add(removed[0])
             return answer
@@ -1748,13 +1764,13 @@ class SatRemovalOracle(RemovalOracle):
             self._necessary.add(removed[0])
         return answer
 
-    def _reduced(self, givens: Sequence[int]) -> bool | None:
+    def _reduced(self, givens: Sequence[int], removed: Sequence[int]) -> bool | None:
         """ "Another solution than S?" in a fresh solver with the givens' reduced CNF (the
         backend's ``reduce_from``): the puzzle was unique before the removed cells were
-        emptied, so another solution is one that differs from S anywhere."""
+        emptied, so another solution differs from S in one of them."""
         puzzle = Puzzle(Grid._trusted(self.rules.shape, tuple(givens)), self.rules)
         outcome = self._backend._search_reduced(
-            puzzle, limit=1, budget=self.budget, known=self.solution
+            puzzle, limit=1, budget=self.budget, known=self.solution, differ_in=removed
         )
         if outcome.solutions:
             return False

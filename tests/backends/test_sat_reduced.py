@@ -25,6 +25,7 @@ def counts_43() -> list[tuple[Puzzle, int]]:
 @pytest.fixture(scope="module")
 def reduced() -> Iterator[PySATBackend]:
     backend = PySATBackend("cadical195", reduce_from=4)
+    backend.reduce_min_given = 0.0  # sparse puzzles too
     yield backend
     backend.close()
 
@@ -42,6 +43,7 @@ def test_reduced_counts_match_counts_43(reduced: PySATBackend) -> None:
 def test_reduced_verdicts_equal_the_long_lived_solvers() -> None:
     plain = PySATBackend("cadical195")
     reduced = PySATBackend("cadical195", reduce_from=9)
+    reduced.reduce_min_given = 0.0
     rng = random.Random(5)
     puzzles = [p for p, _ in counts_43()]
     for record in formats.iter_records(bundled_path("top95")):
@@ -136,6 +138,7 @@ def test_reduced_removal_oracle_answers_as_the_shared_solver() -> None:
     rules = RuleSet.classic(shape)
     plain = PySATBackend("cadical195")
     reduced = PySATBackend("cadical195", reduce_from=9)
+    reduced.reduce_min_given = 0.0
     rng = random.Random(11)
     answers = set()
     try:
@@ -159,3 +162,12 @@ def test_reduced_removal_oracle_answers_as_the_shared_solver() -> None:
         plain.close()
         reduced.close()
     assert answers == {True, False}
+
+
+def test_sparse_grids_stay_in_the_long_lived_solver() -> None:
+    backend = PySATBackend("cadical195", reduce_from=9)
+    assert not backend._reduces(Puzzle.empty(Shape(3, 3)))
+    values = [0] * 81
+    values[:27] = [v for v in random_grid(Shape(3, 3), random.Random(1)).values[:27]]
+    assert backend._reduces(Puzzle(Grid(Shape(3, 3), values), RuleSet.classic(Shape(3, 3))))
+    backend.close()

@@ -18,9 +18,10 @@ budget (``--budget``, default 60 s) turns a search that runs out into ``unknown`
 ``generate``: minimal puzzles with the default backend, as ``sudoku generate`` makes them
 (seeded); CPU time per puzzle, median and maximum.
 
-``make-data``: the stored 25x25 puzzles, made by the default generator from a fixed seed
-(a random full grid, one pass over its cells in random order, each clue removed while the
-puzzle stays unique: minimal), with the CPU time each took.
+``make-data``: the stored 25x25 puzzles: for each index, a random full grid from the
+native search seeded with ``random.Random(seed * 1000 + index)``, its cells visited in a
+random order of the same generator, each emptied unless a solution differing from the grid
+there exists (PySAT on the reduced CNF); one pass leaves a minimal puzzle.
 """
 
 from __future__ import annotations
@@ -158,23 +159,36 @@ def bench_generate(sizes: list[int], count: int, seed: int) -> None:
 
 
 def make_data(count: int, seed: int, out: Path) -> None:
-    from sudoku_model.generate import GenerationSpec, engine_for, generate_one, puzzle_seed
-
-    spec = GenerationSpec(RuleSet.classic(Shape(5, 5)))
-    gen = engine_for(get_backend())
+    rules = RuleSet.classic(Shape(5, 5))
+    sat = PySATBackend("cadical195", reduce_from=4)
+    unlimited = Budget()
     lines = [
         "# Minimal 25x25 puzzles (classic rules, symbols A-Y), one per line: puzzle, clues,",
-        "# CPU seconds it took. Made by the default generator (as `sudoku generate --size 25",
-        f"# --seed {seed}` makes puzzle i from puzzle_seed({seed}, i)) with:",
+        "# the seed of its random.Random. Made by",
         f"#   python tests/benchmarks/bench_large.py make-data --count {count} --seed {seed}",
+        "# a random full grid of the native search, its cells visited in a random order of",
+        "# the same generator, each emptied unless another solution then differs from the",
+        "# grid there (PySAT on the reduced CNF), so one pass leaves a minimal puzzle.",
     ]
     for index in range(count):
         t0 = time.process_time()
-        made = generate_one(spec, gen, seed=puzzle_seed(seed, index), index=index)
-        spent = time.process_time() - t0
-        assert made.minimal, "a puzzle that is not minimal (budget spent)"
-        lines.append(f"{made.puzzle.givens.to_line()} {made.clues} {spent:.1f}")
-        print(f"#{index}: {made.clues} clues, {spent:.1f} s CPU", flush=True)
+        rng = random.Random(seed * 1000 + index)
+        grid = get_backend("native").random_solution(rules, rng)
+        assert grid is not None
+        values = list(grid.values)
+        cells = list(range(rules.shape.cell_count))
+        rng.shuffle(cells)
+        for c in cells:
+            values[c] = 0
+            puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+            other = sat._search_reduced(
+                puzzle, limit=1, budget=unlimited, known=grid, differ_in=[c]
+            )
+            if other.solutions:
+                values[c] = grid.values[c]  # necessary
+        puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+        lines.append(f"{puzzle.givens.to_line()} {puzzle.clues} {seed * 1000 + index}")
+        print(f"#{index}: {puzzle.clues} clues, {time.process_time() - t0:.1f} s CPU", flush=True)
         out.write_text("\n".join(lines) + "\n")
 
 

@@ -39,6 +39,8 @@ import random
 import threading
 import time
 from array import array
+
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -62,6 +64,7 @@ from sudoku_model.solving import (
     RemovalShortcut,
     SearchOutcome,
     UniqueBatch,
+    Verdict,
     VerdictKind,
     verdict_of_count,
 )
@@ -76,6 +79,7 @@ __all__ = [
     "STREAM_CHUNK",
     "MAX_KEPT",
     "REMOVAL_FALLBACK",
+    "LARGE_GRIDS",
 ]
 
 #: Solutions fetched from C per step when streaming ``solutions(limit=None)``.
@@ -105,8 +109,24 @@ REMOVAL_FALLBACK: tuple[str, dict[str, Any]] = (
         # of the grid's own with its necessary clues as unit clauses (loading one costs
         # ~0.4 s at 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls).
         "removal_session_after": 8,
+        # At 25x25 each call is one search for another solution in a fresh solver loaded
+        # with the givens' reduced CNF (backends.sat.ReducedCNF): ~40 ms of set-up on a
+        # near-minimal grid against ~0.2 s per call in a full-encoding session. At 16x16
+        # the session is cheaper (generation median 150 ms against 220 ms, CPU).
+        "reduce_from": 25,
     },
 )
+
+#: Where uniqueness checks (single and batch), solve calls and counts up to 2 of large
+#: grids go after a short C try (:attr:`NativeBackend.LARGE_FIRST_TRY_NODES`; a batch goes
+#: there whole): (smallest size, backend, its options). A backtracker without learning
+#: answers ``unknown`` after 60 s and ~9.5M nodes on minimal 25x25 puzzles; CaDiCaL on
+#: the puzzle's givens-simplified CNF (``backends.sat.ReducedCNF``) proves the five stored
+#: ones unique in 0.3-6 s CPU, median 1.45 s (tests/benchmarks/bench_large.py). The
+#: verdict's ``backend`` field names the engine that answered. Rule sets with constraint
+#: rules (killer cages, dots...) stay native, as does everything when that backend is not
+#: installed, or with ``route_large=False``.
+LARGE_GRIDS: tuple[int, str, dict[str, Any]] = (25, "pysat:cadical195", {"reduce_from": 16})
 
 #: (C status, count) -> verdict, from the one rule of :func:`verdict_of_count` (a batch of
 #: uniqueness checks counts up to 2).
@@ -139,17 +159,20 @@ def create(sub: str | None = None, **options: Any) -> NativeBackend:
     """The factory registered under the entry point ``native``.
 
     Options: ``fast`` (default True) lets classic 9x9 puzzles take the fixed-size path;
-    False forces the generic path (for cross-checks).
+    False forces the generic path (for cross-checks). ``route_large`` (default True) sends
+    the searches of large grids to :data:`LARGE_GRIDS`; False keeps them in C.
 
     Raises:
         ValueError: for a sub-solver name (native has none) or an unknown option.
     """
     if sub:
         raise ValueError(f"the native backend has no sub-solver; got {sub!r}")
-    unknown = set(options) - {"fast"}
+    unknown = set(options) - {"fast", "route_large"}
     if unknown:
         raise ValueError(f"unknown option(s) for the native backend: {', '.join(sorted(unknown))}")
-    return NativeBackend(fast=bool(options.get("fast", True)))
+    return NativeBackend(
+        fast=bool(options.get("fast", True)), route_large=bool(options.get("route_large", True))
+    )
 
 
 def _compile(rules: RuleSet) -> nb.Model:
@@ -309,8 +332,9 @@ class NativeBackend(Backend):
         releases_gil=True,
     )
 
-    def __init__(self, *, fast: bool = True) -> None:
+    def __init__(self, *, fast: bool = True, route_large: bool = True) -> None:
         self.fast = fast
+        self.route_large = route_large
         self._models: OrderedDict[RuleSet, nb.Model] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -328,11 +352,15 @@ class NativeBackend(Backend):
         is too). Only sets flags: safe in a signal handler."""
         super().interrupt()
         nb.interrupt()
+        for other in tuple(_ALL_FALLBACKS):  # LARGE_GRIDS and REMOVAL_FALLBACK searches
+            other.interrupt()
 
     def clear_interrupt(self) -> None:
         """Let searches run again (this instance's flag and the C core's)."""
         super().clear_interrupt()
         nb.clear_interrupt()
+        for other in tuple(_ALL_FALLBACKS):
+            other.clear_interrupt()
 
     def _interrupted_error(self) -> SearchInterrupted:
         return SearchInterrupted(f"backend {self.name}: search interrupted")
@@ -390,7 +418,69 @@ class NativeBackend(Backend):
             args["seconds"] = max(0.0, seconds - (time.perf_counter() - start))
         return _off_main_thread(lambda: m.solve(**options, **args))
 
+    # -- large grids (LARGE_GRIDS) ------------------------------------------------------
+    def _router(self, rules: RuleSet) -> Backend | None:
+        """The backend that answers for ``rules`` instead of C, or None (C answers)."""
+        size, name, options = LARGE_GRIDS
+        if not self.route_large or rules.shape.size < size or rules.constraint_rules:
+            return None
+        from sudoku_model.errors import BackendNotFoundError, BackendUnavailableError
+
+        try:
+            return _fallback_backend(name, options)
+        except (BackendNotFoundError, BackendUnavailableError):
+            return None
+
+    #: C search nodes a large-grid search gets before :data:`LARGE_GRIDS` answers: a
+    #: sparse grid (two solutions at once) or one with many clues ends in C within
+    #: milliseconds, where building its reduced CNF would take seconds.
+    LARGE_FIRST_TRY_NODES = 2000
+
+    def _c_only(self) -> NativeBackend:
+        """This backend without routing, sharing its compiled models."""
+        sibling = self.__dict__.get("_sibling")
+        if sibling is None:
+            sibling = NativeBackend(fast=self.fast, route_large=False)
+            sibling._models = self._models
+            sibling._lock = self._lock
+            self.__dict__["_sibling"] = sibling
+        return sibling
+
+    def _first_try(self, budget: Budget | None) -> Budget:
+        budget = DEFAULT_BUDGET if budget is None else budget
+        nodes = self.LARGE_FIRST_TRY_NODES
+        return Budget(
+            seconds=budget.seconds,
+            nodes=nodes if budget.nodes is None else min(nodes, budget.nodes),
+            conflicts=budget.conflicts,
+        )
+
+    def check_unique(
+        self, puzzle: Puzzle, *, solution: Grid | None = None, budget: Budget | None = None
+    ) -> Verdict:
+        """See the base class; a large grid that C does not settle within
+        :attr:`LARGE_FIRST_TRY_NODES` goes to :data:`LARGE_GRIDS` (the verdict's
+        ``backend`` names the engine that answered)."""
+        router = self._router(puzzle.rules)
+        if router is None:
+            return super().check_unique(puzzle, solution=solution, budget=budget)
+        first = self._c_only().check_unique(
+            puzzle, solution=solution, budget=self._first_try(budget)
+        )
+        if first.kind is not VerdictKind.UNKNOWN:
+            return first
+        self._check_interrupt()
+        return router.check_unique(puzzle, solution=solution, budget=budget)
+
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
+        # counts beyond 2 stay in C: enumerating by blocking clauses is no match for it
+        router = self._router(puzzle.rules) if limit <= 2 else None
+        if router is not None:
+            first = self._c_only()._search(puzzle, limit=limit, budget=self._first_try(budget))
+            if first.complete or len(first.solutions) >= limit:
+                return first
+            self._check_interrupt()
+            return router._search(puzzle, limit=limit, budget=budget)
         m = self.model(puzzle.rules)
         return self._outcome(
             puzzle,
@@ -405,6 +495,13 @@ class NativeBackend(Backend):
         )
 
     def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
+        router = self._router(puzzle.rules)
+        if router is not None:
+            first = self._c_only()._search_other(puzzle, solution, budget=self._first_try(budget))
+            if first.complete or first.solutions:
+                return first
+            self._check_interrupt()
+            return router._search_other(puzzle, solution, budget=budget)
         # One search that skips the known solution: no second copy of it is counted.
         m = self.model(puzzle.rules)
         return self._outcome(
@@ -531,6 +628,9 @@ class NativeBackend(Backend):
             SearchInterrupted: after :meth:`interrupt`.
         """
         self._require_rules(rules)
+        router = self._router(rules)
+        if router is not None:
+            return router.check_unique_batch(rules, givens, budget=budget)
         data = givens if isinstance(givens, (bytes, bytearray)) else b"".join(givens)
         nc = rules.shape.cell_count
         if len(data) % nc:
@@ -740,6 +840,10 @@ class NativeRemovalOracle(RemovalOracle):
     #: a miss) and 2,000 answered 80 (28 ms on a miss), while a fallback call costs ~0.2 s:
     #: 500 is the cheaper first try.
     FIRST_TRY_NODES = 500
+    #: Sizes whose first try gets another number of nodes. At 16x16 a C search of 20,000
+    #: nodes (a few ms) settles nearly every call that 500 left to the fallback (9 calls
+    #: per puzzle, ~60 ms of SAT session set-up): generation median 145 -> ~80 ms CPU.
+    FIRST_TRY_NODES_BY_SIZE: ClassVar[dict[int, int]] = {16: 20_000}
 
     def __init__(
         self, backend: NativeBackend, rules: RuleSet, solution: Grid, budget: Budget
@@ -750,11 +854,9 @@ class NativeRemovalOracle(RemovalOracle):
         self._known = bytes(solution.values)
         self._limits = _budget_args(budget)
         nodes = self._limits["nodes"]
+        first = self.FIRST_TRY_NODES_BY_SIZE.get(rules.shape.size, self.FIRST_TRY_NODES)
         self._first_limits = (
-            dict(
-                self._limits,
-                nodes=self.FIRST_TRY_NODES if nodes < 0 else min(nodes, self.FIRST_TRY_NODES),
-            )
+            dict(self._limits, nodes=first if nodes < 0 else min(nodes, first))
             if rules.shape.size >= 16
             else None
         )
@@ -943,6 +1045,9 @@ _CODES: dict[bool | None, int] = {False: 0, True: 1, None: 2}
 #: one generated 16x16 puzzle, and its solvers are not thread-safe; its removal oracles
 #: are per grid).
 _FALLBACKS = threading.local()
+#: Every fallback backend of every thread, for :meth:`NativeBackend.interrupt` (the C stop
+#: flag is process-wide; so is this).
+_ALL_FALLBACKS: weakref.WeakSet[Backend] = weakref.WeakSet()
 
 
 def _fallback_backend(name: str, options: dict[str, Any]) -> Backend:
@@ -951,7 +1056,9 @@ def _fallback_backend(name: str, options: dict[str, Any]) -> Backend:
     table: dict[str, Backend] | None = getattr(_FALLBACKS, "table", None)
     if table is None:
         table = _FALLBACKS.table = {}
-    backend = table.get(name)
+    key = f"{name} {sorted(options.items())}"  # LARGE_GRIDS and REMOVAL_FALLBACK differ
+    backend = table.get(key)
     if backend is None:
-        backend = table[name] = get_backend(name, **options)
+        backend = table[key] = get_backend(name, **options)
+        _ALL_FALLBACKS.add(backend)
     return backend

@@ -832,6 +832,7 @@ def _batch_results(
             )
         return
     res, check = answer
+    name = res.backend  # the engine that answered (native routes large grids elsewhere)
     shape = rules.shape
     nc = shape.cell_count
     kinds, raw, witnesses = res.kinds, res.solutions, res.witnesses

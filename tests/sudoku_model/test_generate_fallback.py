@@ -17,6 +17,7 @@ def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal(monkeypatch) -> 
     engine = engine_for("native")
     # almost every solver call goes to the fallback
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 3)
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES_BY_SIZE", {})
     made = generate_one(GenerationSpec(rules), engine, seed=11)
     assert engine.fallback_calls > 20
     assert made.minimal is True
@@ -44,6 +45,7 @@ def test_fallback_sessions_handle_symmetric_groups_and_new_grids(monkeypatch) ->
     rules = RuleSet.classic(Shape(4, 4))
     engine = engine_for("native")
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 3)
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES_BY_SIZE", {})
     native = get_backend("native")
     spec = GenerationSpec(rules, symmetry="rot180")
     made = [generate_one(spec, engine, seed=seed) for seed in (5, 6)]  # one session per grid

@@ -1,0 +1,221 @@
+"""Large grids (issue 18, item 4): uniqueness and generation of 16x16 and 25x25 puzzles,
+per engine.
+
+    python tests/benchmarks/bench_large.py unique [--sizes 16,25] [--engines default,...]
+    python tests/benchmarks/bench_large.py generate [--sizes 16,25] [--count 15]
+    python tests/benchmarks/bench_large.py make-data --count 8 --seed 2518   # tests/data
+
+``unique``: ``check_unique`` on each puzzle of ``/work/shared/data/16x16-100.csv`` (16x16)
+and of ``tests/data/minimal-25x25.txt`` (25x25), each under a random symmetry of its shape
+(seeded), per engine; process CPU time per puzzle (a SAT solver runs in this process),
+median and maximum, and the verdicts (every engine must agree). Engines: ``default`` (what
+``get_backend()`` gives, which routes large grids, see ``backends.native``), ``native-c``
+(the C search alone), ``pysat`` (its default: the reduced CNF from 25x25 up),
+``pysat-full`` (the long-lived solver with the full encoding: the first call loads it and
+is timed apart), ``reduced[:SOLVER]`` (a fresh PySAT solver per puzzle
+with only what the givens leave, ``backends.sat.ReducedCNF``), ``cpsat``. A per-call
+budget (``--budget``, default 60 s) turns a search that runs out into ``unknown``.
+
+``generate``: minimal puzzles with the default backend, as ``sudoku generate`` makes them
+(seeded); CPU time per puzzle, median and maximum.
+
+``make-data``: the stored 25x25 puzzles: for each index, a random full grid from the
+native search seeded with ``random.Random(seed * 1000 + index)``, its cells visited in a
+random order of the same generator, each emptied unless a solution differing from the grid
+there exists (PySAT on the reduced CNF); one pass leaves a minimal puzzle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from backends.sat import PySATBackend
+from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, get_backend, shape_for_size
+from sudoku_model.canon import Transform
+from sudoku_model.solving import Backend, VerdictKind
+
+HERE = Path(__file__).resolve().parent
+DATA_25 = HERE.parent / "data" / "minimal-25x25.txt"
+SHARED = Path("/work/shared/data")
+
+
+def random_transform(shape: Shape, rng: random.Random) -> Transform:
+    """A random element of the symmetry group of a square-box shape."""
+    b = shape.box_rows
+    n = shape.size
+
+    def lines() -> tuple[int, ...]:
+        return tuple(
+            b * band + r for band in rng.sample(range(b), b) for r in rng.sample(range(b), b)
+        )
+
+    digits = (0, *rng.sample(range(1, n + 1), n))
+    return Transform(rng.random() < 0.5, lines(), lines(), digits)
+
+
+def load(size: int, data: Path) -> list[Puzzle]:
+    """The benchmark puzzles of one size."""
+    shape = shape_for_size(size)
+    rules = RuleSet.classic(shape)
+    out = []
+    if size == 16:
+        for line in (data / "16x16-100.csv").read_text().splitlines()[1:]:
+            text = line.split(",")[0].strip()
+            values = [0 if ch == "0" else int(ch, 17) for ch in text]
+            out.append(Puzzle(Grid(shape, values), rules))
+    elif size == 25:
+        for line in DATA_25.read_text().splitlines():
+            if line and not line.startswith("#"):
+                out.append(Puzzle(Grid.parse(line.split()[0], shape=shape), rules))
+    return out
+
+
+def engine(name: str) -> Backend:
+    if name == "default":
+        return get_backend()
+    if name == "native-c":
+        return get_backend("native", route_large=False)
+    if name.startswith("reduced"):
+        solver = name.partition(":")[2] or "cadical195"
+        return PySATBackend(solver, reduce_from=4)
+    if name == "pysat-full":
+        return PySATBackend(reduce_from=None)
+    return get_backend(name)
+
+
+def bench_unique(
+    sizes: list[int], engines: list[str], data: Path, seed: int, budget: float
+) -> None:
+    for size in sizes:
+        puzzles = load(size, data)
+        rng = random.Random(seed)
+        shape = shape_for_size(size)
+        puzzles = [Puzzle(random_transform(shape, rng).apply(p.givens), p.rules) for p in puzzles]
+        verdicts: dict[str, list[VerdictKind]] = {}
+        for name in engines:
+            backend = engine(name)
+            times = []
+            kinds = []
+            first = None
+            for index, puzzle in enumerate(puzzles):
+                t0 = time.process_time()
+                verdict = backend.check_unique(puzzle, budget=Budget(seconds=budget))
+                spent = time.process_time() - t0
+                if name == "pysat-full" and index == 0:
+                    first = spent  # loading the full encoding
+                else:
+                    times.append(spent)
+                kinds.append(verdict.kind)
+                print(
+                    f"  {size}x{size} {name} #{index}: {spent:.3f} s {verdict.kind.value} "
+                    f"by {verdict.backend}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            verdicts[name] = kinds
+            counts = {k.value: kinds.count(k) for k in set(kinds)}
+            print(
+                f"{size}x{size} {name:<18} n={len(puzzles)} median "
+                f"{statistics.median(times) * 1e3:.1f} ms"
+                f"  max {max(times) * 1e3:.1f} ms  verdicts {counts}"
+                + (f"  (first call, loading: {first:.2f} s)" if first is not None else ""),
+                flush=True,
+            )
+            close = getattr(backend, "close", None)
+            if close is not None:
+                close()
+        decided = [k for k in verdicts.values() if VerdictKind.UNKNOWN not in k]
+        if any(k != decided[0] for k in decided):
+            print(f"DISAGREEMENT at {size}x{size}", flush=True)
+
+
+def bench_generate(sizes: list[int], count: int, seed: int) -> None:
+    from sudoku_model.generate import GenerationSpec, engine_for, generate_one, puzzle_seed
+
+    for size in sizes:
+        spec = GenerationSpec(RuleSet.classic(shape_for_size(size)))
+        gen = engine_for(get_backend())
+        generate_one(spec, gen, seed=puzzle_seed(seed, -1))  # warm-up: load the model
+        times, clues = [], []
+        for index in range(count):
+            t0 = time.process_time()
+            made = generate_one(spec, gen, seed=puzzle_seed(seed, index), index=index)
+            times.append(time.process_time() - t0)
+            clues.append(made.clues)
+            print(
+                f"  {size}x{size} #{index}: {times[-1]:.3f} s, {made.clues} clues, "
+                f"minimal {made.minimal}",
+                file=sys.stderr,
+                flush=True,
+            )
+        print(
+            f"{size}x{size} generate (default backend) n={count} median "
+            f"{statistics.median(times):.3f} s  max {max(times):.3f} s  clues mean "
+            f"{statistics.mean(clues):.1f}  fallback calls {gen.fallback_calls}",
+            flush=True,
+        )
+
+
+def make_data(count: int, seed: int, out: Path) -> None:
+    rules = RuleSet.classic(Shape(5, 5))
+    sat = PySATBackend("cadical195", reduce_from=4)
+    unlimited = Budget()
+    lines = [
+        "# Minimal 25x25 puzzles (classic rules, symbols A-Y), one per line: puzzle, clues,",
+        "# the seed of its random.Random. Made by",
+        f"#   python tests/benchmarks/bench_large.py make-data --count {count} --seed {seed}",
+        "# a random full grid of the native search, its cells visited in a random order of",
+        "# the same generator, each emptied unless another solution then differs from the",
+        "# grid there (PySAT on the reduced CNF), so one pass leaves a minimal puzzle.",
+    ]
+    for index in range(count):
+        t0 = time.process_time()
+        rng = random.Random(seed * 1000 + index)
+        grid = get_backend("native").random_solution(rules, rng)
+        assert grid is not None
+        values = list(grid.values)
+        cells = list(range(rules.shape.cell_count))
+        rng.shuffle(cells)
+        for c in cells:
+            values[c] = 0
+            puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+            other = sat._search_reduced(
+                puzzle, limit=1, budget=unlimited, known=grid, differ_in=[c]
+            )
+            if other.solutions:
+                values[c] = grid.values[c]  # necessary
+        puzzle = Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+        lines.append(f"{puzzle.givens.to_line()} {puzzle.clues} {seed * 1000 + index}")
+        print(f"#{index}: {puzzle.clues} clues, {time.process_time() - t0:.1f} s CPU", flush=True)
+        out.write_text("\n".join(lines) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("unique", "generate", "make-data"))
+    parser.add_argument("--sizes", default="16,25")
+    parser.add_argument("--engines", default="default,native-c,pysat-full,reduced,cpsat")
+    parser.add_argument("--data", type=Path, default=SHARED)
+    parser.add_argument("--seed", type=int, default=2518)
+    parser.add_argument("--count", type=int, default=15)
+    parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--out", type=Path, default=DATA_25)
+    args = parser.parse_args(argv)
+    print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1]] + sys.argv)}", flush=True)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.what == "unique":
+        bench_unique(sizes, args.engines.split(","), args.data, args.seed, args.budget)
+    elif args.what == "generate":
+        bench_generate(sizes, args.count, args.seed)
+    else:
+        make_data(args.count, args.seed, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

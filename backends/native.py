@@ -38,9 +38,8 @@ from __future__ import annotations
 import random
 import threading
 import time
-from array import array
-
 import weakref
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass

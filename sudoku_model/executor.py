@@ -383,6 +383,10 @@ class Executor:
     kind: str = "serial"
     jobs: int = 1
     dask: str | None = None
+    #: With ``dask="local"``, run the first tasks in this process while the cluster starts.
+    #: Only for work that releases the GIL (native): a search that holds it (PySAT) starves
+    #: the thread that starts the cluster, which then comes up only when the run is over.
+    work_while_starting: bool = True
     initializer: Callable[..., Any] | None = None
     initargs: tuple[Any, ...] = ()
     width: int = field(init=False, default=1)
@@ -602,6 +606,7 @@ class Executor:
                     except StopIteration:
                         exhausted = True
                         break
+                    self._await_cluster(pending, on_stop, on_wait)
                     pending.append(_Pending(item, self._submit(fn, item)))
                 if not pending:
                     break
@@ -626,6 +631,21 @@ class Executor:
             raise
         finally:
             self.close(kill=not clean)
+
+    def _await_cluster(
+        self,
+        pending: deque[_Pending[Any]],
+        on_stop: Sequence[Callable[[], None]],
+        on_wait: Callable[[], None] | None,
+    ) -> None:
+        """Without :attr:`work_while_starting`, wait for the LocalCluster (a signal still
+        stops the run) instead of running tasks in this process meanwhile."""
+        if self._local is None or self.work_while_starting or self._ready.is_set():
+            return
+        while not self._ready.wait(POLL_SECONDS):
+            self._check_stop(pending, on_stop)
+            if on_wait is not None:
+                on_wait()
 
     def _check_stop(
         self, pending: deque[_Pending[Any]], on_stop: Sequence[Callable[[], None]]

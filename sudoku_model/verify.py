@@ -968,6 +968,16 @@ def executor_kind(
     return "processes" if jobs > 1 else "serial"
 
 
+def releases_gil(backend: str, cross_check: Sequence[str] = ()) -> bool:
+    """Whether every backend of a run releases the GIL while it searches (its searches can
+    run in this process beside other threads; see ``Executor.work_while_starting``).
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+    """
+    return all(_backend(name)[0].capabilities.releases_gil for name in (backend, *cross_check))
+
+
 def verify_records(
     records: Iterable[Any],
     *,
@@ -1025,7 +1035,12 @@ def verify_records(
         kind = executor_kind(
             backend, cross_check=cross_check, minimal=minimal, jobs=jobs, dask=dask, threads=threads
         )
-        executor = Executor(kind=kind, jobs=jobs, dask=dask)
+        executor = Executor(
+            kind=kind,
+            jobs=jobs,
+            dask=dask,
+            work_while_starting=releases_gil(backend, cross_check),
+        )
     for _, results in _result_chunks(
         _numbered(records), config, executor, chunk_size, on_wait, in_process
     ):

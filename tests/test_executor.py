@@ -154,6 +154,25 @@ def test_a_local_cluster_works_here_while_it_starts_then_hands_over_in_order():
     assert ex.width == 4  # two tasks in flight per worker thread
 
 
+def test_work_that_holds_the_gil_waits_for_the_local_cluster():
+    # A search holding the GIL here would starve the thread that starts the cluster
+    # (PySAT: the cluster came up only when a 15 s run was over); so nothing runs here.
+    pytest.importorskip("dask.distributed")
+    ex = Executor(kind="dask", dask="local", jobs=2, work_while_starting=False)
+    with ex:
+        got = list(ex.map(_pid_after_a_while, range(12)))
+    assert [e for _, (e, _) in got] == list(range(12))
+    assert os.getpid() not in {pid for _, (_, pid) in got}
+
+
+def test_verify_lets_only_gil_free_backends_work_while_the_cluster_starts():
+    from sudoku_model.verify import releases_gil
+
+    assert releases_gil("native")
+    assert not releases_gil("pysat")
+    assert not releases_gil("native", ("pysat",))
+
+
 def test_a_local_cluster_that_does_not_start_leaves_the_work_here(monkeypatch, capsys):
     pytest.importorskip("dask.distributed")
     import sudoku_model.executor as executor

@@ -382,7 +382,12 @@ def _run(args: argparse.Namespace) -> int:
             if args.dask:
                 raise ValueError("--certify cannot be combined with --dask")
             kind = "serial"
-        executor = Executor(kind=kind, jobs=args.jobs, dask=args.dask)
+        executor = Executor(
+            kind=kind,
+            jobs=args.jobs,
+            dask=args.dask,
+            work_while_starting=v.releases_gil(main_backend, others),
+        )
     except (ImportError, ValueError, ConnectionError, LookupError) as exc:
         progress.clear()
         raise CliError(str(exc)) from None

@@ -336,6 +336,13 @@ _LOAD_CHUNK = 10_000
 #: Overlays (killer cages, dots... on top of loaded base rules) one solver keeps at once:
 #: a killer list visits each rule set once, so older guards are retired, not kept.
 MAX_OVERLAYS = 4
+#: Variables of retired overlays after which a solver is rebuilt before the next overlay
+#: (when its base formula is small enough to load again at once: RELOAD_CLAUSES). A retired
+#: overlay's variables and clauses stay in the solver and every later call pays for them:
+#: on killer-200 the solve time per puzzle grew from 1.1 ms to 3 ms over the list; a
+#: rebuild every ~20 killer puzzles keeps it flat (bench_rules.py --backends pysat).
+RETIRED_OVERLAY_VARS = 2_000
+RELOAD_CLAUSES = 100_000
 
 # Solvers left in an unknown state by PySAT's SIGINT handler (Lingeling): never freed.
 _POISONED: list[Any] = []
@@ -491,6 +498,8 @@ class _Engine:
         self.generation = 0
         self.active_iterators = 0
         self.retired = 0
+        self.retired_vars = 0  # variables of the retired overlays (see RETIRED_OVERLAY_VARS)
+        self.overlay_vars: dict[int, int] = {}  # guard -> variables of its overlay
         # CaDiCaL: every cell literal's phase is forced positive (see PySATBackend); False
         # after a call set other phases, so the next uniqueness check sets them again.
         self.positive_phases = False
@@ -524,6 +533,8 @@ class _Engine:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
         self.next_var = self.first_free
         self.retired = 0
+        self.retired_vars = 0
+        self.overlay_vars = {}
         self.overlays.clear()
         self.extra = []
         self.positive_phases = False
@@ -554,9 +565,17 @@ class _Engine:
             return
         guard = self.overlays.get(rules)
         if guard is None:
+            if (
+                self.retired_vars >= RETIRED_OVERLAY_VARS
+                and self.active_iterators == 0
+                and len(self.clauses) <= RELOAD_CLAUSES
+            ):
+                self._new_solver()
+            start = self.next_var
             clauses, top = encode_constraint_rules(rules, top=self.next_var - 1)
             guard = top + 1
             self.next_var = guard + 1
+            self.overlay_vars[guard] = self.next_var - start
             off = -guard
             for clause in clauses:
                 clause.append(off)
@@ -566,6 +585,7 @@ class _Engine:
                 _, old = self.overlays.popitem(last=False)
                 self.solver.add_clause([-old])
                 self.retired += 1
+                self.retired_vars += self.overlay_vars.pop(old, 0)
         else:
             self.overlays.move_to_end(rules)
         self.extra = [guard]

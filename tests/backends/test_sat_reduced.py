@@ -11,7 +11,8 @@ import pytest
 from backends.sat import PySATBackend, ReducedCNF
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, VerdictKind, formats
 from sudoku_model.data import bundled_path
-from tests.rule_instances import brute_force_solutions, random_grid
+from sudoku_model.solving import get_backend
+from tests.rule_instances import brute_force_solutions, killer_200, random_grid
 
 
 def counts_43() -> list[tuple[Puzzle, int]]:
@@ -171,3 +172,24 @@ def test_sparse_grids_stay_in_the_long_lived_solver() -> None:
     values[:27] = [v for v in random_grid(Shape(3, 3), random.Random(1)).values[:27]]
     assert backend._reduces(Puzzle(Grid(Shape(3, 3), values), RuleSet.classic(Shape(3, 3))))
     backend.close()
+
+
+@pytest.mark.skipif(not killer_200(), reason="/work/shared/data/killer-200.csv is absent")
+def test_a_solver_full_of_retired_killer_overlays_is_rebuilt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each killer puzzle adds its cages (an overlay with its own variables) to the long-
+    # lived solver; retired ones would slow every later call, so past RETIRED_OVERLAY_VARS
+    # the solver is rebuilt. The answers stay right across rebuilds.
+    from backends import sat
+
+    monkeypatch.setattr(sat, "RETIRED_OVERLAY_VARS", 50)
+    backend = get_backend("pysat")
+    puzzles = killer_200()[:12]
+    generations = []
+    for puzzle, published in puzzles:
+        verdict = backend.check_unique(puzzle)
+        assert verdict.kind is VerdictKind.UNIQUE and verdict.solution == published
+        (engine,) = backend._engines.values()
+        generations.append(engine.generation)
+    assert generations[-1] > generations[0], generations

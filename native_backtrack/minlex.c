@@ -21,8 +21,9 @@
  *      (transposition, row 0, row 1) instead of 1,296 per (transposition, row 0).
  * Every transformation whose string equals the minimum reaches a leaf (the q! orders of
  * the leading blank rows are one leaf times q!), so counting the leaves counts the
- * automorphisms. A clashing grid (a row repeating a digit) or one with a blank band takes
- * every first row and column order: slower, still exact.
+ * automorphisms. A clashing grid (a row repeating a digit) takes every first row and
+ * column order (ml_from_row); one with a blank band starts from each blank row under every
+ * column order: slower, still exact.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -47,6 +48,45 @@ typedef struct {
     int pass;
 } ml_ctx;
 
+/* The input rows that may become output row p: any row of an unused band at a band's
+ * first row, else the unused rows of the current band. Returns their number. */
+static int ml_candidates(int p, int band, unsigned used_rows, unsigned used_bands, int *cand)
+{
+    int nc = 0;
+    if (p % 3 == 0) {
+        for (int b = 0; b < 3; b++)
+            if (!(used_bands >> b & 1))
+                for (int r = 3 * b; r < 3 * b + 3; r++) cand[nc++] = r;
+    } else {
+        for (int r = 3 * band; r < 3 * band + 3; r++)
+            if (!(used_rows >> r & 1)) cand[nc++] = r;
+    }
+    return nc;
+}
+
+/* Reads n cells of row in the column order cols into seg, giving each digit without a
+ * label in lab the next one (++*k), and compares seg with ref as it goes: -1, 0 or 1. It
+ * stops at the first cell above ref (seg, lab and *k are then incomplete: the caller drops
+ * them). */
+static inline int ml_segment(const uint8_t *row, const uint8_t *cols, int n, uint8_t *lab,
+                             int *k, const uint8_t *ref, uint8_t *seg)
+{
+    int cmp = 0;
+    for (int j = 0; j < n; j++) {
+        uint8_t v = row[cols[j]], y = 0;
+        if (v) {
+            y = lab[v];
+            if (!y) y = lab[v] = (uint8_t)++*k;
+        }
+        seg[j] = y;
+        if (!cmp) {
+            if (y < ref[j]) cmp = -1;
+            else if (y > ref[j]) return 1;
+        }
+    }
+    return cmp;
+}
+
 static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used_bands,
                    const uint8_t *lab, int next)
 {
@@ -60,41 +100,20 @@ static void ml_dfs(ml_ctx *x, int p, int band, unsigned used_rows, unsigned used
         x->count++;
         return;
     }
-    int cand[9], nc = 0;
-    if (p % 3 == 0) {
-        for (int b = 0; b < 3; b++)
-            if (!(used_bands >> b & 1))
-                for (int r = 3 * b; r < 3 * b + 3; r++) cand[nc++] = r;
-    } else {
-        for (int r = 3 * band; r < 3 * band + 3; r++)
-            if (!(used_rows >> r & 1)) cand[nc++] = r;
-    }
+    int cand[9];
+    const int nc = ml_candidates(p, band, used_rows, used_bands, cand);
     uint8_t *bp = x->best + 9 * p;
-    const uint8_t *cols = x->cols;
     /* Every candidate row's segment first; only those equal to the smallest go on (a
      * larger sibling can never reach a leaf equal to the best), so a branch that a sibling
      * beats is never searched, whatever order the rows come in. */
     uint8_t segs[9][9], labs[9][10];
     int nexts[9], keep[9], nk = 0;
     for (int i = 0; i < nc; i++) {
-        const uint8_t *row = x->g[x->t][cand[i]];
-        uint8_t *l2 = labs[i], *seg = segs[i];
-        memcpy(l2, lab, 10);
-        int k = next, cmp = 0, j;
+        memcpy(labs[i], lab, 10);
+        int k = next;
         /* against the best so far, then against the smallest sibling kept */
-        const uint8_t *ref = nk ? segs[keep[0]] : bp;
-        for (j = 0; j < 9; j++) {
-            uint8_t v = row[cols[j]], y = 0;
-            if (v) {
-                y = l2[v];
-                if (!y) y = l2[v] = (uint8_t)++k;
-            }
-            seg[j] = y;
-            if (!cmp) {
-                if (y < ref[j]) cmp = -1;
-                else if (y > ref[j]) { cmp = 1; break; }
-            }
-        }
+        const int cmp = ml_segment(x->g[x->t][cand[i]], x->cols, 9, labs[i], &k,
+                                   nk ? segs[keep[0]] : bp, segs[i]);
         if (cmp > 0) continue;
         nexts[i] = k;
         if (cmp < 0) nk = 0;
@@ -159,19 +178,8 @@ static void ml_slots(ml_ctx *x, const ml_next *nx, int s, const uint8_t *lab, in
         for (int i = 0; i < nb; i++) cols[i] = nx->blank[s][PERMS[nb][o][i]];
         uint8_t l2[10], seg[3];
         memcpy(l2, lab, 10);
-        int k2 = k, cmp = 0;
-        for (int j = 0; j < 3; j++) {
-            uint8_t v = row[cols[j]], y = 0;
-            if (v) {
-                y = l2[v];
-                if (!y) y = l2[v] = (uint8_t)++k2;
-            }
-            seg[j] = y;
-            if (!cmp) {
-                if (y < bp[j]) cmp = -1;
-                else if (y > bp[j]) { cmp = 1; break; }
-            }
-        }
+        int k2 = k;
+        const int cmp = ml_segment(row, cols, 3, l2, &k2, bp, seg);
         if (cmp > 0) continue;
         if (cmp < 0) {
             memcpy(bp, seg, 3);
@@ -187,8 +195,8 @@ static void ml_slots(ml_ctx *x, const ml_next *nx, int s, const uint8_t *lab, in
  * stacks in increasing clue count and blanks first inside each; its labels (1, 2, 3 ... in
  * order) depend only on the order of the stacks and of the clued columns inside each.
  * Those are enumerated here; the orders of the blank columns are left to ml_slots, which
- * places row p+1 one slot at a time. Same column orders as ml_from_row with distinct set,
- * each reaching ml_dfs once when its rows p and p+1 equal the minimum. */
+ * places row p+1 one slot at a time. Each column order that gives row p its smallest form
+ * reaches ml_dfs once when its rows p and p+1 equal the minimum. */
 static void ml_from_distinct(ml_ctx *x, int p, int r0, unsigned used_rows, unsigned used_bands)
 {
     const uint8_t *row = x->g[x->t][r0];
@@ -222,15 +230,8 @@ static void ml_from_distinct(ml_ctx *x, int p, int r0, unsigned used_rows, unsig
             x->count = 0;
         }
     }
-    int cand[9], nc = 0;
-    if ((p + 1) % 3 == 0) {
-        for (int b = 0; b < 3; b++)
-            if (!(used_bands >> b & 1))
-                for (int r = 3 * b; r < 3 * b + 3; r++) cand[nc++] = r;
-    } else {
-        for (int r = 3 * (r0 / 3); r < 3 * (r0 / 3) + 3; r++)
-            if (!(used_rows >> r & 1)) cand[nc++] = r;
-    }
+    int cand[9];
+    const int nc = ml_candidates(p + 1, r0 / 3, used_rows, used_bands, cand);
     ml_next nx;
     memset(&nx, 0, sizeof nx);
     nx.p = p;
@@ -266,66 +267,33 @@ static void ml_from_distinct(ml_ctx *x, int p, int r0, unsigned used_rows, unsig
     }
 }
 
-/* Rows 0 .. p-1 of the output are blank (x->rows[0..p-1] set); row p is input row r0 of
- * grid x->t, so it is the first row with clues and its labels start at 1. Tries every
- * column order that gives row p its smallest form (distinct: only where the blanks fall
- * matters, so stacks with fewer clues first, blanks first inside a stack; otherwise all
- * 1,296) and searches the other rows under each. */
-static void ml_from_row(ml_ctx *x, int p, int r0, unsigned used_rows, unsigned used_bands,
-                        int distinct)
+/* The general path (a row repeats a digit, or a band is blank): output row 0 is input row
+ * r0 of grid x->t, and every one of its 1,296 column orders is tried, each searched below
+ * as far as it stays no greater than the best. */
+static void ml_from_row(ml_ctx *x, int r0)
 {
     const uint8_t *row = x->g[x->t][r0];
-    uint8_t *bp = x->best + 9 * p;
-    uint8_t inside[3][6][3];
-    int ninside[3], cnt[3];
-    for (int s = 0; s < 3; s++) {
-        ninside[s] = 0;
-        cnt[s] = 0;
-        for (int q = 0; q < 3; q++) cnt[s] += row[3 * s + q] != 0;
-        for (int q = 0; q < 6; q++) {
-            int ok = 1;
-            if (distinct) /* blanks first */
-                for (int a = 1; a < 3; a++)
-                    if (row[3 * s + PERM3[q][a - 1]] && !row[3 * s + PERM3[q][a]]) ok = 0;
-            if (!ok) continue;
-            for (int a = 0; a < 3; a++)
-                inside[s][ninside[s]][a] = (uint8_t)(3 * s + PERM3[q][a]);
-            ninside[s]++;
-        }
-    }
-    x->rows[p] = (uint8_t)r0;
-    used_rows |= 1u << r0;
-    used_bands |= 1u << (r0 / 3);
+    uint8_t *bp = x->best;
+    x->rows[0] = (uint8_t)r0;
     for (int so = 0; so < 6; so++) {
         const uint8_t *st = PERM3[so];
-        if (distinct && (cnt[st[0]] > cnt[st[1]] || cnt[st[1]] > cnt[st[2]])) continue;
-        for (int a = 0; a < ninside[st[0]]; a++)
-            for (int b = 0; b < ninside[st[1]]; b++)
-                for (int c = 0; c < ninside[st[2]]; c++) {
-                    memcpy(x->cols, inside[st[0]][a], 3);
-                    memcpy(x->cols + 3, inside[st[1]][b], 3);
-                    memcpy(x->cols + 6, inside[st[2]][c], 3);
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6; b++)
+                for (int c = 0; c < 6; c++) {
+                    const int pick[3] = {a, b, c};
+                    for (int s = 0; s < 3; s++)
+                        for (int q = 0; q < 3; q++)
+                            x->cols[3 * s + q] = (uint8_t)(3 * st[s] + PERM3[pick[s]][q]);
                     uint8_t lab[10] = {0}, seg[9];
-                    int k = 0, cmp = 0;
-                    for (int j = 0; j < 9; j++) {
-                        uint8_t v = row[x->cols[j]], y = 0;
-                        if (v) {
-                            y = lab[v];
-                            if (!y) y = lab[v] = (uint8_t)++k;
-                        }
-                        seg[j] = y;
-                        if (!cmp) {
-                            if (y < bp[j]) cmp = -1;
-                            else if (y > bp[j]) { cmp = 1; break; }
-                        }
-                    }
+                    int k = 0;
+                    const int cmp = ml_segment(row, x->cols, 9, lab, &k, bp, seg);
                     if (cmp > 0) continue;
                     if (cmp < 0) {
                         memcpy(bp, seg, 9);
-                        memset(bp + 9, 0xFF, (size_t)(72 - 9 * p));
+                        memset(bp + 9, 0xFF, 72);
                         x->count = 0;
                     }
-                    ml_dfs(x, p + 1, r0 / 3, used_rows, used_bands, lab, k);
+                    ml_dfs(x, 1, r0 / 3, 1u << r0, 1u << (r0 / 3), lab, k);
                 }
     }
 }
@@ -480,9 +448,10 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
         }
 
     /* The minimum starts with as many blank rows as a band can put first (q), then the
-     * band's clued row with the smallest pattern. A blank band (q = 3) or clashing rows
-     * take the general path below. The q blank rows can come in any of q! orders, all
-     * giving the same string: one is searched and the count multiplied. */
+     * band's clued row with the smallest pattern. A blank band (q = 3) starts below from
+     * the blank rows; clashing rows take the general path below. The q blank rows can
+     * come in any of q! orders, all giving the same string: one is searched and the count
+     * multiplied. */
     int q = 0;
     for (int t = 0; t < 2; t++)
         for (int b = 0; b < 3; b++)
@@ -516,14 +485,19 @@ uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *ro
     for (int t = 0; t < 2; t++)
         for (int r = 0; r < 9; r++)
             if (pattern[t][r] < top) top = pattern[t][r];
-    for (x.pass = distinct ? 0 : 1; x.pass < 2; x.pass++)
+    if (distinct) {
+        for (x.pass = 0; x.pass < 2; x.pass++)
+            for (int t = 0; t < 2; t++) {
+                x.t = t;
+                for (int r0 = 0; r0 < 9; r0++)
+                    if (pattern[t][r0] == top) ml_from_distinct(&x, 0, r0, 0, 0);
+            }
+    } else {
         for (int t = 0; t < 2; t++) {
             x.t = t;
-            for (int r0 = 0; r0 < 9; r0++) {
-                if (distinct && pattern[t][r0] == top) ml_from_distinct(&x, 0, r0, 0, 0);
-                if (!distinct) ml_from_row(&x, 0, r0, 0, 0, 0);
-            }
+            for (int r0 = 0; r0 < 9; r0++) ml_from_row(&x, r0);
         }
+    }
 
 done:
     memcpy(out, x.best, 81);

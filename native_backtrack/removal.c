@@ -289,7 +289,7 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
     int32_t *cells = NULL, *starts = NULL;
     Py_ssize_t ngroups = read_groups(groupsobj, model->nc, &cells, &starts);
     pass_ctx *x = NULL;
-    PyObject *values = NULL, *answers = NULL;
+    PyObject *values = NULL, *answers = NULL, *result = NULL;
     if (ngroups < 0) goto done;
     if (start < 0 || start > ngroups) {
         PyErr_Format(PyExc_ValueError, "start must be in 0..%zd, got %zd", ngroups, start);
@@ -375,20 +375,11 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         goto done;
     }
     if (_PyBytes_Resize(&answers, k - start) < 0) goto done;
-    PyObject *result = Py_BuildValue("(NNniKK)", values, answers, stopped, status,
-                                     (unsigned long long)x->total.nodes,
-                                     (unsigned long long)x->total.guesses);
-    values = answers = NULL;
-    PyMem_RawFree(x->ufirst);
-    PyMem_RawFree(x->ulist);
-    PyMem_RawFree(x->count);
-    PyMem_RawFree(x);
-    PyMem_RawFree(cells);
-    PyMem_RawFree(starts);
-    PyBuffer_Release(&gv);
-    PyBuffer_Release(&kv);
-    return result;
-done:
+    result = Py_BuildValue("(NNniKK)", values, answers, stopped, status,
+                           (unsigned long long)x->total.nodes,
+                           (unsigned long long)x->total.guesses);
+    values = answers = NULL; /* N: the tuple owns them (or released them on failure) */
+done: /* success and failure alike: result is NULL on failure */
     Py_XDECREF(values);
     Py_XDECREF(answers);
     if (x) {
@@ -401,7 +392,7 @@ done:
     PyMem_RawFree(starts);
     PyBuffer_Release(&gv);
     PyBuffer_Release(&kv);
-    return NULL;
+    return result;
 }
 
 const char nb_remove_clues_doc[] =

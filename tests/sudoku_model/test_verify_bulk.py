@@ -236,3 +236,32 @@ def test_options_the_bulk_path_does_not_cover_take_the_general_path(config, fmt,
     assert v._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
     assert v._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
     assert not v.reads_raw_lines("serial", config, fmt, on_results=certify)
+
+
+def test_worker_tasks_take_the_bulk_path_with_the_same_bytes(monkeypatch, tmp_path):
+    """A task of a worker process or a Dask worker (unparsed lines of one plain reader) is
+    answered in bulk too, with the bytes of the general path."""
+    from sudoku_model.formats import iter_records
+
+    path = odd_file(tmp_path)
+    config = v.VerifyConfig(backend="native")
+    cut = v._TaskCut(config, "jsonl")
+    for item in iter_records(str(path), raw=True):
+        if item.__class__.__name__ == "RawLine":
+            cut.add_line(0, item)
+    task = cut.take()
+    assert len(task.texts) > 5
+    taken = []
+    real = v._bulk_chunk
+    monkeypatch.setattr(v, "_bulk_chunk", lambda c, lines: taken.append(1) or real(c, lines))
+    bulk = v._text_task(task)
+    assert taken == [1]
+    monkeypatch.setattr(v, "_bulk_backend", lambda *a, **k: None)
+    general = v._text_task(task)
+    assert taken == [1]
+    assert SECONDS.sub("", bulk.text) == SECONDS.sub("", general.text)
+    assert bulk.count == general.count == len(task.texts)
+    assert bulk.summary.counts == general.summary.counts
+    assert bulk.notes == general.notes
+    for word in ("malformed", "contradictory", "unique"):
+        assert f'"verdict":"{word}"' in bulk.text

@@ -191,13 +191,16 @@ def decode_puzzle(obj: Any) -> EditedPuzzle:
 
 def encode_rules(rules: RuleSet) -> dict[str, Any]:
     """The rule fields of a rule set (``box``, ``variants``, ``regions`` when a jigsaw,
-    ``constraints`` when it has killer cages, dots or other constraint rules)."""
+    ``constraints`` when it has killer cages, dots, other constraint rules or all-different
+    units beyond its variants')."""
     from ..variant_formats import constraints_to_json
 
     d = rules.to_json()
     d["variants"] = [v for v in rules.variants if v not in ("classic", "jigsaw")]
-    if rules.constraint_rules:
-        d["constraints"] = constraints_to_json(rules)
+    # extra all-different units are no constraint rules, but the list holds them too
+    constraints = constraints_to_json(rules)
+    if constraints:
+        d["constraints"] = constraints
     return d
 
 

@@ -189,6 +189,19 @@ def test_save_then_load_gives_the_same_puzzle(
         assert loaded["solution"] is None
 
 
+def test_save_then_load_keeps_extra_all_different_units(service: EditorService) -> None:
+    """Units beyond the variants' (no constraint rule, no killer cage) survive a round
+    trip through json: the encoder wrote only constraint rules' entries before."""
+    distinct = {"type": "distinct", "name": "extra", "units": [["r1c1", "r2c2", "r3c3", "r4c4"]]}
+    original = {**wire(EASY), "constraints": [distinct]}
+    saved = ok(service, "save", {"puzzle": original, "format": "json"})
+    loaded = ok(service, "load", {"text": saved["text"], "name": saved["filename"]})
+    assert loaded["puzzle"]["constraints"] == [distinct]
+    # the unit is in force after the round trip: it makes this unique 4x4 unsolvable
+    assert ok(service, "status", {"puzzle": wire(EASY)})["verdict"] == "unique"
+    assert ok(service, "status", {"puzzle": loaded["puzzle"]})["verdict"] == "unsolvable"
+
+
 def test_save_warns_when_the_format_drops_rules(service: EditorService) -> None:
     reply = ok(service, "save", {"puzzle": wire(HARD, variants=["diagonal"]), "format": "line"})
     assert "keeps no variant rules" in reply["warning"]

@@ -331,6 +331,18 @@ def decode_block(
     if not rows:
         raise ParseError("empty block", source=source, line=first_line, column=1)
     n = shape.size if shape is not None else len(rows[0][1])
+    if shape is None and len(rows) == 1 and n != 1:
+        # a lone line that is no grid (a title, words): say that, rather than ask for the
+        # other rows of an n x n block it never meant to start
+        lineno, cells, _, raw = rows[0]
+        raise ParseError(
+            f"a line of {n} cells with no block rows after it is not a grid; a grid is "
+            "n*n cells on one line or n rows of n cells",
+            source=source,
+            line=lineno,
+            column=1,
+            text=raw,
+        )
     for lineno, cells, cols, raw in rows:
         if len(cells) != n:
             col = cols[n] if len(cells) > n else (cols[-1] + 1 if cols else 1)

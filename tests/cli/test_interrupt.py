@@ -210,7 +210,13 @@ def test_resume_refuses_the_output_of_another_input(tmp_path, inputs):
 def test_sigterm_stops_generate_and_rate(tmp_path, args):
     out = tmp_path / "out.txt"
     proc = start([*args, "-o", str(out)])
-    err = interrupt(proc, signal.SIGTERM, 1.0, out)
+    # a record first (a busy machine may take seconds to start two workers), then the signal
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        if out.exists() and "\n" in out.read_text():
+            break
+        time.sleep(0.01)
+    err = interrupt(proc, signal.SIGTERM, 0.2, out)
     assert proc.returncode == 143, err
     assert "Traceback" not in err, err
     summary = "interrupted" if args[0] == "generate" else "INTERRUPTED"

@@ -70,6 +70,10 @@ def test_messages_name_the_problem(corpus: list[BadInput]) -> None:
     assert len(err.text) <= 210 and "10,000,000" in err.message
     with pytest.raises(ParseError, match="binary"):
         list(formats.iter_records([c for c in corpus if c.name == "binary-81.txt"][0].path))
+    # a title line is read as a lone block row: the message says it is no grid
+    err = _error_of(corpus, "title-line.txt")
+    assert "a line of 11 cells" in err.message and "not a grid" in err.message
+    assert (err.line, err.column) == (1, 1)
 
 
 def test_truncated_gzip_reports_after_every_readable_record(corpus: list[BadInput]) -> None:

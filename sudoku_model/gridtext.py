@@ -237,7 +237,11 @@ def shape_for_count(
             what = f"{count:,} cells: more than the {CELL_COUNTS[-1]} of a 25x25 grid"
         else:
             what = f"{count} cells is not a grid"
-            if abs(near - count) <= 3:
+            word = text[column - 1 : column - 1 + count]
+            if word.isalpha() and word.isascii() and count < 16:
+                # letters are cells of large grids, so a title line reads as a few cells
+                what = f"{word!r} reads as {count} cells, not a grid (a title or a word?)"
+            elif abs(near - count) <= 3:
                 what += f" (a {math.isqrt(near)}x{math.isqrt(near)} grid has {near})"
         raise ParseError(
             f"{what}; supported sizes n (n*n cells on a line): {sizes}",

@@ -70,9 +70,19 @@ def test_messages_name_the_problem(corpus: list[BadInput]) -> None:
     assert len(err.text) <= 210 and "10,000,000" in err.message
     with pytest.raises(ParseError, match="binary"):
         list(formats.iter_records([c for c in corpus if c.name == "binary-81.txt"][0].path))
-    # a title line is read as a lone block row: the message says it is no grid
+    # a title line before puzzles
     err = _error_of(corpus, "title-line.txt")
-    assert "a line of 11 cells" in err.message and "not a grid" in err.message
+    assert "'hard' reads as 4 cells, not a grid (a title or a word?)" in err.message
+    assert (err.line, err.column) == (1, 5)
+
+
+def test_a_lone_line_of_words_is_no_grid(tmp_path: Path) -> None:
+    path = tmp_path / "words.txt"
+    path.write_text("this is not a puzzle\n")
+    (record,) = formats.iter_records(path)
+    err = record.error
+    assert err is not None
+    assert "a line of 16 cells with no block rows after it is not a grid" in err.message
     assert (err.line, err.column) == (1, 1)
 
 

@@ -1026,21 +1026,26 @@ class KillerOptions:
 
     Args:
         max_cage: the most cells a cage may have (cages hold distinct digits, so at most
-            n); drawn cages have 2..max_cage cells where the grid lets them grow.
+            n); drawn cages have 2..max_cage cells where the grid lets them grow. None:
+            5, or n on a grid of fewer digits (4 on a 4x4).
 
     Raises:
         ImpossibleRequestError: for a cage size outside 2..n (checked against the rules by
             :class:`GenerationSpec`).
     """
 
-    max_cage: int = 5
+    max_cage: int | None = None
+
+    def largest(self, n: int) -> int:
+        """The largest cage on a grid of ``n`` digits (see ``max_cage``)."""
+        return min(5, n) if self.max_cage is None else self.max_cage
 
 
 def _check_killer_spec(spec: GenerationSpec) -> None:
     options = spec.killer
     assert options is not None
     n = spec.rules.shape.size
-    size = options.max_cage
+    size = options.largest(n)
     if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= n:
         raise ImpossibleRequestError(f"the largest cage must have 2..{n} cells, got {size!r}")
     if spec.symmetry != "none" or spec.pattern is not None or spec.clues is not None:
@@ -1186,7 +1191,7 @@ def generate_killer_one(
         if solution is None:
             continue
         s = solution.values
-        cages = _draw_cages(shape, s, rng, options.max_cage)
+        cages = _draw_cages(shape, s, rng, options.largest(shape.size))
         # 3. split while not unique
         for _ in range(shape.cell_count):
             verdict = _killer_verdict(engine, base, cages, solution)
@@ -1224,7 +1229,7 @@ def generate_killer_one(
         for a, b in pairs:
             owner = {c: k for k, cage in enumerate(cages) for c in cage}
             ka, kb = owner[a], owner[b]
-            if ka == kb or len(cages[ka]) + len(cages[kb]) > options.max_cage:
+            if ka == kb or len(cages[ka]) + len(cages[kb]) > options.largest(shape.size):
                 continue
             if {s[c] for c in cages[ka]} & {s[c] for c in cages[kb]}:
                 continue

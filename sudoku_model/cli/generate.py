@@ -263,7 +263,7 @@ def _add_killer_options(g: argparse._ArgumentGroup) -> None:
         type=int,
         default=None,
         metavar="K",
-        help="with --variant killer: the most cells a cage may have (default 5)",
+        help="with --variant killer: the most cells a cage may have (default 5, or n when smaller)",
     )
 
 

@@ -67,6 +67,17 @@ def test_killer_puzzles_are_unique_with_cages_of_distinct_digits(
         assert [e for e in check_record(record) if "'constraints'" not in e] == []
 
 
+@pytest.mark.parametrize("shape, largest", [(Shape(2, 2), 4), (Shape(2, 3), 5), (Shape(3, 3), 5)])
+def test_default_cage_size_fits_the_grid(shape: Shape, largest: int) -> None:
+    """The default largest cage is 5, or n on a smaller grid: a 4x4 killer needs no option
+    (it was refused: "the largest cage must have 2..4 cells, got 5")."""
+    assert KillerOptions().largest(shape.size) == largest
+    spec = GenerationSpec(RuleSet.classic(shape), killer=KillerOptions())
+    for made in generate(spec, count=2, seed=3):
+        assert PYSAT.check_unique(made.puzzle).kind is VerdictKind.UNIQUE
+        assert all(2 <= len(g.cells) <= largest for g in _cages(made.puzzle))
+
+
 def test_killer_seeds_are_reproducible_and_variants_are_kept() -> None:
     spec = GenerationSpec(
         RuleSet.build(Shape(2, 3), ["diagonal"]), killer=KillerOptions(max_cage=4)

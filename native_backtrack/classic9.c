@@ -423,8 +423,9 @@ C9_TARGET static inline void C9_FN(assign)(c9_state *s, int d, int b, int i)
     s->dirty |= 1u << AT(d, b);
 }
 
-/* Propagate to a fixpoint; returns 0 on contradiction. */
-C9_TARGET static int C9_FN(propagate)(c9_state *s)
+/* Propagate to a fixpoint; returns 0 on contradiction. On success biv[b] holds the
+ * two-candidate cells of band b. */
+C9_TARGET static int C9_FN(propagate)(c9_state *s, uint32_t *biv)
 {
     for (;;) {
         while (s->dirty) {
@@ -436,10 +437,14 @@ C9_TARGET static int C9_FN(propagate)(c9_state *s)
         int placed = 0;
         for (int b = 0; b < 3; b++) {
             uint32_t open = s->unsolved[b];
+            biv[b] = 0;
             if (!open) continue;
             uint32_t r1, r2, r3;
             C9_FN(count_digits)(s->F + 9 * b, &r1, &r2, &r3);
             if (open & ~r1) return 0;
+            /* the two-candidate cells, for the search: the grid is not changed again
+             * after the last sweep when propagate succeeds */
+            biv[b] = open & r2 & ~r3;
             uint32_t singles = open & ~r2;
             while (singles) {
                 int i = __builtin_ctz(singles);
@@ -522,8 +527,9 @@ C9_TARGET static void C9_FN(solved)(c9_state *s, c9_ctx *ctx)
     if (++ctx->count >= ctx->limit) ctx->stop = 1;
 }
 
-/* s is propagated and consistent. */
-C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
+/* s is propagated and consistent; biv[b]: its two-candidate cells in band b, as the
+ * propagation's last sweep found them (saves counting them again). */
+C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx, const uint32_t *biv)
 {
     if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
         C9_FN(solved)(s, ctx);
@@ -533,12 +539,6 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
      * candidates left in its row, column and box (the choice that removes the most, on
      * either branch); with no such cell, the one with the fewest candidates. */
     int best_b = -1, best_i = -1;
-    uint32_t biv[3];
-    for (int b = 0; b < 3; b++) {
-        uint32_t c1, c2, c3;
-        C9_FN(count_digits)(s->F + 9 * b, &c1, &c2, &c3);
-        biv[b] = s->unsolved[b] & c2 & ~c3;
-    }
     if (biv[0] | biv[1] | biv[2]) {
         int best = -1;
         for (int b = 0; b < 3; b++) {
@@ -584,8 +584,9 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
     ctx->guesses++;
     uint32_t bit = 1u << best_i;
     int digits[9], nd = 0;
-    for (int d = 0; d < 9; d++)
-        if (s->F[AT(d, best_b)] & bit) digits[nd++] = d;
+    for (uint32_t dm = C9_FN(digits_at)(s->F + 9 * best_b, bit); dm; dm &= dm - 1)
+        digits[nd++] = __builtin_ctz(dm);
+    uint32_t nbiv[3];
     for (int k = 0; k < nd; k++) {
         int stop = C9_FN(budget_spent)(ctx);
         if (stop) {
@@ -595,13 +596,13 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
         ctx->nodes++;
         if (k == nd - 1) {  /* last alternative: reuse this frame's state */
             C9_FN(assign)(s, digits[k], best_b, best_i);
-            if (C9_FN(propagate)(s)) C9_FN(search)(s, ctx);
+            if (C9_FN(propagate)(s, nbiv)) C9_FN(search)(s, ctx, nbiv);
             return;
         }
         c9_state t = *s;
         C9_FN(assign)(&t, digits[k], best_b, best_i);
-        if (C9_FN(propagate)(&t)) {
-            C9_FN(search)(&t, ctx);
+        if (C9_FN(propagate)(&t, nbiv)) {
+            C9_FN(search)(&t, ctx, nbiv);
             if (ctx->stop) return;
         }
     }
@@ -660,7 +661,8 @@ C9_TARGET static int C9_FN(solve_body)(const uint8_t *givens, const int32_t *for
         st->nodes = 0;
         return NB_BUDGET;
     }
-    if (ok && C9_FN(propagate)(&s)) C9_FN(search)(&s, &ctx);
+    uint32_t biv[3];
+    if (ok && C9_FN(propagate)(&s, biv)) C9_FN(search)(&s, &ctx, biv);
     *count = ctx.count;
     st->nodes = ctx.nodes;
     st->guesses = ctx.guesses;

@@ -55,7 +55,6 @@
 
 typedef struct {
     uint32_t F[27];        /* [9*band + digit] candidate cells (a band's digits side by side) */
-    uint32_t prev[27];     /* F as last processed by the band rule */
     uint32_t unsolved[3];  /* cells not yet placed, per band */
     uint32_t dirty;        /* bit 9*band + digit: F entry may have changed since processed */
     uint32_t stack_dirty;  /* bit digit: changed since the stack rule last looked at it */
@@ -247,17 +246,19 @@ static int c9_check_givens(const uint8_t *g)
     uint8_t top = 0;
     for (int c = 0; c < 81; c++) top |= (uint8_t)(g[c] > 9);
     if (top) return NB_INVALID;
-    uint16_t row[9] = {0}, col[9] = {0}, box[9] = {0};
-    for (int c = 0; c < 81; c++) {
-        if (!g[c]) continue;
-        int r = c / 9, k = c % 9, x = (r / 3) * 3 + k / 3;
-        uint16_t bit = (uint16_t)(1u << g[c]);
-        if ((row[r] | col[k] | box[x]) & bit) return NB_CONTRADICTORY;
-        row[r] |= bit;
-        col[k] |= bit;
-        box[x] |= bit;
-    }
-    return 0;
+    /* no branch on blank cells (which a 17-clue grid mispredicts about once per clue): a
+     * blank's bit 0 is masked off and never clashes */
+    uint32_t row[9] = {0}, col[9] = {0}, box[9] = {0}, clash = 0;
+    for (int r = 0; r < 9; r++)
+        for (int k = 0; k < 9; k++) {
+            int x = (r / 3) * 3 + k / 3;
+            uint32_t bit = (1u << g[9 * r + k]) & ~1u;
+            clash |= (row[r] | col[k] | box[x]) & bit;
+            row[r] |= bit;
+            col[k] |= bit;
+            box[x] |= bit;
+        }
+    return clash ? NB_CONTRADICTORY : 0;
 }
 
 int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
@@ -386,12 +387,11 @@ C9_TARGET static inline int C9_FN(pop64)(uint64_t x)
 C9_TARGET static inline int C9_FN(band_rule)(c9_state *s, int db)
 {
     uint32_t A = s->F[db];
-    if (A == s->prev[db]) return 1;
     A &= perm_cells[row_triads[0][A & 0x1FF] | row_triads[1][(A >> 9) & 0x1FF] |
                     row_triads[2][A >> 18]];
     if (!A) return 0;
     int d = entry_digit[db], b = entry_band[db];
-    s->F[db] = s->prev[db] = A;
+    s->F[db] = A;
     s->stack_dirty |= 1u << d;
     uint32_t placed = (row_single[0][A & 0x1FF] | row_single[1][(A >> 9) & 0x1FF] |
                        row_single[2][A >> 18]) & s->unsolved[b];
@@ -423,8 +423,9 @@ C9_TARGET static inline void C9_FN(assign)(c9_state *s, int d, int b, int i)
     s->dirty |= 1u << AT(d, b);
 }
 
-/* Propagate to a fixpoint; returns 0 on contradiction. */
-C9_TARGET static int C9_FN(propagate)(c9_state *s)
+/* Propagate to a fixpoint; returns 0 on contradiction. On success biv[b] holds the
+ * two-candidate cells of band b. */
+C9_TARGET static int C9_FN(propagate)(c9_state *s, uint32_t *biv)
 {
     for (;;) {
         while (s->dirty) {
@@ -436,10 +437,14 @@ C9_TARGET static int C9_FN(propagate)(c9_state *s)
         int placed = 0;
         for (int b = 0; b < 3; b++) {
             uint32_t open = s->unsolved[b];
+            biv[b] = 0;
             if (!open) continue;
             uint32_t r1, r2, r3;
             C9_FN(count_digits)(s->F + 9 * b, &r1, &r2, &r3);
             if (open & ~r1) return 0;
+            /* the two-candidate cells, for the search: the grid is not changed again
+             * after the last sweep when propagate succeeds */
+            biv[b] = open & r2 & ~r3;
             uint32_t singles = open & ~r2;
             while (singles) {
                 int i = __builtin_ctz(singles);
@@ -522,8 +527,9 @@ C9_TARGET static void C9_FN(solved)(c9_state *s, c9_ctx *ctx)
     if (++ctx->count >= ctx->limit) ctx->stop = 1;
 }
 
-/* s is propagated and consistent. */
-C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
+/* s is propagated and consistent; biv[b]: its two-candidate cells in band b, as the
+ * propagation's last sweep found them (saves counting them again). */
+C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx, const uint32_t *biv)
 {
     if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
         C9_FN(solved)(s, ctx);
@@ -533,12 +539,6 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
      * candidates left in its row, column and box (the choice that removes the most, on
      * either branch); with no such cell, the one with the fewest candidates. */
     int best_b = -1, best_i = -1;
-    uint32_t biv[3];
-    for (int b = 0; b < 3; b++) {
-        uint32_t c1, c2, c3;
-        C9_FN(count_digits)(s->F + 9 * b, &c1, &c2, &c3);
-        biv[b] = s->unsolved[b] & c2 & ~c3;
-    }
     if (biv[0] | biv[1] | biv[2]) {
         int best = -1;
         for (int b = 0; b < 3; b++) {
@@ -584,8 +584,9 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
     ctx->guesses++;
     uint32_t bit = 1u << best_i;
     int digits[9], nd = 0;
-    for (int d = 0; d < 9; d++)
-        if (s->F[AT(d, best_b)] & bit) digits[nd++] = d;
+    for (uint32_t dm = C9_FN(digits_at)(s->F + 9 * best_b, bit); dm; dm &= dm - 1)
+        digits[nd++] = __builtin_ctz(dm);
+    uint32_t nbiv[3];
     for (int k = 0; k < nd; k++) {
         int stop = C9_FN(budget_spent)(ctx);
         if (stop) {
@@ -595,13 +596,13 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx)
         ctx->nodes++;
         if (k == nd - 1) {  /* last alternative: reuse this frame's state */
             C9_FN(assign)(s, digits[k], best_b, best_i);
-            if (C9_FN(propagate)(s)) C9_FN(search)(s, ctx);
+            if (C9_FN(propagate)(s, nbiv)) C9_FN(search)(s, ctx, nbiv);
             return;
         }
         c9_state t = *s;
         C9_FN(assign)(&t, digits[k], best_b, best_i);
-        if (C9_FN(propagate)(&t)) {
-            C9_FN(search)(&t, ctx);
+        if (C9_FN(propagate)(&t, nbiv)) {
+            C9_FN(search)(&t, ctx, nbiv);
             if (ctx->stop) return;
         }
     }
@@ -620,7 +621,6 @@ C9_TARGET static int C9_FN(solve_body)(const uint8_t *givens, const int32_t *for
     if (limit == 0) return NB_LIMIT;
     for (int k = 0; k < 27; k++) {
         s.F[k] = BAND_ALL;
-        s.prev[k] = 0xFFFFFFFFu;
         s.locked[k] = 0;
     }
     for (int b = 0; b < 3; b++) s.unsolved[b] = BAND_ALL;
@@ -630,28 +630,39 @@ C9_TARGET static int C9_FN(solve_body)(const uint8_t *givens, const int32_t *for
         int c = forbidden[2 * k], d = forbidden[2 * k + 1];
         if (c >= 0 && c < 81 && d >= 1 && d <= 9) s.F[AT(d - 1, c / 27)] &= ~(1u << (c % 27));
     }
+    /* The givens by digit and band, gathered without a branch per cell (c9_solve has
+     * checked that no two clash), then placed with whole-mask operations. */
+    uint32_t at[10][3] = {{0}};
+    for (int b = 0; b < 3; b++)
+        for (int i = 0; i < 27; i++) at[givens[27 * b + i]][b] |= 1u << i;
+    uint32_t cols[9];
+    for (int d = 0; d < 9; d++) {
+        const uint32_t *m = at[d + 1];
+        uint32_t all = m[0] | m[1] | m[2];
+        cols[d] = (all | all >> 9 | all >> 18) & 0x1FF;
+    }
     int ok = 1;
-    for (int c = 0; c < 81 && ok; c++) {
-        if (!givens[c]) continue;
-        int d = givens[c] - 1, b = c / 27, i = c % 27;
-        uint32_t bit = 1u << i;
-        if (!(s.F[AT(d, b)] & bit)) {  /* forbidden or already excluded */
-            ok = 0;
-            break;
+    for (int b = 0; b < 3; b++) {
+        uint32_t placed = BAND_ALL & ~at[0][b];
+        for (int d = 0; d < 9; d++) {
+            uint32_t m = at[d + 1][b];
+            uint32_t rows = ((m & 0x1FF) ? 0x1FFu : 0) | ((m & 0x3FE00) ? 0x3FE00u : 0) |
+                            ((m & 0x7FC0000) ? 0x7FC0000u : 0);
+            uint32_t c = (m | m >> 9 | m >> 18) & 0x1FF;
+            uint32_t boxes = (((c & 7) ? 7u : 0) | ((c & 070) ? 070u : 0) |
+                              ((c & 0700) ? 0700u : 0)) * COLS3;
+            uint32_t f = s.F[AT(d, b)];
+            ok &= (f & m) == m;  /* else a given is forbidden */
+            s.F[AT(d, b)] = (f & ~(placed | rows | boxes | (cols[d] & ~c) * COLS3)) | m;
         }
-        /* a full placement, so that clashing givens show at once */
-        for (int d2 = 0; d2 < 9; d2++) s.F[AT(d2, b)] &= ~bit;
-        s.F[AT(d, b)] |= bit;
-        s.F[AT(d, b)] &= peers_in_band[i];
-        for (int b2 = 0; b2 < 3; b2++)
-            if (b2 != b) s.F[AT(d, b2)] &= ~(COLS3 << (i % 9));
     }
     if (nb_interrupted()) return NB_INTERRUPTED;
     if (budget && budget->deadline > 0 && nb_now() > budget->deadline) {
         st->nodes = 0;
         return NB_BUDGET;
     }
-    if (ok && C9_FN(propagate)(&s)) C9_FN(search)(&s, &ctx);
+    uint32_t biv[3];
+    if (ok && C9_FN(propagate)(&s, biv)) C9_FN(search)(&s, &ctx, biv);
     *count = ctx.count;
     st->nodes = ctx.nodes;
     st->guesses = ctx.guesses;

@@ -9,8 +9,9 @@
  * out); a group of more than GROUP_LIMIT cells is one search that skips S itself. Before
  * any search, a cheap test: when every emptied cell is forced by the givens alone (its
  * peers show every other digit, or a full unit has no other place for its digit), the
- * puzzle stays unique. Both tests answer the same yes/no, so the result does not depend on
- * which one answered; this is the Python loop of sudoku_model.generate and of
+ * puzzle stays unique; and on classic 9x9, when the givens left keep no cell of a set
+ * where two digits of S can swap (find_swaps), it is not unique. Every test answers the
+ * same yes/no, so the result does not depend on which one answered; this is the Python loop of sudoku_model.generate and of
  * RemovalOracle.remove_groups, with the Python overhead per clue gone.
  *
  * Modes: "remove" (a group that can go stays empty; stop before a group once the clue count
@@ -36,6 +37,9 @@
 
 enum { ANS_NECESSARY = 0, ANS_REMOVABLE = 1, ANS_UNKNOWN = 2 };
 
+/* At most 36 digit pairs x 4 components of at least 4 cells (each pair's 18 cells). */
+#define UA_MAX 160
+
 typedef struct {
     const nb_model *m;
     const uint8_t *known;   /* S */
@@ -48,6 +52,11 @@ typedef struct {
     uint8_t was[NB_MAXC];   /* the values of the group in flight before it was emptied */
     uint32_t seen[NB_MAXC]; /* per cell: the digits its peers show (bit d-1) */
     uint16_t *count;        /* per cell and digit: how many of its peers show it */
+    /* Classic 9x9: the unavoidable sets of S made by swapping two digits (see
+     * find_swaps), as 81-bit masks (cells 0..63, 64..80), and the givens as one. */
+    int nua;
+    uint64_t ua_lo[UA_MAX], ua_hi[UA_MAX];
+    uint64_t given_lo, given_hi;
 } pass_ctx;
 
 /* The givens changed at `cell` (digit d placed: +1, emptied: -1): the peers' counts of d
@@ -88,6 +97,74 @@ static int forced(const pass_ctx *x, const uint8_t *values, int cell)
     return 0;
 }
 
+static inline void mark_given(pass_ctx *x, int cell, int on)
+{
+    uint64_t *word = cell < 64 ? &x->given_lo : &x->given_hi;
+    uint64_t bit = 1ull << (cell & 63);
+    *word = on ? *word | bit : *word & ~bit;
+}
+
+/* The unavoidable sets of a classic 9x9 grid S that a swap of two digits makes: for the
+ * digits a, b, start from one cell of either and add, for each cell added, the cell of
+ * the other digit in its row, its column and its box, until closed. Swapping a and b on
+ * that set gives another solution (every row, column and box it touches gets both
+ * digits back), so a puzzle that keeps none of its cells as givens is not unique. Found
+ * once per pass (a few hundred look-ups); a third of the necessary clues of a minimal
+ * puzzle are shown so without a search. */
+static void find_swaps(pass_ctx *x)
+{
+    const uint8_t *s = x->known;
+    uint8_t in_row[10][9], in_col[10][9], in_box[10][9];
+    for (int c = 0; c < 81; c++) {
+        int r = c / 9, k = c % 9, b = (r / 3) * 3 + k / 3;
+        in_row[s[c]][r] = (uint8_t)c;
+        in_col[s[c]][k] = (uint8_t)c;
+        in_box[s[c]][b] = (uint8_t)c;
+    }
+    x->nua = 0;
+    for (int a = 1; a <= 9; a++)
+        for (int b = a + 1; b <= 9; b++) {
+            uint64_t done_lo = 0, done_hi = 0;
+            for (int r0 = 0; r0 < 9; r0++) {
+                int start = in_row[a][r0];
+                if ((start < 64 ? done_lo >> start : done_hi >> (start - 64)) & 1) continue;
+                uint64_t lo = 0, hi = 0;
+                uint8_t todo[18];
+                int n = 0;
+                todo[n++] = (uint8_t)start;
+                if (start < 64) lo |= 1ull << start; else hi |= 1ull << (start - 64);
+                while (n) {
+                    int c = todo[--n], r = c / 9, k = c % 9, other = s[c] == a ? b : a;
+                    int next[3] = {in_row[other][r], in_col[other][k],
+                                   in_box[other][(r / 3) * 3 + k / 3]};
+                    for (int j = 0; j < 3; j++) {
+                        int y = next[j];
+                        uint64_t *w = y < 64 ? &lo : &hi, bit = 1ull << (y & 63);
+                        if (!(*w & bit)) {
+                            *w |= bit;
+                            todo[n++] = (uint8_t)y;
+                        }
+                    }
+                }
+                done_lo |= lo;
+                done_hi |= hi;
+                if (x->nua < UA_MAX) {
+                    x->ua_lo[x->nua] = lo;
+                    x->ua_hi[x->nua] = hi;
+                    x->nua++;
+                }
+            }
+        }
+}
+
+/* True when the givens keep no cell of a known unavoidable set: not unique. */
+static int misses_a_swap(const pass_ctx *x)
+{
+    for (int k = 0; k < x->nua; k++)
+        if (!((x->ua_lo[k] & x->given_lo) | (x->ua_hi[k] & x->given_hi))) return 1;
+    return 0;
+}
+
 static void budget_of(const pass_ctx *x, nb_budget *b)
 {
     b->nodes_limit = x->nodes < 0 ? 0 : (x->nodes == 0 ? 1 : (uint64_t)x->nodes);
@@ -124,6 +201,7 @@ static int test_group(pass_ctx *x, uint8_t *values, const int32_t *cells, int le
     int all_forced = 1;
     for (int i = 0; i < len && all_forced; i++) all_forced = forced(x, values, cells[i]);
     if (all_forced) return ANS_REMOVABLE;
+    if (misses_a_swap(x)) return ANS_NECESSARY;
     if (len > GROUP_LIMIT) {
         int r = search(x, values, NULL, 0, x->known);
         if (r == 1) return ANS_NECESSARY;
@@ -323,6 +401,12 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         }
     for (int c = 0; c < model->nc; c++)
         if (!given[c]) show(x, c, known[c], -1);
+    const int swaps = model->classic9; /* the model's, whichever search path runs */
+    if (swaps) {
+        find_swaps(x);
+        for (int c = 0; c < 81; c++)
+            if (given[c]) mark_given(x, c, 1);
+    }
     uint8_t *v = (uint8_t *)PyBytes_AS_STRING(values), *a = (uint8_t *)PyBytes_AS_STRING(answers);
     Py_ssize_t k = start, stopped = -1;
     int status = NB_EXHAUSTED;
@@ -342,6 +426,7 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
             if (v[g[i]]) {
                 emptied++;
                 show(x, g[i], v[g[i]], -1);
+                if (swaps) mark_given(x, g[i], 0);
                 v[g[i]] = 0;
             }
         }
@@ -351,6 +436,7 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
                 if (x->was[g[i]]) {
                     v[g[i]] = x->was[g[i]];
                     show(x, g[i], v[g[i]], 1);
+                    if (swaps) mark_given(x, g[i], 1);
                 }
         if (answer < 0) {
             status = -answer;

@@ -137,6 +137,32 @@ def test_remove_groups_and_all_necessary_answer_like_the_default(symmetry: str) 
         assert RemovalOracle.all_necessary(oracle, more, [*kept, gone]) is False
 
 
+@pytest.mark.parametrize("symmetry", ["none", "rot180"])
+def test_every_answer_of_the_9x9_pass_is_a_count(symmetry: str) -> None:
+    """The 9x9 pass answers some groups without a search (singles; clues whose removal
+    would leave a two-digit swap of S without a given): each answer, replayed on the
+    puzzle of its moment, is what counting to two says."""
+    rules = RuleSet.classic(Shape(3, 3))
+    model = get_backend("native").model(rules)
+    orbits = list(symmetry_orbits(rules.shape, symmetry))
+    for seed in range(60):
+        oracle, rng = _oracle(1000 + seed)
+        known = bytes(oracle.solution.values)
+        order = orbits[:]
+        rng.shuffle(order)
+        values, answers, *_ = model.remove_clues(known, known, order)
+        puzzle = bytearray(known)
+        for group, answer in zip(order, answers):
+            for c in group:
+                puzzle[c] = 0
+            count = model.solve(bytes(puzzle), limit=2, keep=0)[0]
+            assert (count == 1) == (answer == 1), (seed, group)
+            if count == 2:
+                for c in group:
+                    puzzle[c] = known[c]
+        assert bytes(puzzle) == values
+
+
 def test_a_clue_target_stops_the_pass_before_a_group() -> None:
     oracle, rng = _oracle(4)
     order = [(c,) for c in range(81)]

@@ -1,4 +1,5 @@
-/* The clue-removal pass of the generator in one C call: Model.remove_clues.
+/* The clue-removal pass of the generator in one C call: Model.remove_clues (and, at the
+ * end of this file, nb_fill9: the generator's random classic 9x9 grid, for generic.c).
  *
  * A full grid S is known; the puzzle `givens` (S with some cells emptied) is unique. The
  * groups of cells (the orbits of a symmetry, or single cells) are visited in the order the
@@ -500,3 +501,187 @@ const char nb_remove_clues_doc[] =
     "classic 9x9 path. Raises ValueError for grids of the wrong length, a value of `givens`\n"
     "that differs from `known`, a cell outside the grid or in two groups, or a bad start;\n"
     "MemoryError when an allocation fails.";
+
+/* ---- The random full grid of the generator, classic 9x9 (nb_fill9) ------------------------
+ *
+ * generic.c's randomised search (naked and hidden singles, no locked candidates; the
+ * unplaced cell with the fewest candidates, scanning from a random cell, first one with
+ * at most two; a random digit of it, then the others in random order) is what
+ * Model.search(seed=...) runs, and its grids are the generator's stream. This is the same
+ * search for the one model that matters, with fixed sizes: 9-bit candidate masks, a
+ * popcount table, a frame of 81 masks, and hidden singles swept only in the units that
+ * changed since their last sweep. Singles reach one fixpoint whatever order they run in
+ * (every rule only removes candidates, and a contradiction stays one), so the states
+ * after each propagation are generic.c's, the cells and digits drawn are its draws from
+ * the same splitmix64 stream, and nodes and guesses are counted as it counts them: the
+ * same grid, node count and budget stops (tests/native_backtrack/test_fill9.py compares
+ * them seed by seed). */
+
+static uint8_t f9_peer[81][20];
+static uint32_t f9_units[81];  /* bit r: row r, 9 + c: column c, 18 + b: box b */
+static uint8_t f9_unit_cells[27][9];
+static uint8_t f9_pop[512];
+static int f9_ready;
+
+static void f9_init(void)
+{
+    if (__atomic_load_n(&f9_ready, __ATOMIC_ACQUIRE)) return;
+    for (int c = 0; c < 81; c++) {
+        int r = c / 9, k = c % 9, b = (r / 3) * 3 + k / 3, n = 0;
+        f9_units[c] = (1u << r) | (1u << (9 + k)) | (1u << (18 + b));
+        f9_unit_cells[r][k] = (uint8_t)c;
+        f9_unit_cells[9 + k][r] = (uint8_t)c;
+        f9_unit_cells[18 + b][(r % 3) * 3 + k % 3] = (uint8_t)c;
+        for (int p = 0; p < 81; p++) {
+            int pr = p / 9, pk = p % 9, pb = (pr / 3) * 3 + pk / 3;
+            if (p != c && (pr == r || pk == k || pb == b)) f9_peer[c][n++] = (uint8_t)p;
+        }
+    }
+    for (int m = 1; m < 512; m++) f9_pop[m] = (uint8_t)(f9_pop[m >> 1] + (m & 1));
+    __atomic_store_n(&f9_ready, 1, __ATOMIC_RELEASE); /* tables are the same in every thread */
+}
+
+typedef struct {
+    uint16_t cand[81];
+    uint8_t val[81];
+    uint8_t nassigned;
+    uint8_t cell;  /* the frame's branching cell */
+    uint16_t mask; /* its digits still to try */
+} f9_state;
+
+static inline uint64_t f9_rng(uint64_t *s)
+{
+    /* splitmix64, as generic.c draws */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Place the queued cells (each with one candidate) and sweep hidden singles in the
+ * units marked dirty, to the fixpoint; 0 on a contradiction. */
+static int f9_propagate(f9_state *s, uint8_t *q, int qn, uint32_t dirty)
+{
+    for (;;) {
+        while (qn) {
+            int c = q[--qn];
+            if (s->val[c]) continue;
+            uint16_t b = s->cand[c];
+            if (!b) return 0;
+            s->val[c] = (uint8_t)(__builtin_ctz(b) + 1);
+            s->nassigned++;
+            for (int i = 0; i < 20; i++) {
+                int p = f9_peer[c][i];
+                uint16_t x = s->cand[p];
+                if (x & b) {
+                    x &= (uint16_t)~b;
+                    s->cand[p] = x;
+                    if (!x) return 0;
+                    dirty |= f9_units[p];
+                    if (!(x & (x - 1))) q[qn++] = (uint8_t)p;
+                }
+            }
+        }
+        if (s->nassigned == 81) return 1;
+        if (!dirty) return 1;
+        while (dirty) {
+            int u = __builtin_ctz(dirty);
+            dirty &= dirty - 1;
+            uint16_t once = 0, twice = 0, placed = 0;
+            for (int i = 0; i < 9; i++) {
+                int c = f9_unit_cells[u][i];
+                uint16_t x = s->cand[c];
+                if (s->val[c]) placed |= x;
+                else {
+                    twice |= once & x;
+                    once |= x;
+                }
+            }
+            if ((once | placed) != 0x1FF) return 0;
+            uint16_t h = once & (uint16_t)~twice & (uint16_t)~placed;
+            while (h) {
+                uint16_t b = h & (uint16_t)(0u - h);
+                h ^= b;
+                for (int i = 0; i < 9; i++) {
+                    int c = f9_unit_cells[u][i];
+                    uint16_t x = s->cand[c];
+                    if (!s->val[c] && (x & b)) {
+                        if (x != b) {
+                            s->cand[c] = b;
+                            q[qn++] = (uint8_t)c;
+                            dirty |= f9_units[c]; /* u too: c lost other digits */
+                        }
+                        break;
+                    }
+                }
+            }
+            if (qn) break; /* place them first: they may settle other dirty units */
+        }
+    }
+}
+
+int nb_fill9(const uint32_t *cand, const uint8_t *val, int nassigned, const int16_t *queue,
+             int qn, uint64_t *rng, const nb_budget *budget, uint64_t *nodes,
+             uint64_t *guesses, uint8_t *out)
+{
+    f9_init();
+    f9_state cur, stack[82];
+    uint8_t q[82];
+    int depth = 0;
+    for (int c = 0; c < 81; c++) {
+        cur.cand[c] = (uint16_t)(cand[c] & 0x1FF);
+        cur.val[c] = val[c];
+    }
+    cur.nassigned = (uint8_t)nassigned;
+    for (int i = 0; i < qn; i++) q[i] = (uint8_t)queue[i];
+    ++*nodes;
+    if (!f9_propagate(&cur, q, qn, 0x7FFFFFF)) return NB_EXHAUSTED;
+    for (;;) {
+        if (cur.nassigned == 81) {
+            for (int c = 0; c < 81; c++) out[c] = cur.val[c];
+            return NB_LIMIT;
+        }
+        /* generic.c's pick_cell */
+        int start = (int)(f9_rng(rng) % 81u), best = -1, bestc = 99;
+        for (int k = 0, c = start; k < 81; k++, c = c == 80 ? 0 : c + 1) {
+            if (cur.val[c]) continue;
+            int pc = f9_pop[cur.cand[c]];
+            if (pc < bestc) {
+                bestc = pc;
+                best = c;
+                if (pc <= 2) break;
+            }
+        }
+        stack[depth] = cur;
+        stack[depth].cell = (uint8_t)best;
+        stack[depth].mask = cur.cand[best];
+        depth++;
+        ++*guesses;
+        for (;;) { /* try the next digit of the top frame */
+            if (depth == 0) return NB_EXHAUSTED;
+            f9_state *f = &stack[depth - 1];
+            if (!f->mask) {
+                depth--;
+                continue;
+            }
+            /* generic.c's budget_spent */
+            if (budget && budget->nodes_limit && *nodes >= budget->nodes_limit) return NB_BUDGET;
+            if ((*nodes & (NB_POLL_NODES - 1)) == 0) {
+                if (nb_interrupted()) return NB_INTERRUPTED;
+                if (budget && budget->deadline > 0 && nb_now() > budget->deadline) return NB_BUDGET;
+            }
+            uint16_t mask = f->mask;
+            int k = (int)(f9_rng(rng) % (uint64_t)f9_pop[mask]);
+            while (k--) mask &= (uint16_t)(mask - 1);
+            uint16_t b = mask & (uint16_t)(0u - mask);
+            f->mask &= (uint16_t)~b;
+            int c = f->cell;
+            cur = *f;
+            if (!f->mask) depth--;
+            ++*nodes;
+            cur.cand[c] = b;
+            q[0] = (uint8_t)c;
+            if (f9_propagate(&cur, q, 1, f9_units[c])) break;
+        }
+    }
+}

@@ -79,6 +79,12 @@ struct nb_search {
     int locked;            /* use locked candidates (not in randomised searches) */
     uint8_t *avoid;        /* NULL or nc bytes */
     uint8_t *hint;         /* NULL or nc bytes: the digit to try first per cell */
+    /* A randomised classic 9x9 search asked for one solution runs nb_fill9 (removal.c)
+     * first; if it is run again, this search replays from the start up to where that
+     * stopped, with no budget stop before node replay_nodes and the first `skip`
+     * solutions (already returned) not reported, then goes on as it would have. */
+    int fill9_tried;
+    uint64_t replay_nodes, skip;
 };
 
 static inline uint32_t *f_cand(uint8_t *f) { return (uint32_t *)(f + sizeof(frame_head)); }
@@ -686,6 +692,8 @@ static inline uint32_t pick_digit(nb_search *s, int cell, uint32_t mask)
  * NB_POLL_NODES nodes: a relaxed load and a vDSO clock read, nothing next to 256 nodes. */
 static int budget_spent(const nb_search *s, const nb_budget *b)
 {
+    if (s->nodes < s->replay_nodes) /* nb_fill9 went this far within the budget already */
+        return (s->nodes & (NB_POLL_NODES - 1)) == 0 && nb_interrupted() ? NB_INTERRUPTED : 0;
     if (b && b->nodes_limit && s->nodes >= b->nodes_limit) return NB_BUDGET;
     if ((s->nodes & (NB_POLL_NODES - 1)) == 0) {
         if (nb_interrupted()) return NB_INTERRUPTED;
@@ -710,7 +718,28 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
     if (nb_interrupted()) return NB_INTERRUPTED;
     if (budget && budget->deadline > 0 && nb_now() > budget->deadline) return NB_BUDGET;
 
+    if (s->phase == PH_START && !s->fill9_tried && want == 1 && s->randomise && m->classic9 &&
+        !s->avoid && !s->hint && !s->locked) {
+        uint8_t grid[81];
+        uint64_t rng = s->rng; /* a replay draws again from the start */
+        s->fill9_tried = 1;
+        int st = nb_fill9(cand, val, ch->nassigned, s->queue, s->qn, &rng, budget, &s->nodes,
+                          &s->guesses, grid);
+        if (st == NB_EXHAUSTED) {
+            s->phase = PH_DONE;
+            s->final_status = NB_EXHAUSTED;
+            return NB_EXHAUSTED;
+        }
+        s->replay_nodes = s->nodes;
+        if (st == NB_LIMIT) {
+            s->skip = 1;
+            if (keep && out) memcpy(out, grid, 81);
+            *found = 1;
+        }
+        return st;
+    }
     if (s->phase == PH_START) {
+        if (s->fill9_tried) s->nodes = s->guesses = 0; /* the replay counts them again */
         s->nodes++;
         if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn, s->locked)) s->phase = PH_DESCEND;
         else {
@@ -723,7 +752,9 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
         if (s->phase == PH_DESCEND) {
             if (ch->nassigned == nc) {
                 s->phase = PH_BACKTRACK;
-                if (!(s->avoid && memcmp(val, s->avoid, (size_t)nc) == 0)) {
+                if (s->skip) {
+                    s->skip--;
+                } else if (!(s->avoid && memcmp(val, s->avoid, (size_t)nc) == 0)) {
                     if (got < keep && out) memcpy(out + got * (size_t)nc, val, (size_t)nc);
                     got++;
                     if (got >= want) {

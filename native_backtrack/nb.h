@@ -181,4 +181,13 @@ int c9_set_isa(const char *name);
 uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
                     uint8_t *cols, uint8_t *digits);
 
+/* removal.c: generic.c's randomised search for the classic 9x9 model, the same draws and
+ * states with fixed sizes (random full grids for the generator). From the state that
+ * nb_search_new built (cand, val, nassigned, the queue of cells to place) and the rng
+ * state: NB_LIMIT with the first solution in out (81 bytes), NB_EXHAUSTED, NB_BUDGET or
+ * NB_INTERRUPTED; *nodes and *guesses count as generic.c counts. */
+int nb_fill9(const uint32_t *cand, const uint8_t *val, int nassigned, const int16_t *queue,
+             int qn, uint64_t *rng, const nb_budget *budget, uint64_t *nodes,
+             uint64_t *guesses, uint8_t *out);
+
 #endif

@@ -1,4 +1,5 @@
-/* The clue-removal pass of the generator in one C call: Model.remove_clues.
+/* The clue-removal pass of the generator in one C call: Model.remove_clues (and, at the
+ * end of this file, nb_fill9: the generator's random classic 9x9 grid, for generic.c).
  *
  * A full grid S is known; the puzzle `givens` (S with some cells emptied) is unique. The
  * groups of cells (the orbits of a symmetry, or single cells) are visited in the order the
@@ -9,8 +10,9 @@
  * out); a group of more than GROUP_LIMIT cells is one search that skips S itself. Before
  * any search, a cheap test: when every emptied cell is forced by the givens alone (its
  * peers show every other digit, or a full unit has no other place for its digit), the
- * puzzle stays unique. Both tests answer the same yes/no, so the result does not depend on
- * which one answered; this is the Python loop of sudoku_model.generate and of
+ * puzzle stays unique; and on classic 9x9, when the givens left keep no cell of a set
+ * where two digits of S can swap (find_swaps), it is not unique. Every test answers the
+ * same yes/no, so the result does not depend on which one answered; this is the Python loop of sudoku_model.generate and of
  * RemovalOracle.remove_groups, with the Python overhead per clue gone.
  *
  * Modes: "remove" (a group that can go stays empty; stop before a group once the clue count
@@ -36,6 +38,9 @@
 
 enum { ANS_NECESSARY = 0, ANS_REMOVABLE = 1, ANS_UNKNOWN = 2 };
 
+/* At most 36 digit pairs x 4 components of at least 4 cells (each pair's 18 cells). */
+#define UA_MAX 160
+
 typedef struct {
     const nb_model *m;
     const uint8_t *known;   /* S */
@@ -48,6 +53,11 @@ typedef struct {
     uint8_t was[NB_MAXC];   /* the values of the group in flight before it was emptied */
     uint32_t seen[NB_MAXC]; /* per cell: the digits its peers show (bit d-1) */
     uint16_t *count;        /* per cell and digit: how many of its peers show it */
+    /* Classic 9x9: the unavoidable sets of S made by swapping two digits (see
+     * find_swaps), as 81-bit masks (cells 0..63, 64..80), and the givens as one. */
+    int nua;
+    uint64_t ua_lo[UA_MAX], ua_hi[UA_MAX];
+    uint64_t given_lo, given_hi;
 } pass_ctx;
 
 /* The givens changed at `cell` (digit d placed: +1, emptied: -1): the peers' counts of d
@@ -88,6 +98,74 @@ static int forced(const pass_ctx *x, const uint8_t *values, int cell)
     return 0;
 }
 
+static inline void mark_given(pass_ctx *x, int cell, int on)
+{
+    uint64_t *word = cell < 64 ? &x->given_lo : &x->given_hi;
+    uint64_t bit = 1ull << (cell & 63);
+    *word = on ? *word | bit : *word & ~bit;
+}
+
+/* The unavoidable sets of a classic 9x9 grid S that a swap of two digits makes: for the
+ * digits a, b, start from one cell of either and add, for each cell added, the cell of
+ * the other digit in its row, its column and its box, until closed. Swapping a and b on
+ * that set gives another solution (every row, column and box it touches gets both
+ * digits back), so a puzzle that keeps none of its cells as givens is not unique. Found
+ * once per pass (a few hundred look-ups); a third of the necessary clues of a minimal
+ * puzzle are shown so without a search. */
+static void find_swaps(pass_ctx *x)
+{
+    const uint8_t *s = x->known;
+    uint8_t in_row[10][9], in_col[10][9], in_box[10][9];
+    for (int c = 0; c < 81; c++) {
+        int r = c / 9, k = c % 9, b = (r / 3) * 3 + k / 3;
+        in_row[s[c]][r] = (uint8_t)c;
+        in_col[s[c]][k] = (uint8_t)c;
+        in_box[s[c]][b] = (uint8_t)c;
+    }
+    x->nua = 0;
+    for (int a = 1; a <= 9; a++)
+        for (int b = a + 1; b <= 9; b++) {
+            uint64_t done_lo = 0, done_hi = 0;
+            for (int r0 = 0; r0 < 9; r0++) {
+                int start = in_row[a][r0];
+                if ((start < 64 ? done_lo >> start : done_hi >> (start - 64)) & 1) continue;
+                uint64_t lo = 0, hi = 0;
+                uint8_t todo[18];
+                int n = 0;
+                todo[n++] = (uint8_t)start;
+                if (start < 64) lo |= 1ull << start; else hi |= 1ull << (start - 64);
+                while (n) {
+                    int c = todo[--n], r = c / 9, k = c % 9, other = s[c] == a ? b : a;
+                    int next[3] = {in_row[other][r], in_col[other][k],
+                                   in_box[other][(r / 3) * 3 + k / 3]};
+                    for (int j = 0; j < 3; j++) {
+                        int y = next[j];
+                        uint64_t *w = y < 64 ? &lo : &hi, bit = 1ull << (y & 63);
+                        if (!(*w & bit)) {
+                            *w |= bit;
+                            todo[n++] = (uint8_t)y;
+                        }
+                    }
+                }
+                done_lo |= lo;
+                done_hi |= hi;
+                if (x->nua < UA_MAX) {
+                    x->ua_lo[x->nua] = lo;
+                    x->ua_hi[x->nua] = hi;
+                    x->nua++;
+                }
+            }
+        }
+}
+
+/* True when the givens keep no cell of a known unavoidable set: not unique. */
+static int misses_a_swap(const pass_ctx *x)
+{
+    for (int k = 0; k < x->nua; k++)
+        if (!((x->ua_lo[k] & x->given_lo) | (x->ua_hi[k] & x->given_hi))) return 1;
+    return 0;
+}
+
 static void budget_of(const pass_ctx *x, nb_budget *b)
 {
     b->nodes_limit = x->nodes < 0 ? 0 : (x->nodes == 0 ? 1 : (uint64_t)x->nodes);
@@ -124,6 +202,7 @@ static int test_group(pass_ctx *x, uint8_t *values, const int32_t *cells, int le
     int all_forced = 1;
     for (int i = 0; i < len && all_forced; i++) all_forced = forced(x, values, cells[i]);
     if (all_forced) return ANS_REMOVABLE;
+    if (misses_a_swap(x)) return ANS_NECESSARY;
     if (len > GROUP_LIMIT) {
         int r = search(x, values, NULL, 0, x->known);
         if (r == 1) return ANS_NECESSARY;
@@ -323,6 +402,12 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         }
     for (int c = 0; c < model->nc; c++)
         if (!given[c]) show(x, c, known[c], -1);
+    const int swaps = model->classic9; /* the model's, whichever search path runs */
+    if (swaps) {
+        find_swaps(x);
+        for (int c = 0; c < 81; c++)
+            if (given[c]) mark_given(x, c, 1);
+    }
     uint8_t *v = (uint8_t *)PyBytes_AS_STRING(values), *a = (uint8_t *)PyBytes_AS_STRING(answers);
     Py_ssize_t k = start, stopped = -1;
     int status = NB_EXHAUSTED;
@@ -342,6 +427,7 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
             if (v[g[i]]) {
                 emptied++;
                 show(x, g[i], v[g[i]], -1);
+                if (swaps) mark_given(x, g[i], 0);
                 v[g[i]] = 0;
             }
         }
@@ -351,6 +437,7 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
                 if (x->was[g[i]]) {
                     v[g[i]] = x->was[g[i]];
                     show(x, g[i], v[g[i]], 1);
+                    if (swaps) mark_given(x, g[i], 1);
                 }
         if (answer < 0) {
             status = -answer;
@@ -414,3 +501,187 @@ const char nb_remove_clues_doc[] =
     "classic 9x9 path. Raises ValueError for grids of the wrong length, a value of `givens`\n"
     "that differs from `known`, a cell outside the grid or in two groups, or a bad start;\n"
     "MemoryError when an allocation fails.";
+
+/* ---- The random full grid of the generator, classic 9x9 (nb_fill9) ------------------------
+ *
+ * generic.c's randomised search (naked and hidden singles, no locked candidates; the
+ * unplaced cell with the fewest candidates, scanning from a random cell, first one with
+ * at most two; a random digit of it, then the others in random order) is what
+ * Model.search(seed=...) runs, and its grids are the generator's stream. This is the same
+ * search for the one model that matters, with fixed sizes: 9-bit candidate masks, a
+ * popcount table, a frame of 81 masks, and hidden singles swept only in the units that
+ * changed since their last sweep. Singles reach one fixpoint whatever order they run in
+ * (every rule only removes candidates, and a contradiction stays one), so the states
+ * after each propagation are generic.c's, the cells and digits drawn are its draws from
+ * the same splitmix64 stream, and nodes and guesses are counted as it counts them: the
+ * same grid, node count and budget stops (tests/native_backtrack/test_fill9.py compares
+ * them seed by seed). */
+
+static uint8_t f9_peer[81][20];
+static uint32_t f9_units[81];  /* bit r: row r, 9 + c: column c, 18 + b: box b */
+static uint8_t f9_unit_cells[27][9];
+static uint8_t f9_pop[512];
+static int f9_ready;
+
+static void f9_init(void)
+{
+    if (__atomic_load_n(&f9_ready, __ATOMIC_ACQUIRE)) return;
+    for (int c = 0; c < 81; c++) {
+        int r = c / 9, k = c % 9, b = (r / 3) * 3 + k / 3, n = 0;
+        f9_units[c] = (1u << r) | (1u << (9 + k)) | (1u << (18 + b));
+        f9_unit_cells[r][k] = (uint8_t)c;
+        f9_unit_cells[9 + k][r] = (uint8_t)c;
+        f9_unit_cells[18 + b][(r % 3) * 3 + k % 3] = (uint8_t)c;
+        for (int p = 0; p < 81; p++) {
+            int pr = p / 9, pk = p % 9, pb = (pr / 3) * 3 + pk / 3;
+            if (p != c && (pr == r || pk == k || pb == b)) f9_peer[c][n++] = (uint8_t)p;
+        }
+    }
+    for (int m = 1; m < 512; m++) f9_pop[m] = (uint8_t)(f9_pop[m >> 1] + (m & 1));
+    __atomic_store_n(&f9_ready, 1, __ATOMIC_RELEASE); /* tables are the same in every thread */
+}
+
+typedef struct {
+    uint16_t cand[81];
+    uint8_t val[81];
+    uint8_t nassigned;
+    uint8_t cell;  /* the frame's branching cell */
+    uint16_t mask; /* its digits still to try */
+} f9_state;
+
+static inline uint64_t f9_rng(uint64_t *s)
+{
+    /* splitmix64, as generic.c draws */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Place the queued cells (each with one candidate) and sweep hidden singles in the
+ * units marked dirty, to the fixpoint; 0 on a contradiction. */
+static int f9_propagate(f9_state *s, uint8_t *q, int qn, uint32_t dirty)
+{
+    for (;;) {
+        while (qn) {
+            int c = q[--qn];
+            if (s->val[c]) continue;
+            uint16_t b = s->cand[c];
+            if (!b) return 0;
+            s->val[c] = (uint8_t)(__builtin_ctz(b) + 1);
+            s->nassigned++;
+            for (int i = 0; i < 20; i++) {
+                int p = f9_peer[c][i];
+                uint16_t x = s->cand[p];
+                if (x & b) {
+                    x &= (uint16_t)~b;
+                    s->cand[p] = x;
+                    if (!x) return 0;
+                    dirty |= f9_units[p];
+                    if (!(x & (x - 1))) q[qn++] = (uint8_t)p;
+                }
+            }
+        }
+        if (s->nassigned == 81) return 1;
+        if (!dirty) return 1;
+        while (dirty) {
+            int u = __builtin_ctz(dirty);
+            dirty &= dirty - 1;
+            uint16_t once = 0, twice = 0, placed = 0;
+            for (int i = 0; i < 9; i++) {
+                int c = f9_unit_cells[u][i];
+                uint16_t x = s->cand[c];
+                if (s->val[c]) placed |= x;
+                else {
+                    twice |= once & x;
+                    once |= x;
+                }
+            }
+            if ((once | placed) != 0x1FF) return 0;
+            uint16_t h = once & (uint16_t)~twice & (uint16_t)~placed;
+            while (h) {
+                uint16_t b = h & (uint16_t)(0u - h);
+                h ^= b;
+                for (int i = 0; i < 9; i++) {
+                    int c = f9_unit_cells[u][i];
+                    uint16_t x = s->cand[c];
+                    if (!s->val[c] && (x & b)) {
+                        if (x != b) {
+                            s->cand[c] = b;
+                            q[qn++] = (uint8_t)c;
+                            dirty |= f9_units[c]; /* u too: c lost other digits */
+                        }
+                        break;
+                    }
+                }
+            }
+            if (qn) break; /* place them first: they may settle other dirty units */
+        }
+    }
+}
+
+int nb_fill9(const uint32_t *cand, const uint8_t *val, int nassigned, const int16_t *queue,
+             int qn, uint64_t *rng, const nb_budget *budget, uint64_t *nodes,
+             uint64_t *guesses, uint8_t *out)
+{
+    f9_init();
+    f9_state cur, stack[82];
+    uint8_t q[82];
+    int depth = 0;
+    for (int c = 0; c < 81; c++) {
+        cur.cand[c] = (uint16_t)(cand[c] & 0x1FF);
+        cur.val[c] = val[c];
+    }
+    cur.nassigned = (uint8_t)nassigned;
+    for (int i = 0; i < qn; i++) q[i] = (uint8_t)queue[i];
+    ++*nodes;
+    if (!f9_propagate(&cur, q, qn, 0x7FFFFFF)) return NB_EXHAUSTED;
+    for (;;) {
+        if (cur.nassigned == 81) {
+            for (int c = 0; c < 81; c++) out[c] = cur.val[c];
+            return NB_LIMIT;
+        }
+        /* generic.c's pick_cell */
+        int start = (int)(f9_rng(rng) % 81u), best = -1, bestc = 99;
+        for (int k = 0, c = start; k < 81; k++, c = c == 80 ? 0 : c + 1) {
+            if (cur.val[c]) continue;
+            int pc = f9_pop[cur.cand[c]];
+            if (pc < bestc) {
+                bestc = pc;
+                best = c;
+                if (pc <= 2) break;
+            }
+        }
+        stack[depth] = cur;
+        stack[depth].cell = (uint8_t)best;
+        stack[depth].mask = cur.cand[best];
+        depth++;
+        ++*guesses;
+        for (;;) { /* try the next digit of the top frame */
+            if (depth == 0) return NB_EXHAUSTED;
+            f9_state *f = &stack[depth - 1];
+            if (!f->mask) {
+                depth--;
+                continue;
+            }
+            /* generic.c's budget_spent */
+            if (budget && budget->nodes_limit && *nodes >= budget->nodes_limit) return NB_BUDGET;
+            if ((*nodes & (NB_POLL_NODES - 1)) == 0) {
+                if (nb_interrupted()) return NB_INTERRUPTED;
+                if (budget && budget->deadline > 0 && nb_now() > budget->deadline) return NB_BUDGET;
+            }
+            uint16_t mask = f->mask;
+            int k = (int)(f9_rng(rng) % (uint64_t)f9_pop[mask]);
+            while (k--) mask &= (uint16_t)(mask - 1);
+            uint16_t b = mask & (uint16_t)(0u - mask);
+            f->mask &= (uint16_t)~b;
+            int c = f->cell;
+            cur = *f;
+            if (!f->mask) depth--;
+            ++*nodes;
+            cur.cand[c] = b;
+            q[0] = (uint8_t)c;
+            if (f9_propagate(&cur, q, 1, f9_units[c])) break;
+        }
+    }
+}

@@ -137,6 +137,32 @@ def test_remove_groups_and_all_necessary_answer_like_the_default(symmetry: str) 
         assert RemovalOracle.all_necessary(oracle, more, [*kept, gone]) is False
 
 
+@pytest.mark.parametrize("symmetry", ["none", "rot180"])
+def test_every_answer_of_the_9x9_pass_is_a_count(symmetry: str) -> None:
+    """The 9x9 pass answers some groups without a search (singles; clues whose removal
+    would leave a two-digit swap of S without a given): each answer, replayed on the
+    puzzle of its moment, is what counting to two says."""
+    rules = RuleSet.classic(Shape(3, 3))
+    model = get_backend("native").model(rules)
+    orbits = list(symmetry_orbits(rules.shape, symmetry))
+    for seed in range(60):
+        oracle, rng = _oracle(1000 + seed)
+        known = bytes(oracle.solution.values)
+        order = orbits[:]
+        rng.shuffle(order)
+        values, answers, *_ = model.remove_clues(known, known, order)
+        puzzle = bytearray(known)
+        for group, answer in zip(order, answers):
+            for c in group:
+                puzzle[c] = 0
+            count = model.solve(bytes(puzzle), limit=2, keep=0)[0]
+            assert (count == 1) == (answer == 1), (seed, group)
+            if count == 2:
+                for c in group:
+                    puzzle[c] = known[c]
+        assert bytes(puzzle) == values
+
+
 def test_a_clue_target_stops_the_pass_before_a_group() -> None:
     oracle, rng = _oracle(4)
     order = [(c,) for c in range(81)]
@@ -298,3 +324,34 @@ def test_seeds_make_the_puzzles_they_made_before(symmetry: str, box: tuple[int, 
     engine = engine_for("native")
     made = [generate_one(spec, engine, seed=puzzle_seed(7, i)).puzzle for i in range(2)]
     assert [p.givens.to_line() for p in made] == BEFORE[symmetry, box]
+
+
+def test_a_generated_puzzle_is_the_constructors() -> None:
+    import dataclasses
+    import pickle
+
+    spec = GenerationSpec(RuleSet.classic(Shape(3, 3)), symmetry="rot180")
+    made = generate_one(spec, engine_for("native"), seed=puzzle_seed(7, 0), index=3)
+    fields = {f.name: getattr(made, f.name) for f in dataclasses.fields(GeneratedPuzzle)}
+    built = GeneratedPuzzle(**fields)
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert pickle.loads(pickle.dumps(made)) == built
+    assert (made.level, made.levels_seen, made.cages) == (None, (), None)
+    assert dataclasses.replace(made, level="easy").level == "easy"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.seed = 1  # type: ignore[misc]
+
+
+def test_the_removal_oracle_checks_grids_it_did_not_just_make() -> None:
+    native = get_backend("native")
+    rules = RuleSet.classic(Shape(3, 3))
+    made = native.random_solution(rules, random.Random(3))
+    assert made is not None
+    native.removal_oracle(rules, made)  # the grid it just made: no second check
+    clash = list(made.values)
+    clash[0], clash[1] = clash[1], clash[0]
+    for bad in (Grid._trusted(rules.shape, tuple(clash)), Grid._trusted(rules.shape, (0,) * 81)):
+        with pytest.raises(ValueError, match="must be a full grid"):
+            native.removal_oracle(rules, bad)
+    copy = Grid._trusted(rules.shape, made.values)  # an equal grid, not the one made
+    assert native.removal_oracle(rules, copy).solution is copy

@@ -156,13 +156,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _check_inputs(inputs: list[str]) -> None:
     """Fail before any work on an input that cannot be read (exit 2)."""
-    from ..data import resolve_input
     from .common import _looks_like_path
 
     for arg in inputs:
         if arg == "-":
             continue
         if arg.startswith("bundled:"):
+            from ..data import resolve_input  # here: pathlib is 5 ms of a start-up
+
             try:
                 resolve_input(arg)
             except KeyError as exc:

@@ -12,7 +12,8 @@ Every contender is a subprocess that reads the same file and writes its answers 
   contender comes first);
 - ``old j1`` (with ``--old``): the same with the bulk path switched off (the general path
   of before issue 18), for old-vs-new;
-- ``LABEL j1`` / ``LABEL j2`` (with ``--python LABEL=PYTHON``, repeatable): the same command
+- ``LABEL j1`` / ``LABEL j2`` / ``LABEL start-up`` (with ``--python LABEL=PYTHON``,
+  repeatable): the same commands
   run by another interpreter, e.g. the venv of another checkout or of a non-editable
   install (``pip install .``), for old-vs-new or editable-vs-installed in one run;
 - ``tdoku``: a small C program of ours (below, compiled with ``cc`` into a temporary
@@ -127,6 +128,11 @@ def main() -> None:
     ap.add_argument("--tdoku", help="path of libtdoku_shared.so (optional)")
     ap.add_argument("--puzzles", default="/work/shared/data/17-clue.txt")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument(
+        "--only",
+        metavar="WORD",
+        help="time only the contenders whose name holds WORD (e.g. start-up), and tdoku",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--old", action="store_true", help="also time the path before issue 18")
     ap.add_argument(
@@ -167,6 +173,7 @@ def main() -> None:
             other = [python, "-m", "sudoku_model.cli", "verify"]
             contenders[f"{label} j1"] = [*other, puzzles, *tail, "--jobs", "1"]
             contenders[f"{label} j2"] = [*other, puzzles, *tail, "--jobs", "2"]
+            contenders[f"{label} start-up"] = [*other, one, *tail]
         if opts.tdoku:
             lib = os.path.abspath(opts.tdoku)
             src = os.path.join(tmp, "harness.c")
@@ -179,6 +186,8 @@ def main() -> None:
                 check=True,
             )
             contenders["tdoku"] = [exe, puzzles, out]
+        if opts.only:
+            contenders = {k: c for k, c in contenders.items() if opts.only in k or k == "tdoku"}
         times: dict[str, list[tuple[float, float]]] = {k: [] for k in contenders}
         load0 = _load()
         for cmd in contenders.values():  # warm-up: bytecode written, files in the page cache

@@ -354,3 +354,18 @@ def test_resume_inside_a_block_same_bytes(monkeypatch, tmp_path):
             run_verify(monkeypatch, [str(path), "-o", str(resumed), "--resume"], bulk=bulk)[:2]
         )
     assert outputs[0] == outputs[1] and outputs[0][1].count(b"\n") == 1500
+
+
+def test_non_ascii_names_and_lines_same_bytes(monkeypatch, tmp_path):
+    """bulk9_records copies an all-ASCII chunk into its str and decodes any other: a file
+    name and malformed lines beyond ASCII keep the bytes of the general path."""
+    good = seventeen(700)
+    lines = good[:300] + [good[300][:80] + "é", "ü" * 81] + good[300:]
+    path = tmp_path / "grüße-数独.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)])
+    assert taken == 5 and "grüße-数独".encode() in out and "é".encode() in out
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(plain)])
+    assert taken == 5 and "é".encode() in out

@@ -818,15 +818,20 @@ def _iter_stream(
         else:
             yield from raw_lines(sample)
             n = lineno
-            while block := list(itertools.islice(it, BLOCK_LINES)):
-                k = len(block)
-                joined = "".join(block)
-                if _plain_block(block, joined):
+            for joined, block in _line_blocks(it):
+                k = 0 if block is None else len(block)
+                if _plain_block(joined, block):
                     # a plain line is never blank, a comment or a separator: every line of
                     # the block is a record, numbered as raw_lines numbers it
+                    k = len(joined) // 82
                     yield _new_record(RawBlock, (reader, n + 1, joined[:-1], k, position))
                     position += k
                 else:
+                    if block is None:
+                        block = joined.split("\n")
+                        if not block[-1]:
+                            block.pop()  # the line end of the last line
+                        k = len(block)
                     yield from raw_lines(enumerate(block, n + 1))
                 n += k
             state.last_line = n
@@ -1510,17 +1515,54 @@ _PLAIN_CHARS = b"123456789.0\n"
 _NEWLINES = b"\n" * BLOCK_LINES
 
 
-def _plain_block(block: list[str], joined: str) -> bool:
-    """Whether the lines of ``block`` (``joined``: their concatenation) are each exactly
-    81 plain characters and a newline: a check at C speed over the whole block (every length
-    82, since a caller's lines may hold a line end anywhere; a newline every 82 characters;
-    no other character than the plain ones)."""
-    count = len(block)
-    if len(joined) != 82 * count or not joined.isascii() or set(map(len, block)) != {82}:
+def _line_blocks(it: Iterator[str]) -> Iterator[tuple[str, list[str] | None]]:
+    """The rest of a line stream in blocks of about :data:`BLOCK_LINES` lines:
+    ``(text, lines)``. From a text file of ours (a :class:`io.TextIOBase`, newlines
+    translated) the text is read whole, a block at a time, and ``lines`` is None (split
+    ``text`` at ``\\n`` when they are needed); from other streams the lines come as the
+    stream gives them, ``text`` their concatenation."""
+    if isinstance(it, io.TextIOBase):
+        # the text after the last line end read so far, in pieces: a line without end
+        # (megabytes of garbage) is joined once, not copied again at every read
+        pending: list[str] = []
+        while data := it.read(82 * BLOCK_LINES):
+            end = data.rfind("\n") + 1
+            if not end:
+                pending.append(data)
+                continue
+            if pending:
+                pending.append(data[:end])
+                yield "".join(pending), None
+                pending = []
+            else:
+                yield data[:end], None
+            if end < len(data):
+                pending.append(data[end:])
+        if pending:
+            yield "".join(pending), None  # a last line without a line end
+        return
+    while block := list(itertools.islice(it, BLOCK_LINES)):
+        yield "".join(block), block
+
+
+def _plain_block(joined: str, block: list[str] | None) -> bool:
+    """Whether ``joined`` is lines of exactly 81 plain characters, each ended by a newline
+    (and, when the stream gave ``block``, each of its lines one of them: a caller's lines
+    may hold a line end anywhere): a check at C speed over the whole text (its length, a
+    newline every 82 characters and nowhere else, no other character than the plain
+    ones)."""
+    count, rest = divmod(len(joined), 82)
+    if rest or not count or not joined.isascii():
+        return False
+    if block is not None and (len(block) != count or set(map(len, block)) != {82}):
         return False
     data = joined.encode("ascii")
     ends = _NEWLINES if count == BLOCK_LINES else b"\n" * count
-    return data[81::82] == ends and not data.translate(None, _PLAIN_CHARS)
+    return (
+        data[81::82] == ends
+        and data.count(b"\n") == count
+        and not data.translate(None, _PLAIN_CHARS)
+    )
 
 
 class LineReader(NamedTuple):

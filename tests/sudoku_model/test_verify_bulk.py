@@ -306,6 +306,27 @@ def test_blocks_give_the_lines_line_reading_gives(tmp_path):
     assert _blocks_and_lines(str(path), variants=["diagonal"])[0] == []
 
 
+def test_blocks_of_gzip_bom_cr_and_endless_lines(tmp_path):
+    """Blocks read a gzip file, a byte order mark, CR line ends and a line of a megabyte
+    without any line end (read in pieces, joined once) as line reading does."""
+    import gzip
+
+    good = seventeen(2000)
+    text = "\ufeff" + "\n".join(good[:700]) + "\n" + "x" * 1_000_000 + "\n" + "\n".join(good[700:])
+    gz = tmp_path / "p.txt.gz"
+    gz.write_bytes(gzip.compress(text.encode()))
+    blocks, lines = _blocks_and_lines(str(gz))
+    assert len(lines) == 2001 and sum(b.nlines for b in blocks) >= 1400
+    cr = tmp_path / "cr.txt"
+    cr.write_bytes(text.replace("\n", "\r").encode())
+    assert [b[1:] for b in _blocks_and_lines(str(cr))[0]] == [b[1:] for b in blocks]
+    endless = tmp_path / "endless.txt"
+    # 164 blank lines: 82 characters each pair, a line end every 82: no plain line
+    endless.write_text("\n".join(good[:600]) + "\n" * 165 + "1" * 3_000_000)
+    blocks, lines = _blocks_and_lines(str(endless))
+    assert len(lines) == 601 and len(lines[-1].text) == 3_000_000
+
+
 def test_block_chunks_have_the_sizes_of_chunks():
     from sudoku_model.executor import chunks
     from sudoku_model.formats import LineReader, RawBlock, RawLine

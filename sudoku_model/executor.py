@@ -53,9 +53,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import signal
-import socket
 import sys
 import threading
 import time
@@ -294,6 +292,8 @@ def _alive(pid: int) -> bool:  # pragma: no cover - worker side
 
 
 def _call_pickled(blob: bytes) -> Any:  # pragma: no cover - runs on Dask workers
+    import pickle  # here, as below: pickle and socket are 5 ms of every start-up
+
     fn, item = pickle.loads(blob)
     return fn(item)
 
@@ -542,6 +542,8 @@ class Executor:
                 return self._local.submit(fn, item)
             # Pickled here, once: Dask would otherwise walk every record of a chunk (tuples
             # and lists) looking for futures to substitute.
+            import pickle
+
             blob = pickle.dumps((fn, item), protocol=pickle.HIGHEST_PROTOCOL)
             return self._client.submit(_call_pickled, blob, pure=False)
         return self._pool.submit(fn, item)
@@ -752,6 +754,8 @@ def check_dask_address(address: str | None) -> str:
         )
     if scheme == "tcp":
         try:
+            import socket
+
             with socket.create_connection((host.strip("[]"), int(port)), timeout=3.0):
                 pass
         except OSError as exc:

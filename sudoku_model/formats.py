@@ -86,6 +86,7 @@ __all__ = [
     "FORMATS",
     "WRITABLE_FORMATS",
     "LineReader",
+    "RawBlock",
     "RawLine",
     "Record",
     "format_block",
@@ -611,6 +612,7 @@ def iter_records(
     variants: Sequence[str] = (),
     fmt: str = "auto",
     raw: bool = False,
+    blocks: bool = False,
 ) -> Iterator[Record]:
     """Stream the puzzles of a file, a text stream or an iterable of lines.
 
@@ -634,6 +636,12 @@ def iter_records(
         raw: for line-format input, yield each puzzle line unparsed, as a :class:`RawLine`
             (its :class:`LineReader` parses it later, elsewhere, into the very Record this
             function would give); other formats yield Records as usual.
+        blocks: with ``raw``, when the reader is plain (classic 9x9 or inferred shape, the
+            default alphabet, no variants), runs of lines that are exactly 81 characters
+            of ``1-9 . 0`` come as :class:`RawBlock` items (up to :data:`BLOCK_LINES`
+            lines each) instead of one RawLine a line: the same lines, numbers and
+            positions, without a Python object per line (``sudoku verify``'s bulk path
+            hands them to C as they are). Every other line still comes as a RawLine.
 
     Raises:
         ParseError: when the input holds no puzzle at all (empty file), is binary data, a
@@ -667,9 +675,20 @@ def iter_records(
     last = -1
     try:
         for position, record in enumerate(
-            _iter_stream(stream, name, shape, alphabet, tuple(variants), fmt, state, unparsed=raw)
+            _iter_stream(
+                stream,
+                name,
+                shape,
+                alphabet,
+                tuple(variants),
+                fmt,
+                state,
+                unparsed=raw,
+                blocks=blocks,
+            )
         ):
-            if record.__class__ is RawLine:  # numbered by its reader already (raw=True only)
+            if record.__class__ is RawLine or record.__class__ is RawBlock:
+                # numbered by its reader already (raw=True only)
                 yield record  # type: ignore[misc]
                 last = position
                 continue
@@ -733,6 +752,7 @@ def _iter_stream(
     fmt: str,
     state: _State,
     unparsed: bool = False,
+    blocks: bool = False,
 ) -> Iterator[Any]:
     it = iter(stream)
     sample: list[tuple[int, str]] = []
@@ -774,20 +794,47 @@ def _iter_stream(
         state.last_line = n
 
     if fmt == "line" and unparsed:
-        # _raw_lines over lines() and _content_lines, fused: the verify fast path reads
-        # every line through here, and each generator level costs per line
         reader = LineReader(name, shape, chosen, variants)
-        position = n = 0
-        for n, raw in itertools.chain(sample, enumerate(it, lineno + 1)):
-            stripped = raw.strip()
-            if not stripped or stripped[0] == "#":
-                continue
-            text = raw.rstrip("\r\n")
-            if _is_decoration_line(text) and not reader._holds_puzzle(text, n):
-                continue
-            yield _new_record(RawLine, (reader, n, text, position))
-            position += 1
-        state.last_line = max(n, lineno)
+        position = 0
+
+        def raw_lines(numbered: Iterable[tuple[int, str]]) -> Iterator[RawLine]:
+            # _raw_lines over lines() and _content_lines, fused: the verify fast path reads
+            # every line through here, and each generator level costs per line
+            nonlocal position
+            n = 0
+            for n, raw in numbered:
+                stripped = raw.strip()
+                if not stripped or stripped[0] == "#":
+                    continue
+                text = raw.rstrip("\r\n")
+                if _is_decoration_line(text) and not reader._holds_puzzle(text, n):
+                    continue
+                yield _new_record(RawLine, (reader, n, text, position))
+                position += 1
+            state.last_line = max(state.last_line, n)
+
+        if not (blocks and reader.plain):
+            yield from raw_lines(itertools.chain(sample, enumerate(it, lineno + 1)))
+        else:
+            yield from raw_lines(sample)
+            n = lineno
+            for joined, block in _line_blocks(it):
+                k = 0 if block is None else len(block)
+                if _plain_block(joined, block):
+                    # a plain line is never blank, a comment or a separator: every line of
+                    # the block is a record, numbered as raw_lines numbers it
+                    k = len(joined) // 82
+                    yield _new_record(RawBlock, (reader, n + 1, joined[:-1], k, position))
+                    position += k
+                else:
+                    if block is None:
+                        block = joined.split("\n")
+                        if not block[-1]:
+                            block.pop()  # the line end of the last line
+                        k = len(block)
+                    yield from raw_lines(enumerate(block, n + 1))
+                n += k
+            state.last_line = n
     elif fmt == "line":
         yield from _line_records(lines(), name, shape, chosen, variants)
     elif fmt == "block":
@@ -1462,6 +1509,62 @@ def read_puzzle(text: str, **options: Any) -> Puzzle:
 
 
 # -- unparsed lines: read here, parsed elsewhere (a worker process) ---------------------------
+#: Lines read at a time for :class:`RawBlock` items (``iter_records(..., blocks=True)``).
+BLOCK_LINES = 512
+_PLAIN_CHARS = b"123456789.0\n"
+_NEWLINES = b"\n" * BLOCK_LINES
+
+
+def _line_blocks(it: Iterator[str]) -> Iterator[tuple[str, list[str] | None]]:
+    """The rest of a line stream in blocks of about :data:`BLOCK_LINES` lines:
+    ``(text, lines)``. From a text file of ours (a :class:`io.TextIOBase`, newlines
+    translated) the text is read whole, a block at a time, and ``lines`` is None (split
+    ``text`` at ``\\n`` when they are needed); from other streams the lines come as the
+    stream gives them, ``text`` their concatenation."""
+    if isinstance(it, io.TextIOBase):
+        # the text after the last line end read so far, in pieces: a line without end
+        # (megabytes of garbage) is joined once, not copied again at every read
+        pending: list[str] = []
+        while data := it.read(82 * BLOCK_LINES):
+            end = data.rfind("\n") + 1
+            if not end:
+                pending.append(data)
+                continue
+            if pending:
+                pending.append(data[:end])
+                yield "".join(pending), None
+                pending = []
+            else:
+                yield data[:end], None
+            if end < len(data):
+                pending.append(data[end:])
+        if pending:
+            yield "".join(pending), None  # a last line without a line end
+        return
+    while block := list(itertools.islice(it, BLOCK_LINES)):
+        yield "".join(block), block
+
+
+def _plain_block(joined: str, block: list[str] | None) -> bool:
+    """Whether ``joined`` is lines of exactly 81 plain characters, each ended by a newline
+    (and, when the stream gave ``block``, each of its lines one of them: a caller's lines
+    may hold a line end anywhere): a check at C speed over the whole text (its length, a
+    newline every 82 characters and nowhere else, no other character than the plain
+    ones)."""
+    count, rest = divmod(len(joined), 82)
+    if rest or not count or not joined.isascii():
+        return False
+    if block is not None and (len(block) != count or set(map(len, block)) != {82}):
+        return False
+    data = joined.encode("ascii")
+    ends = _NEWLINES if count == BLOCK_LINES else b"\n" * count
+    return (
+        data[81::82] == ends
+        and data.count(b"\n") == count
+        and not data.translate(None, _PLAIN_CHARS)
+    )
+
+
 class LineReader(NamedTuple):
     """How the lines of one line-format source are read: what a worker needs to turn the
     :class:`RawLine` items of ``iter_records(..., raw=True)`` into the Records that
@@ -1491,6 +1594,16 @@ class LineReader(NamedTuple):
         """The Record of one :class:`RawLine` of this source."""
         return self.records([(line.line, line.text)], line.position)[0]
 
+    @property
+    def plain(self) -> bool:
+        """Whether this reader reads a line of 81 characters ``1-9 . 0`` as a classic
+        9x9 puzzle, nothing more (no variants, the default alphabet)."""
+        return (
+            self.shape in (None, Shape(3, 3))
+            and not self.variants
+            and self.alphabet == DEFAULT_ALPHABET
+        )
+
     def _holds_puzzle(self, text: str, lineno: int) -> bool:
         # a separator line (+---+) is no record unless it reads as cells
         try:
@@ -1511,3 +1624,36 @@ class RawLine(NamedTuple):
     line: int
     text: str
     position: int
+
+
+class RawBlock(NamedTuple):
+    """``nlines`` consecutive puzzle lines of a plain line-format source, not parsed yet
+    (``iter_records(..., raw=True, blocks=True)``): line numbers ``line`` to ``line +
+    nlines - 1``, positions ``position`` to ``position + nlines - 1``; every line is exactly
+    81 characters of ``1-9 . 0``, and ``text`` holds them joined by newlines (none
+    after the last)."""
+
+    reader: LineReader
+    line: int
+    text: str
+    nlines: int
+    position: int
+
+    def split(self, k: int) -> tuple[RawBlock, RawBlock]:
+        """The first ``k`` lines and the rest (``0 < k < nlines``)."""
+        cut = 82 * k
+        return (
+            RawBlock(self.reader, self.line, self.text[: cut - 1], k, self.position),
+            RawBlock(
+                self.reader, self.line + k, self.text[cut:], self.nlines - k, self.position + k
+            ),
+        )
+
+    def raw_lines(self) -> list[RawLine]:
+        """The lines as :class:`RawLine` items, as ``iter_records(..., raw=True)`` gives
+        them."""
+        reader, line, position = self.reader, self.line, self.position
+        return [
+            RawLine(reader, line + i, text, position + i)
+            for i, text in enumerate(self.text.split("\n"))
+        ]

@@ -36,7 +36,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from operator import attrgetter, itemgetter
 from typing import IO, Any, NamedTuple
 
 from . import records as record_schema
@@ -1061,11 +1060,25 @@ def _numbered(records: Iterable[Any]) -> Iterator[tuple[int, Any]]:
 
 
 def _parsed(items: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
-    """The items with every unparsed line (:class:`~sudoku_model.formats.RawLine`) parsed."""
+    """The items with every unparsed line (:class:`~sudoku_model.formats.RawLine`, and
+    the lines of a :class:`~sudoku_model.formats.RawBlock`) parsed."""
     from .formats import RawLine
 
-    for index, item in items:
+    for index, item in _line_items(items):
         yield index, (item.reader.record(item) if item.__class__ is RawLine else item)
+
+
+def _line_items(items: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """The items with every :class:`~sudoku_model.formats.RawBlock` given as its lines
+    (:class:`~sudoku_model.formats.RawLine`)."""
+    from .formats import RawBlock
+
+    for index, item in items:
+        if item.__class__ is RawBlock:
+            for line in item.raw_lines():
+                yield index, line
+        else:
+            yield index, item
 
 
 def _result_chunks(
@@ -1232,7 +1245,9 @@ def _text_task(task: _TextTask) -> TextChunk:
         # the bulk path, as in one process (threads): the same bytes, none of the Python
         # per puzzle that parsing and formatting cost (40 us a record on native, which
         # held --dask local to 1.3x one process)
-        lines = _BulkLines(task.reader, task.input, task.first, task.lines, task.texts)
+        lines = _BulkLines(
+            task.reader, task.input, task.first, task.lines, task.texts, len(task.texts)
+        )
         bulk = _bulk_chunk(task.config, lines)
         if bulk is not None:
             bulk.seconds = time.perf_counter() - start
@@ -1343,7 +1358,7 @@ def _text_tasks(
 
     cut = _TaskCut(config, fmt)
     want = sizer.size()
-    for index, item in items:
+    for index, item in _line_items(items):
         if item.__class__ is RawLine:
             if cut.records or (cut.texts and not cut.follows(index, item)):
                 yield cut.take()
@@ -1468,6 +1483,22 @@ def reads_raw_lines(kind: str, config: VerifyConfig, fmt: str, *, on_results: bo
     return _bulk_backend(config, fmt, (lambda _: None) if on_results else None) is not None
 
 
+def reads_raw_blocks(
+    kind: str, config: VerifyConfig, fmt: str, *, on_results: bool = False
+) -> bool:
+    """Whether :func:`verify_text` should be given plain lines in blocks
+    (``iter_records(..., raw=True, blocks=True)``): the bulk path in this process (the
+    serial and threads kinds) hands a block's text to C as it is, with no Python object
+    per line.
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+    """
+    return kind in ("serial", "threads") and reads_raw_lines(
+        kind, config, fmt, on_results=on_results
+    )
+
+
 _PLAIN_READERS: dict[int, tuple[Any, bool]] = {}
 
 
@@ -1491,39 +1522,68 @@ def _plain_reader(reader: Any) -> bool:
 
 
 class _BulkLines(NamedTuple):
-    """A chunk the bulk path may answer: consecutive unparsed lines of one plain reader."""
+    """A chunk the bulk path may answer: ``nlines`` consecutive unparsed lines of one
+    plain reader, numbered ``lines``, the first at position ``first``; ``texts`` are pieces
+    of one or more lines each (a RawLine's text, a RawBlock's), to be joined by newlines
+    (in the worker thread, not here)."""
 
     reader: Any
     input: int
     first: int
     lines: list[int]
     texts: list[str]
+    nlines: int
 
 
 def _bulk_lines(chunk: list[tuple[int, Any]]) -> _BulkLines | None:
-    """The chunk as :class:`_BulkLines`, or None when it is anything else (parsed
-    records, two inputs, another reader, a gap in the positions)."""
-    from .formats import RawLine
+    """The chunk (RawLine and RawBlock items) as :class:`_BulkLines`, or None when it is
+    anything else (parsed records, two inputs, another reader, a gap in the positions)."""
+    from .formats import RawBlock, RawLine
 
     index, first = chunk[0]
-    if first.__class__ is not RawLine:
+    if first.__class__ is not RawLine and first.__class__ is not RawBlock:
         return None
     reader = first.reader
-    if (
-        chunk[-1][0] != index
-        or chunk[-1][1].position - first.position != len(chunk) - 1
-        or not _plain_reader(reader)
-    ):
+    if chunk[-1][0] != index or not _plain_reader(reader):
         return None
-    items = list(map(_SECOND, chunk))
-    if set(map(type, items)) != {RawLine} or set(map(id, map(_READER, items))) != {id(reader)}:
-        return None
-    lines, texts = list(map(_LINE, items)), list(map(_TEXT, items))
-    return _BulkLines(reader, index, first.position, lines, texts)
+    lines: list[int] = []
+    texts: list[str] = []
+    for i, item in chunk:
+        cls = item.__class__
+        if (cls is not RawLine and cls is not RawBlock) or item.reader is not reader:
+            return None
+        if item.position != first.position + len(lines) or i != index:
+            return None
+        if cls is RawBlock:
+            lines += range(item.line, item.line + item.nlines)
+        else:
+            lines.append(item.line)
+        texts.append(item.text)
+    return _BulkLines(reader, index, first.position, lines, texts, len(lines))
 
 
-_SECOND = itemgetter(1)
-_READER, _LINE, _TEXT = attrgetter("reader"), attrgetter("line"), attrgetter("text")
+def _block_chunks(items: Iterable[tuple[int, Any]], size: int) -> Iterator[list[tuple[int, Any]]]:
+    """:func:`~sudoku_model.executor.chunks` (the same sizes, counted in records) over
+    items among which a :class:`~sudoku_model.formats.RawBlock` counts as its lines: a
+    block that crosses the end of a chunk is split there."""
+    from .formats import RawBlock
+
+    want = max(1, min(size, size // 16))
+    chunk: list[tuple[int, Any]] = []
+    have = 0
+    for index, item in items:
+        while item.__class__ is RawBlock and item.nlines > want - have:
+            head, item = item.split(want - have)
+            chunk.append((index, head))
+            yield chunk
+            chunk, have, want = [], 0, min(size, 2 * want)
+        chunk.append((index, item))
+        have += item.nlines if item.__class__ is RawBlock else 1
+        if have >= want:
+            yield chunk
+            chunk, have, want = [], 0, min(size, 2 * want)
+    if chunk:
+        yield chunk
 
 
 #: Verdict counts of a chunk from the bulk codes (sudoku_model.solving.PLAIN_KINDS; the
@@ -1536,9 +1596,8 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
     take the general path (see the comment above). Runs in a worker thread: apart from
     the lines that are not plain, no Python per puzzle."""
     main, version = _backend(config.backend)
-    texts = lines.texts
-    count = len(texts)
-    joined = "\n".join(texts)
+    count = lines.nlines
+    joined = "\n".join(lines.texts)
     answer = main.verify_plain_lines(joined, count, budget=config.budget)
     if answer is None or not answer.evidence_ok:
         return None
@@ -1552,6 +1611,7 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
     odd = codes.count(_ODD_CODE) + codes.count(_CLASH_CODE)
     if odd:
         reader, first, nums = lines.reader, lines.first, lines.lines
+        texts = joined.split("\n")
         for j, code in enumerate(codes):
             if code != _ODD_CODE and code != _CLASH_CODE:
                 continue
@@ -1609,7 +1669,7 @@ def _bulk_text_chunks(
     when it can be, else parsed and answered as :func:`_result_chunks` does."""
 
     def general(chunk: list[tuple[int, Any]]) -> tuple[str, Any, Any]:
-        parsed = list(_parsed(chunk))
+        parsed = list(_parsed(chunk))  # blocks, too, as their lines
         return ("batch", parsed, _prepare_chunk([rec for _, rec in parsed], config))
 
     def task(chunk: list[tuple[int, Any]]) -> tuple[str, Any, Any]:
@@ -1619,7 +1679,7 @@ def _bulk_text_chunks(
     try:
         for (kind, chunk, extra), answer in executor.map(
             partial(_bulk_task, config),
-            (task(chunk) for chunk in chunks(items, chunk_size)),
+            (task(chunk) for chunk in _block_chunks(items, chunk_size)),
             on_wait=on_wait,
             on_stop=[b.interrupt for b in in_process],
         ):

@@ -193,10 +193,13 @@ def _looks_like_path(arg: str) -> bool:
     return os.sep in arg or arg.endswith((".txt", ".gz", ".csv", ".json", ".jsonl", ".sdk", ".sdm"))
 
 
-def iter_inputs(arg: str, args: argparse.Namespace, *, raw: bool = False) -> Iterator[Any]:
+def iter_inputs(
+    arg: str, args: argparse.Namespace, *, raw: bool = False, blocks: bool = False
+) -> Iterator[Any]:
     """Records (see :class:`sudoku_model.formats.Record`) from a literal puzzle, a file,
     ``bundled:NAME`` or ``-`` (standard input); with ``raw``, the lines of line-format
-    input unparsed (:class:`sudoku_model.formats.RawLine`), for worker processes to parse.
+    input unparsed (:class:`sudoku_model.formats.RawLine`), for worker processes to parse;
+    with ``blocks`` too, runs of plain lines as :class:`sudoku_model.formats.RawBlock`.
 
     Raises:
         CliError: for a missing or unreadable file.
@@ -205,6 +208,7 @@ def iter_inputs(arg: str, args: argparse.Namespace, *, raw: bool = False) -> Ite
 
     opts = input_options(args)
     opts["raw"] = raw
+    opts["blocks"] = blocks
     if arg == "-":
         yield from formats.iter_records(sys.stdin, source="<stdin>", **opts)
         return

@@ -156,13 +156,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _check_inputs(inputs: list[str]) -> None:
     """Fail before any work on an input that cannot be read (exit 2)."""
-    from ..data import resolve_input
     from .common import _looks_like_path
 
     for arg in inputs:
         if arg == "-":
             continue
         if arg.startswith("bundled:"):
+            from ..data import resolve_input  # here: pathlib is 5 ms of a start-up
+
             try:
                 resolve_input(arg)
             except KeyError as exc:
@@ -205,17 +206,21 @@ class _Feed:
     already in the output (resume, checked by content:
     :class:`~sudoku_model.verify.ResumeCheck`). With ``raw``, the lines of line-format
     inputs come unparsed (:class:`~sudoku_model.formats.RawLine`): worker processes parse
-    them (a skipped one is parsed here, for its content check)."""
+    them (a skipped one is parsed here, for its content check). With ``blocks`` too, runs
+    of plain lines come as :class:`~sudoku_model.formats.RawBlock` items (the bulk path)."""
 
-    def __init__(self, args: argparse.Namespace, state: Any, *, raw: bool = False) -> None:
+    def __init__(
+        self, args: argparse.Namespace, state: Any, *, raw: bool = False, blocks: bool = False
+    ) -> None:
         self.args = args
         self.state = state
         self.raw = raw
+        self.blocks = raw and blocks
         self.check = state.checker() if state is not None else None
         self.skipped_bytes = 0
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
-        from ..formats import RawLine
+        from ..formats import RawBlock, RawLine
 
         literal = 0
         state, check = self.state, self.check
@@ -223,30 +228,38 @@ class _Feed:
             numbered = None
             reader: Any = None
             renamed: Any = None
-            for rec in iter_inputs(arg, self.args, raw=self.raw):
-                if rec.__class__ is RawLine:
-                    if rec.reader.source == "<argument>":
-                        if rec.reader is not reader:
-                            if numbered is None:
-                                literal += 1
-                                numbered = f"<argument {literal}>"
-                            reader, renamed = rec.reader, rec.reader._replace(source=numbered)
-                        rec = rec._replace(reader=renamed)
-                elif rec.source == "<argument>":
-                    # literal puzzles: each argument its own source name
-                    if numbered is None:
-                        literal += 1
-                        numbered = f"<argument {literal}>"
-                    rec = rec._replace(source=numbered)
-                if check is not None and not check.finished:
-                    if state.done(index, rec.position):
-                        if rec.__class__ is RawLine:
-                            rec = rec.reader.record(rec)
-                        check.skip(index, rec)
-                        self.skipped_bytes += len(rec.text) + 1
+            for item in iter_inputs(arg, self.args, raw=self.raw, blocks=self.blocks):
+                group: Any = (item,)
+                if item.__class__ is RawBlock:
+                    if item.reader.source != "<argument>" and (check is None or check.finished):
+                        yield index, item
                         continue
-                    check.finish()
-                yield index, rec
+                    # rare (a literal puzzle, the part a resumed run skips): line by line
+                    group = item.raw_lines()
+                for rec in group:
+                    if rec.__class__ is RawLine:
+                        if rec.reader.source == "<argument>":
+                            if rec.reader is not reader:
+                                if numbered is None:
+                                    literal += 1
+                                    numbered = f"<argument {literal}>"
+                                reader, renamed = rec.reader, rec.reader._replace(source=numbered)
+                            rec = rec._replace(reader=renamed)
+                    elif rec.source == "<argument>":
+                        # literal puzzles: each argument its own source name
+                        if numbered is None:
+                            literal += 1
+                            numbered = f"<argument {literal}>"
+                        rec = rec._replace(source=numbered)
+                    if check is not None and not check.finished:
+                        if state.done(index, rec.position):
+                            if rec.__class__ is RawLine:
+                                rec = rec.reader.record(rec)
+                            check.skip(index, rec)
+                            self.skipped_bytes += len(rec.text) + 1
+                            continue
+                        check.finish()
+                    yield index, rec
         if check is not None:
             check.finish()
 
@@ -410,8 +423,12 @@ def _run(args: argparse.Namespace) -> int:
     config = v.VerifyConfig(
         main_backend, tuple(others), args.minimal, budget, args.validate, canonical=args.canonical
     )
+    on_results = certifier is not None
     feed = _Feed(
-        args, state, raw=v.reads_raw_lines(kind, config, fmt, on_results=certifier is not None)
+        args,
+        state,
+        raw=v.reads_raw_lines(kind, config, fmt, on_results=on_results),
+        blocks=v.reads_raw_blocks(kind, config, fmt, on_results=on_results),
     )
 
     def on_wait() -> None:

@@ -3,6 +3,7 @@
 
     python tests/benchmarks/bench_verify_e2e.py [--tdoku /path/to/libtdoku_shared.so]
         [--puzzles /work/shared/data/17-clue.txt] [--rounds 5] [--seed 1] [--old]
+        [--python LABEL=PYTHON ...]
 
 Every contender is a subprocess that reads the same file and writes its answers to a file:
 - ``ours j1`` / ``ours j2``: ``python -m sudoku_model.cli verify FILE --backend native
@@ -11,6 +12,10 @@ Every contender is a subprocess that reads the same file and writes its answers 
   contender comes first);
 - ``old j1`` (with ``--old``): the same with the bulk path switched off (the general path
   of before issue 18), for old-vs-new;
+- ``LABEL j1`` / ``LABEL j2`` / ``LABEL start-up`` (with ``--python LABEL=PYTHON``,
+  repeatable): the same commands
+  run by another interpreter, e.g. the venv of another checkout or of a non-editable
+  install (``pip install .``), for old-vs-new or editable-vs-installed in one run;
 - ``tdoku``: a small C program of ours (below, compiled with ``cc`` into a temporary
   folder and linked against the library given by ``--tdoku``) that reads the file, asks
   TdokuSolverDpllTriadSimd for up to 2 solutions per puzzle and writes one line per
@@ -89,10 +94,14 @@ def transformed(lines: list[str], rng: random.Random) -> list[str]:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run(cmd: list[str]) -> tuple[float, float]:
-    """(CPU seconds of the child, wall seconds); exits on a failure."""
+def run(cmd: list[str], cwd: str) -> tuple[float, float]:
+    """(CPU seconds of the child, wall seconds); exits on a failure. Children run in
+    ``cwd`` (a scratch folder): run from a checkout, ``python -m`` would import the
+    checkout's sources instead of those installed for the interpreter."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV, cwd=cwd
+    )
     assert proc.stderr is not None
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -109,13 +118,31 @@ OLD = (
 )
 
 
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages (timings on a busy machine say so)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tdoku", help="path of libtdoku_shared.so (optional)")
     ap.add_argument("--puzzles", default="/work/shared/data/17-clue.txt")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument(
+        "--only",
+        metavar="WORD",
+        help="time only the contenders whose name holds WORD (e.g. start-up), and tdoku",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--old", action="store_true", help="also time the path before issue 18")
+    ap.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=PYTHON",
+        help="also time verify run by this interpreter (another checkout's venv, a "
+        "non-editable install); repeatable",
+    )
     opts = ap.parse_args()
     if not os.path.exists(opts.puzzles):
         sys.exit(f"{opts.puzzles}: no such file (give --puzzles)")
@@ -139,6 +166,14 @@ def main() -> None:
         }
         if opts.old:
             contenders["old j1"] = [sys.executable, "-c", OLD, "verify", puzzles, *tail]
+        for spec in opts.python:
+            label, sep, python = spec.partition("=")
+            if not sep or not label or not python:
+                sys.exit(f"--python {spec!r}: give LABEL=PYTHON")
+            other = [python, "-m", "sudoku_model.cli", "verify"]
+            contenders[f"{label} j1"] = [*other, puzzles, *tail, "--jobs", "1"]
+            contenders[f"{label} j2"] = [*other, puzzles, *tail, "--jobs", "2"]
+            contenders[f"{label} start-up"] = [*other, one, *tail]
         if opts.tdoku:
             lib = os.path.abspath(opts.tdoku)
             src = os.path.join(tmp, "harness.c")
@@ -151,15 +186,18 @@ def main() -> None:
                 check=True,
             )
             contenders["tdoku"] = [exe, puzzles, out]
+        if opts.only:
+            contenders = {k: c for k, c in contenders.items() if opts.only in k or k == "tdoku"}
         times: dict[str, list[tuple[float, float]]] = {k: [] for k in contenders}
+        load0 = _load()
         for cmd in contenders.values():  # warm-up: bytecode written, files in the page cache
-            run(cmd)
+            run(cmd, tmp)
         rng = random.Random(opts.seed)
         for _ in range(opts.rounds):
             order = list(contenders)
             rng.shuffle(order)
             for name in order:
-                times[name].append(run(contenders[name]))
+                times[name].append(run(contenders[name], tmp))
         print(f"{len(lines):,} puzzles of {opts.puzzles}, transformed (seed {opts.seed}); ")
         print(f"median of {opts.rounds} interleaved runs; CPU = user + system of the child")
         anchor = times.get("tdoku")
@@ -168,10 +206,11 @@ def main() -> None:
         for name, runs in times.items():
             cpu = statistics.median(c for c, _ in runs)
             wall = statistics.median(w for _, w in runs)
-            row = f"{name:<14} CPU {cpu:6.3f} s  wall {wall:6.3f} s"
+            row = f"{name:<16} CPU {cpu:6.3f} s  wall {wall:6.3f} s"
             if cpu0 and wall0:
                 row += f"   CPU {cpu / cpu0:5.2f}x tdoku  wall {wall / wall0:5.2f}x tdoku"
             print(row, flush=True)
+        print(f"load average before / after: {load0} / {_load()}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

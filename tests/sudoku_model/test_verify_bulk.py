@@ -265,3 +265,128 @@ def test_worker_tasks_take_the_bulk_path_with_the_same_bytes(monkeypatch, tmp_pa
     assert bulk.notes == general.notes
     for word in ("malformed", "contradictory", "unique"):
         assert f'"verdict":"{word}"' in bulk.text
+
+
+# -- the chunked raw feed: plain lines read in blocks ------------------------------------------
+def _expanded(items):
+    from sudoku_model.formats import RawBlock
+
+    out = []
+    for item in items:
+        out.extend(item.raw_lines() if type(item) is RawBlock else [item])
+    return out
+
+
+def _blocks_and_lines(src, **options):
+    from sudoku_model.formats import RawBlock, iter_records
+
+    blocks = list(iter_records(src, raw=True, blocks=True, **options))
+    lines = list(iter_records(src, raw=True, **options))
+    assert _expanded(blocks) == lines
+    return [b for b in blocks if type(b) is RawBlock], lines
+
+
+def test_blocks_give_the_lines_line_reading_gives(tmp_path):
+    """Blocks carry the very lines, numbers and positions of one RawLine a line, whatever
+    surrounds them: comments, blank and odd lines, CRLF ends, no line end at the end."""
+    blocks, lines = _blocks_and_lines(str(odd_file(tmp_path)))
+    assert blocks == []  # odd lines every few lines: no block of 512 plain lines
+    good = seventeen(3000)
+    text = "# c\n" + "\n".join(good[:1000]) + "\n\n# mid\n" + "\n".join(good[1000:])
+    path = tmp_path / "plain.txt"
+    path.write_text(text)  # no line end after the last line
+    blocks, lines = _blocks_and_lines(str(path))
+    assert len(lines) == 3000 and sum(b.nlines for b in blocks) >= 2000
+    path.write_bytes(text.replace("\n", "\r\n").encode())
+    assert _blocks_and_lines(str(path))[0] == blocks  # universal newlines: the same blocks
+    # a caller's lines may hold a line end anywhere: never a block then
+    joined = [good[k] + "\n" + good[k + 1] + "\n" for k in range(0, 1200, 2)]
+    assert _blocks_and_lines(joined, fmt="line")[0] == []
+    # another reader than the plain one: lines, not blocks
+    assert _blocks_and_lines(str(path), variants=["diagonal"])[0] == []
+
+
+def test_blocks_of_gzip_bom_cr_and_endless_lines(tmp_path):
+    """Blocks read a gzip file, a byte order mark, CR line ends and a line of a megabyte
+    without any line end (read in pieces, joined once) as line reading does."""
+    import gzip
+
+    good = seventeen(2000)
+    text = "\ufeff" + "\n".join(good[:700]) + "\n" + "x" * 1_000_000 + "\n" + "\n".join(good[700:])
+    gz = tmp_path / "p.txt.gz"
+    gz.write_bytes(gzip.compress(text.encode()))
+    blocks, lines = _blocks_and_lines(str(gz))
+    assert len(lines) == 2001 and sum(b.nlines for b in blocks) >= 1400
+    cr = tmp_path / "cr.txt"
+    cr.write_bytes(text.replace("\n", "\r").encode())
+    assert [b[1:] for b in _blocks_and_lines(str(cr))[0]] == [b[1:] for b in blocks]
+    endless = tmp_path / "endless.txt"
+    # 164 blank lines: 82 characters each pair, a line end every 82: no plain line
+    endless.write_text("\n".join(good[:600]) + "\n" * 165 + "1" * 3_000_000)
+    blocks, lines = _blocks_and_lines(str(endless))
+    assert len(lines) == 601 and len(lines[-1].text) == 3_000_000
+
+
+def test_block_chunks_have_the_sizes_of_chunks():
+    from sudoku_model.executor import chunks
+    from sudoku_model.formats import LineReader, RawBlock, RawLine
+    from sudoku_model.gridtext import DEFAULT_ALPHABET
+
+    reader = LineReader("x", None, DEFAULT_ALPHABET, ())
+    good = seventeen(2000)
+    items, position = [], 0
+    for k, size in enumerate([1, 700, 3, 1, 512, 40, 1, 200]):
+        if size == 1:
+            items.append((k // 5, RawLine(reader, position + 1, good[position], position)))
+        else:
+            text = "\n".join(good[position : position + size])
+            items.append((k // 5, RawBlock(reader, position + 1, text, size, position)))
+        position += size
+    got = list(v._block_chunks(items, 256))
+    want = list(chunks(_expanded(item for _, item in items), 256))
+    assert [len(_expanded(item for _, item in c)) for c in got] == [len(c) for c in want]
+    assert [_expanded(item for _, item in c) for c in got] == want
+    assert [{i for i, _ in c} for c in got][-1] == {1}
+
+
+def test_the_command_reads_blocks_on_the_bulk_path_only():
+    config = v.VerifyConfig("native")
+    assert v.reads_raw_blocks("serial", config, "jsonl")
+    assert v.reads_raw_blocks("threads", config, "jsonl")
+    assert not v.reads_raw_blocks("processes", config, "jsonl")  # workers take lines
+    assert not v.reads_raw_blocks("serial", config, "csv")
+    assert not v.reads_raw_blocks("serial", config, "jsonl", on_results=True)
+
+
+def test_resume_inside_a_block_same_bytes(monkeypatch, tmp_path):
+    """A resumed run whose first record to verify lies inside a block: the skipped lines
+    are checked one by one, the rest of the block is verified, and the output is that of
+    the general path."""
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(seventeen(1500)) + "\n")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)])
+    assert taken == 6  # 32, 64, 128, 256, 512, 508
+    full = out.splitlines(keepends=True)
+    outputs = []
+    for bulk in (True, False):
+        resumed = tmp_path / f"resume-{bulk}.jsonl"
+        resumed.write_bytes(b"".join(full[:700]))
+        outputs.append(
+            run_verify(monkeypatch, [str(path), "-o", str(resumed), "--resume"], bulk=bulk)[:2]
+        )
+    assert outputs[0] == outputs[1] and outputs[0][1].count(b"\n") == 1500
+
+
+def test_non_ascii_names_and_lines_same_bytes(monkeypatch, tmp_path):
+    """bulk9_records copies an all-ASCII chunk into its str and decodes any other: a file
+    name and malformed lines beyond ASCII keep the bytes of the general path."""
+    good = seventeen(700)
+    lines = good[:300] + [good[300][:80] + "é", "ü" * 81] + good[300:]
+    path = tmp_path / "grüße-数独.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(path)])
+    assert taken == 5 and "grüße-数独".encode() in out and "é".encode() in out
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, taken = same_both_ways(monkeypatch, tmp_path, [str(plain)])
+    assert taken == 5 and "é".encode() in out

@@ -23,6 +23,7 @@
 #include <Python.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,15 @@ static void init_tables(void)
     }
     for (int m = 0; m < 512; m++)
         POP[m] = __builtin_popcount((unsigned)m);
+}
+
+static u128 FORWARD[81];
+
+static void init_forward(void)
+{
+    /* the peers of a cell with a higher index (SE's "forward visible" cells) */
+    for (int c = 0; c < 81; c++)
+        FORWARD[c] = PEER[c] & ~((BIT128(c) << 1) - 1);
 }
 
 static inline int ctz128(u128 x)
@@ -1162,6 +1172,344 @@ static PyObject *three_strong_links(const int *cands)
     return out;
 }
 
+/* ---- aligned pair and triplet exclusion (aligned.py) -------------------------------- */
+
+/* aligned._exclusions: the candidates of `cells` that no combination allows; a
+ * combination repeating a digit in a region, or covering every candidate of a common
+ * excluder, is impossible. Returns the number of (cell, digit) written. */
+static int exclusions(const int *cands, const int *cells, int n, u128 common, int *ec, int *ed)
+{
+    int masks[81], nm = 0;
+    for (u128 x = common; x; x &= x - 1)
+        masks[nm++] = cands[ctz128(x)];
+    int want[3], allowed[3] = {0, 0, 0}, sees[3][3];
+    for (int i = 0; i < n; i++) {
+        want[i] = cands[cells[i]];
+        for (int j = 0; j < n; j++)
+            sees[i][j] = (PEER[cells[i]] & BIT128(cells[j])) != 0;
+    }
+    /* every combination: the allowed sets do not depend on the order, and the search stops
+     * once every candidate is allowed (then nothing goes) */
+    int last = n == 3 ? 1 : 0;
+    for (int m0 = want[0]; m0; m0 &= m0 - 1) {
+        int b0 = m0 & -m0;
+        int w1 = sees[0][1] ? want[1] & ~b0 : want[1];
+        for (int m1 = w1; m1; m1 &= m1 - 1) {
+            int b1 = m1 & -m1;
+            int w2 = last ? want[2] : 1;
+            if (last) {
+                if (sees[0][2])
+                    w2 &= ~b0;
+                if (sees[1][2])
+                    w2 &= ~b1;
+            }
+            for (int m2 = w2; m2; m2 &= m2 - 1) {
+                int b2 = last ? (m2 & -m2) : 0;
+                int mask = b0 | b1 | b2, ok = 1;
+                for (int k = 0; k < nm; k++)
+                    if ((masks[k] & ~mask) == 0) {
+                        ok = 0;
+                        break;
+                    }
+                if (!ok)
+                    continue;
+                allowed[0] |= b0;
+                allowed[1] |= b1;
+                allowed[2] |= b2;
+                if (allowed[0] == want[0] && allowed[1] == want[1] &&
+                    (!last || allowed[2] == want[2]))
+                    return 0;
+            }
+        }
+    }
+    int ne = 0;
+    for (int i = 0; i < n; i++)
+        for (int d = 1; d <= 9; d++)
+            if ((want[i] >> (d - 1) & 1) && !(allowed[i] >> (d - 1) & 1)) {
+                ec[ne] = cells[i];
+                ed[ne++] = d;
+            }
+    return ne;
+}
+
+static int aligned_exclusion(const int *cands, int degree, PyObject *out, Py_ssize_t limit)
+{
+    int cand[81], nc = 0, excl[81][20], nexcl[81];
+    u128 ex[81], candset = 0;
+    for (int c = 0; c < 81; c++) {
+        if (POP[cands[c]] < 2)
+            continue;
+        int single = 0, n = 0;
+        u128 b = 0;
+        for (int k = 0; k < 20; k++) {
+            int p = PEERLIST[c][k], pop = POP[cands[p]];
+            if (pop == 1)
+                single = 1;
+            else if (pop >= 2 && pop <= degree) {
+                excl[c][n++] = p;
+                b |= BIT128(p);
+            }
+        }
+        if (!single && n) {
+            cand[nc++] = c;
+            nexcl[c] = n;
+            ex[c] = b;
+            candset |= BIT128(c);
+        }
+    }
+    if (nc < degree)
+        return 0;
+    int kind = degree == 2 ? K_APE : K_ATE;
+    double rating = degree == 2 ? 6.2 : 7.5;
+    /* pairs in SE's order: increasing bitmask of the two indices */
+    for (int i1 = 1; i1 < nc; i1++)
+        for (int i0 = 0; i0 < i1; i0++) {
+            int c0 = cand[i0], c1 = cand[i1];
+            u128 common01 = ex[c0] & ex[c1];
+            if ((common01 & (common01 - 1)) == 0)
+                continue;
+            int tail[40], nt = 1;
+            if (degree == 3) {
+                /* the third cell: a candidate among the excluders of c0, then of c1 */
+                nt = 0;
+                u128 taken = BIT128(c0) | BIT128(c1);
+                for (int s = 0; s < 2; s++) {
+                    int c = s ? c1 : c0;
+                    for (int k = 0; k < nexcl[c]; k++) {
+                        int t = excl[c][k];
+                        if ((candset & BIT128(t)) && !(taken & BIT128(t))) {
+                            taken |= BIT128(t);
+                            tail[nt++] = t;
+                        }
+                    }
+                }
+            }
+            for (int j = 0; j < nt; j++) {
+                int cells[3] = {c0, c1, degree == 3 ? tail[j] : -1};
+                u128 common = common01;
+                if (degree == 3)
+                    common &= ex[cells[2]];
+                if ((common & (common - 1)) == 0)
+                    continue;
+                int ec[27], ed[27];
+                int ne = exclusions(cands, cells, degree, common, ec, ed);
+                if (!ne)
+                    continue;
+                if (emit(out, kind, rating, elims_tuple(ec, ed, ne), -1, 0, cells, degree, NULL, 0))
+                    return -1;
+                if (full(out, limit))
+                    return 0;
+            }
+        }
+    return 0;
+}
+
+/* ---- WXYZ- to TUVWXYZ-wings (wings.als_wing) ---------------------------------------- */
+
+typedef struct {
+    double rating;
+    int nelim;
+    char suffix[8];
+    int idx;
+    PyObject *hint;
+} WHint;
+
+typedef struct {
+    const int *cands;
+    int size, digits_max;
+    int cells[6];
+    WHint *found;
+    int n, cap;
+    int failed;
+} Wings;
+
+/* wings._victims: the cells that see every set cell holding `bit`, within `start`. */
+static inline u128 wing_victims(const Wings *w, int bit, u128 start)
+{
+    u128 out = start;
+    for (int i = 0; i < w->size; i++)
+        if (w->cands[w->cells[i]] & bit)
+            out &= PEER[w->cells[i]];
+    return out;
+}
+
+static int wing_add(Wings *w, u128 board, int digit, int *ec, int *ed, int ne)
+{
+    int bit = 1 << (digit - 1);
+    for (; board; board &= board - 1) {
+        int c = ctz128(board);
+        if (w->cands[c] & bit) {
+            ec[ne] = c;
+            ed[ne++] = digit;
+        }
+    }
+    return ne;
+}
+
+static void wing_hint(Wings *w, int uni, int yz, int x, int z, int dbl, int biggest,
+                      int wing_size, double rating)
+{
+    u128 skip = BIT128(yz);
+    for (int i = 0; i < w->size; i++)
+        skip |= BIT128(w->cells[i]);
+    int ec[81 * 9], ed[81 * 9], ne = 0, before;
+    int weak = 0, strong_x = 0, strong_z = 0;
+    u128 all = ~(u128)0;
+    if (dbl) {
+        int others = uni & ~((1 << (x - 1)) | (1 << (z - 1)));
+        for (int d = 1; d <= 9; d++)
+            if (others >> (d - 1) & 1) {
+                before = ne;
+                ne = wing_add(w, wing_victims(w, 1 << (d - 1), all) & ~skip, d, ec, ed, ne);
+                weak |= ne > before;
+            }
+        before = ne;
+        ne = wing_add(w, wing_victims(w, 1 << (x - 1), PEER[yz]) & ~skip, x, ec, ed, ne);
+        strong_x = ne > before;
+    }
+    before = ne;
+    ne = wing_add(w, wing_victims(w, 1 << (z - 1), PEER[yz]) & ~skip, z, ec, ed, ne);
+    strong_z = ne > before;
+    if (dbl && !weak && (!strong_z || !strong_x))
+        dbl = 0;
+    if (!ne)
+        return;
+    if (w->n == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 16;
+        WHint *grown = realloc(w->found, (size_t)cap * sizeof(WHint));
+        if (grown == NULL) {
+            w->failed = 1;
+            PyErr_NoMemory();
+            return;
+        }
+        w->found = grown;
+        w->cap = cap;
+    }
+    int cells[7];
+    memcpy(cells, w->cells, (size_t)w->size * sizeof(int));
+    cells[w->size] = yz;
+    static const int KIND[7] = {0, 0, 0, K_WXYZ_WING, K_VWXYZ_WING, K_UVWXYZ_WING,
+                                K_TUVWXYZ_WING};
+    PyObject *hint = PyList_New(0);
+    if (hint == NULL ||
+        emit(hint, KIND[w->size], rating, elims_tuple(ec, ed, ne), -1, 0, cells, w->size + 1,
+             NULL, 0)) {
+        Py_XDECREF(hint);
+        w->failed = 1;
+        return;
+    }
+    WHint *h = &w->found[w->n];
+    h->rating = rating;
+    h->nelim = ne;
+    snprintf(h->suffix, sizeof h->suffix, "%d%d%d", dbl ? 2 : 1, biggest, wing_size);
+    h->idx = w->n++;
+    h->hint = PyList_GET_ITEM(hint, 0);
+    Py_INCREF(h->hint);
+    Py_DECREF(hint);
+}
+
+static double wing_rating(int size, int biggest)
+{
+    if (size == 3)
+        return 5.5 + ((4 - 3) - abs(3 - biggest)) * 0.1;
+    if (size == 4)
+        return 6.2 + ((5 - 3) - abs(3 - biggest)) * 0.1;
+    return size == 5 ? 6.6 : 7.5;
+}
+
+static void wing_bivalues(Wings *w, int uni)
+{
+    const int *cands = w->cands;
+    u128 around = 0, inside = 0;
+    int biggest = 0, wing_size = 0;
+    for (int i = 0; i < w->size; i++) {
+        int c = w->cells[i];
+        around |= PEER[c];
+        inside |= BIT128(c);
+        int p = POP[cands[c]];
+        biggest = p > biggest ? p : biggest;
+        wing_size += p;
+    }
+    double rating = wing_rating(w->size, biggest);
+    for (u128 rest = around & ~inside; rest && !w->failed; rest &= rest - 1) {
+        int yz = ctz128(rest), m = cands[yz];
+        if (POP[m] != 2 || (m & uni) != m)
+            continue;
+        int x = lowest_digit(m), z = lowest_digit(m & (m - 1));
+        int x_ok = 1, z_ok = 1;
+        for (int i = 0; i < w->size; i++) {
+            int c = w->cells[i];
+            int sees = (PEER[c] & BIT128(yz)) != 0;
+            if ((cands[c] >> (x - 1) & 1) && !sees)
+                x_ok = 0;
+            if ((cands[c] >> (z - 1) & 1) && !sees)
+                z_ok = 0;
+        }
+        if (x_ok)
+            wing_hint(w, uni, yz, x, z, z_ok, biggest, wing_size, rating);
+        else if (z_ok)
+            wing_hint(w, uni, yz, z, x, 0, biggest, wing_size, rating);
+    }
+}
+
+static void wing_clique(Wings *w, int depth, int uni, u128 allowed)
+{
+    if (depth == w->size) {
+        if (POP[uni] == w->digits_max)
+            wing_bivalues(w, uni);
+        return;
+    }
+    for (u128 a = allowed; a && !w->failed; a &= a - 1) {
+        int nxt = ctz128(a), m = w->cands[nxt];
+        if (POP[m] < 2)
+            continue;
+        int u = uni | m;
+        int last = depth + 1 == w->size;
+        if (last ? POP[u] == w->digits_max : POP[u] <= w->digits_max) {
+            w->cells[depth] = nxt;
+            wing_clique(w, depth + 1, u, allowed & FORWARD[nxt]);
+        }
+    }
+}
+
+static int wing_cmp(const void *pa, const void *pb)
+{
+    const WHint *a = pa, *b = pb;
+    if (a->rating != b->rating)
+        return a->rating < b->rating ? -1 : 1;
+    if (a->nelim != b->nelim)
+        return a->nelim > b->nelim ? -1 : 1; /* more eliminations first */
+    int s = strcmp(a->suffix, b->suffix);
+    if (s)
+        return s > 0 ? -1 : 1; /* suffix descending, as a string */
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+static PyObject *als_wings(const int *cands, int size)
+{
+    Wings w = {cands, size, size + 1, {0}, NULL, 0, 0, 0};
+    for (int first = 0; first < 81 && !w.failed; first++) {
+        int m = cands[first];
+        if (POP[m] >= 2 && POP[m] <= w.digits_max) {
+            w.cells[0] = first;
+            wing_clique(&w, 1, m, FORWARD[first]);
+        }
+    }
+    PyObject *out = NULL;
+    if (!w.failed) {
+        qsort(w.found, (size_t)w.n, sizeof(WHint), wing_cmp);
+        out = PyList_New(w.n);
+        for (int i = 0; out && i < w.n; i++) {
+            PyList_SET_ITEM(out, i, w.found[i].hint);
+            w.found[i].hint = NULL;
+        }
+    }
+    for (int i = 0; i < w.n; i++)
+        Py_XDECREF(w.found[i].hint);
+    free(w.found);
+    return out;
+}
+
 /* ---- Python entry points ------------------------------------------------------------ */
 
 static PyObject *py_scan(PyObject *args, PyObject *kwargs, int which)
@@ -1215,8 +1563,16 @@ static PyObject *py_scan(PyObject *args, PyObject *kwargs, int which)
             rc = fish(values, cands, degree, out, limit);
         }
         break;
-    default:
+    case 8:
         rc = xy_wings(cands, degree, out, limit);
+        break;
+    default:
+        if (degree < 2 || degree > 3) {
+            PyErr_SetString(PyExc_ValueError, "degree out of range");
+            rc = -1;
+        } else {
+            rc = aligned_exclusion(cands, degree, out, limit);
+        }
         break;
     }
     if (rc) {
@@ -1241,6 +1597,24 @@ SCAN(hidden_sets, 5)
 SCAN(naked_sets, 6)
 SCAN(fish, 7)
 SCAN(xy_wings, 8)
+SCAN(aligned_exclusion, 9)
+
+static PyObject *py_als_wings(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *pc;
+    int size;
+    if (!PyArg_ParseTuple(args, "Oi", &pc, &size))
+        return NULL;
+    if (size < 3 || size > 6) {
+        PyErr_SetString(PyExc_ValueError, "wing size out of range 3..6");
+        return NULL;
+    }
+    int cands[81];
+    if (read81(pc, cands, 511, "cands"))
+        return NULL;
+    return als_wings(cands, size);
+}
 
 static PyObject *py_turbot_fish(PyObject *self, PyObject *arg)
 {
@@ -1280,6 +1654,10 @@ static PyMethodDef methods[] = {
      "fish(values, cands, degree, limit=-1): basic.fish's hints."},
     {"xy_wings", KW py_xy_wings, METH_VARARGS | METH_KEYWORDS,
      "xy_wings(values, cands, xyz, limit=-1): basic.xy_wings' hints (xyz 0 or 1)."},
+    {"aligned_exclusion", KW py_aligned_exclusion, METH_VARARGS | METH_KEYWORDS,
+     "aligned_exclusion(values, cands, degree, limit=-1): aligned.aligned_exclusion's hints."},
+    {"als_wings", py_als_wings, METH_VARARGS,
+     "als_wings(cands, size): wings.als_wing's hints (size 3..6), sorted as SE sorts them."},
     {"turbot_fish", py_turbot_fish, METH_O,
      "turbot_fish(cands): strong_links.turbot_fish's hints, sorted as SE sorts them."},
     {"three_strong_links", py_three_strong_links, METH_O,
@@ -1297,5 +1675,6 @@ PyMODINIT_FUNC PyInit__se(void)
 {
     init_tables();
     init_box_configs();
+    init_forward();
     return PyModule_Create(&module);
 }

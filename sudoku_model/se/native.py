@@ -32,6 +32,8 @@ __all__ = [
     "xy_wings",
     "turbot_fish",
     "three_strong_links",
+    "aligned_exclusion",
+    "als_wing",
 ]
 
 try:
@@ -146,4 +148,15 @@ def turbot_fish(state: State) -> Iterator[SEStep]:
 def three_strong_links(state: State) -> Iterator[SEStep]:
     """:func:`strong_links.three_strong_links` in C (every hint found, then SE's sort)."""
     for hint in _c.three_strong_links(state.cands):
+        yield _step(hint)
+
+
+def aligned_exclusion(state: State, degree: int) -> Iterator[SEStep]:
+    """:func:`aligned.aligned_exclusion` in C (degree 2 or 3)."""
+    return _scan(_c.aligned_exclusion, state, degree)
+
+
+def als_wing(state: State, size: int) -> Iterator[SEStep]:
+    """:func:`wings.als_wing` in C (size 3 to 6; every hint found, then SE's sort)."""
+    for hint in _c.als_wings(state.cands, size):
         yield _step(hint)

@@ -53,6 +53,8 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
     ``fast`` (the same hints, sooner) and the Python reference otherwise."""
     t = native if fast else basic
     sl = native if fast else strong_links
+    wg = native if fast else wings
+    al = native if fast else aligned
     return (
         _p("Hidden Single", 1.0, t.hidden_singles),
         _p("Direct Pointing", 1.7, t.direct_pointing),
@@ -74,16 +76,16 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
         _p("Jellyfish", 5.2, lambda s: t.fish(s, 4)),
         _p("Hidden Quad", 5.4, lambda s: t.hidden_sets(s, 4)),
         _p("Three Strong Links", 5.4, sl.three_strong_links),
-        _p("WXYZ-Wing", 5.5, lambda s: wings.als_wing(s, 3)),
+        _p("WXYZ-Wing", 5.5, lambda s: wg.als_wing(s, 3)),
         _p("BUG", 5.6, unique.bug),
-        _p("VWXYZ-Wing", 6.2, lambda s: wings.als_wing(s, 4)),
-        _p("Aligned Pair Exclusion", 6.2, lambda s: aligned.aligned_exclusion(s, 2)),
+        _p("VWXYZ-Wing", 6.2, lambda s: wg.als_wing(s, 4)),
+        _p("Aligned Pair Exclusion", 6.2, lambda s: al.aligned_exclusion(s, 2)),
         Producer(
             "Forcing Chains & Cycles",
             6.5,
             lambda s, dl: chaining.cycles_and_forcing_chains(s, dl),
         ),
-        _p("Aligned Triplet Exclusion", 7.5, lambda s: aligned.aligned_exclusion(s, 3)),
+        _p("Aligned Triplet Exclusion", 7.5, lambda s: al.aligned_exclusion(s, 3)),
         Producer(
             "Nishio Forcing Chains",
             7.5,

@@ -12,7 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_model.se import PRODUCERS, State, apply_step, basic, native, rate_se, strong_links
+from sudoku_model.se import (
+    PRODUCERS,
+    State,
+    aligned,
+    apply_step,
+    basic,
+    native,
+    rate_se,
+    strong_links,
+    wings,
+)
 from sudoku_model.se.rater import PYTHON_PRODUCERS
 from sudoku_model.se.steps import SEStep
 
@@ -70,6 +80,18 @@ def _pairs() -> list[tuple[str, Search, Search]]:
                 lambda s, x=xyz: basic.xy_wings(s, x),
                 lambda s, x=xyz: native.xy_wings(s, x),
             )
+        )
+    for k in (2, 3):
+        out.append(
+            (
+                f"aligned {k}",
+                lambda s, k=k: aligned.aligned_exclusion(s, k),
+                lambda s, k=k: native.aligned_exclusion(s, k),
+            )
+        )
+    for k in (3, 4, 5, 6):
+        out.append(
+            (f"wing {k}", lambda s, k=k: wings.als_wing(s, k), lambda s, k=k: native.als_wing(s, k))
         )
     return out
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from . import unique
 from .state import State
 from .steps import SEStep
 
@@ -34,6 +35,7 @@ __all__ = [
     "three_strong_links",
     "aligned_exclusion",
     "als_wing",
+    "unique_loops",
 ]
 
 try:
@@ -160,3 +162,8 @@ def als_wing(state: State, size: int) -> Iterator[SEStep]:
     """:func:`wings.als_wing` in C (size 3 to 6; every hint found, then SE's sort)."""
     for hint in _c.als_wings(state.cands, size):
         yield _step(hint)
+
+
+def unique_loops(state: State) -> Iterator[SEStep]:
+    """:func:`unique.unique_loops` with the search for loops in C."""
+    return unique.unique_loops(state, _c.unique_loops)

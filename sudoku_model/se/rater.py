@@ -55,6 +55,7 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
     sl = native if fast else strong_links
     wg = native if fast else wings
     al = native if fast else aligned
+    uq = native if fast else unique
     return (
         _p("Hidden Single", 1.0, t.hidden_singles),
         _p("Direct Pointing", 1.7, t.direct_pointing),
@@ -71,7 +72,7 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
         _p("Turbot Fish", 4.0, sl.turbot_fish),
         _p("XY-Wing", 4.2, lambda s: t.xy_wings(s, False)),
         _p("XYZ-Wing", 4.4, lambda s: t.xy_wings(s, True)),
-        _p("Unique Rectangle", 4.5, unique.unique_loops),
+        _p("Unique Rectangle", 4.5, uq.unique_loops),
         _p("Naked Quad", 5.0, lambda s: t.naked_sets(s, 4)),
         _p("Jellyfish", 5.2, lambda s: t.fish(s, 4)),
         _p("Hidden Quad", 5.4, lambda s: t.hidden_sets(s, 4)),

@@ -21,6 +21,7 @@ from sudoku_model.se import (
     native,
     rate_se,
     strong_links,
+    unique,
     wings,
 )
 from sudoku_model.se.rater import PYTHON_PRODUCERS
@@ -48,6 +49,7 @@ def _pairs() -> list[tuple[str, Search, Search]]:
         ("locking", basic.locking, native.locking),
         ("turbot fish", strong_links.turbot_fish, native.turbot_fish),
         ("three strong links", strong_links.three_strong_links, native.three_strong_links),
+        ("unique loops", unique.unique_loops, native.unique_loops),
     ]
     for k in (2, 3):
         out.append(

@@ -6,7 +6,7 @@ Both assume the puzzle has one solution, as SE does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from .state import BIT, CELL_REGIONS, DIGITS, PEER_SETS, POPCOUNT, REGIONS, State, combos
 from .steps import SEStep
@@ -75,8 +75,19 @@ def _loop_name(size: int, kind: int) -> str:
     return f"{base} type {kind}"
 
 
-def unique_loops(state: State) -> Iterator[SEStep]:
-    """Unique rectangles and loops, sorted as SE sorts them (rating, then type)."""
+def _valid_loops(cands: list[int], start: int, v1: int, v2: int) -> list[list[int]]:
+    return [loop for loop in _find_loops(cands, start, v1, v2) if _valid_loop(loop)]
+
+
+LoopFinder = Callable[[list[int], int, int, int], Sequence[Sequence[int]]]
+
+
+def unique_loops(state: State, find: LoopFinder = _valid_loops) -> Iterator[SEStep]:
+    """Unique rectangles and loops, sorted as SE sorts them (rating, then type).
+
+    ``find(cands, start, v1, v2)`` lists the valid loops through ``start`` on the digits
+    v1 and v2, in the order of :func:`_find_loops` (the C search passes its own).
+    """
     cands, values = state.cands, state.values
     hints: list[tuple[float, int, SEStep]] = []
     seen: set[tuple[object, ...]] = set()
@@ -97,9 +108,8 @@ def unique_loops(state: State) -> Iterator[SEStep]:
             continue
         v1, v2 = DIGITS[m]
         both = BIT[v1] | BIT[v2]
-        for loop in _find_loops(cands, start, v1, v2):
-            if not _valid_loop(loop):
-                continue
+        for found in find(cands, start, v1, v2):
+            loop = list(found)
             base = _loop_rating(len(loop))
             extra_cells = [c for c in loop if POPCOUNT[cands[c]] > 2]
             if len(extra_cells) == 1:

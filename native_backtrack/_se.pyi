@@ -1,0 +1,52 @@
+"""Type stub of the SE rater's C searches (see native_backtrack/se_core.c).
+
+A hint is (kind, rating, eliminations, placement, cells, regions); kind indexes
+sudoku_model.se.native.NAMES. ``limit`` is the number of hints wanted (-1: all)."""
+
+from collections.abc import Sequence
+
+Hint = tuple[
+    int,
+    float,
+    tuple[tuple[int, int], ...],
+    tuple[int, int] | None,
+    tuple[int, ...],
+    tuple[int, ...],
+]
+
+def hidden_singles(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def naked_singles(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def direct_locking(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def locking(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def direct_hidden_sets(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def hidden_sets(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def naked_sets(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def fish(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def xy_wings(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def turbot_fish(cands: Sequence[int], /) -> list[Hint]: ...
+def three_strong_links(cands: Sequence[int], /) -> list[Hint]: ...
+def aligned_exclusion(
+    values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
+) -> list[Hint]: ...
+def als_wings(cands: Sequence[int], size: int, /) -> list[Hint]: ...
+def unique_loops(
+    cands: Sequence[int], start: int, v1: int, v2: int, /
+) -> list[tuple[int, ...]]: ...

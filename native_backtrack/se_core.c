@@ -1,0 +1,1773 @@
+/* The technique searches of the SE rater in C: native_backtrack._se.
+ *
+ * The Python modules of sudoku_model/se/ are the reference: every function here returns
+ * the hints of its Python twin, in the same order and the same form (a test compares
+ * both on every step of a sample of rated puzzles). Sudoku Explainer applies the first
+ * hint of the first technique that has one, so the order is part of the answer, not a
+ * detail: each search below walks regions, digits and combinations in the order the
+ * Python code does, and the techniques whose hints SE sorts are sorted with the same key.
+ *
+ * The state is the rater's: cands[81], a 9-bit candidate mask per cell (0 for a filled
+ * cell), and where a technique needs them values[81] (0 for an empty cell). Regions are
+ * numbered as SE numbers them: 0-8 boxes, 9-17 rows, 18-26 columns. Sets of cells are
+ * 128-bit boards (bit c = cell c).
+ *
+ * A hint comes back as a tuple (kind, rating, eliminations, placement, cells, regions):
+ * kind indexes the Python side's table of names, eliminations is a tuple of (cell, digit),
+ * placement a (cell, digit) or None. Functions that scan (no sorting) take `limit`, the
+ * number of hints wanted (-1: all): the rater wants one, a dynamic chain "+" all.
+ *
+ * Written for GCC and Clang (unsigned __int128, __builtin_ctzll), like classic9.c.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+/* Kinds: the Python side (sudoku_model/se/native.py) names them in this order. */
+enum {
+    K_FULL_HOUSE, K_HIDDEN_SINGLE, K_DIRECT_POINTING, K_DIRECT_CLAIMING, K_DIRECT_HIDDEN_PAIR,
+    K_DIRECT_HIDDEN_TRIPLET, K_NAKED_SINGLE, K_POINTING, K_CLAIMING, K_NAKED_PAIR,
+    K_NAKED_TRIPLET, K_NAKED_QUAD, K_HIDDEN_PAIR, K_HIDDEN_TRIPLET, K_HIDDEN_QUAD, K_X_WING,
+    K_SWORDFISH, K_JELLYFISH, K_XY_WING, K_XYZ_WING, K_TURBOT_FISH, K_THREE_STRONG_LINKS,
+    K_APE, K_ATE, K_WXYZ_WING, K_VWXYZ_WING, K_UVWXYZ_WING, K_TUVWXYZ_WING
+};
+
+static int REG[27][9];
+static int CREG[81][3];
+static u128 REGMASK[27];
+static u128 PEER[81];
+static int PEERLIST[81][20];
+static int POP[512];
+
+#define BIT128(c) ((u128)1 << (c))
+
+static void init_tables(void)
+{
+    for (int b = 0; b < 9; b++)
+        for (int i = 0; i < 9; i++)
+            REG[b][i] = (3 * (b / 3) + i / 3) * 9 + 3 * (b % 3) + i % 3;
+    for (int r = 0; r < 9; r++)
+        for (int c = 0; c < 9; c++) {
+            REG[9 + r][c] = r * 9 + c;
+            REG[18 + c][r] = r * 9 + c;
+        }
+    for (int c = 0; c < 81; c++) {
+        CREG[c][0] = 3 * (c / 27) + (c % 9) / 3;
+        CREG[c][1] = 9 + c / 9;
+        CREG[c][2] = 18 + c % 9;
+    }
+    for (int r = 0; r < 27; r++) {
+        REGMASK[r] = 0;
+        for (int i = 0; i < 9; i++)
+            REGMASK[r] |= BIT128(REG[r][i]);
+    }
+    for (int c = 0; c < 81; c++) {
+        PEER[c] = (REGMASK[CREG[c][0]] | REGMASK[CREG[c][1]] | REGMASK[CREG[c][2]]) & ~BIT128(c);
+        int n = 0;
+        for (int p = 0; p < 81; p++)
+            if (PEER[c] & BIT128(p))
+                PEERLIST[c][n++] = p;
+    }
+    for (int m = 0; m < 512; m++)
+        POP[m] = __builtin_popcount((unsigned)m);
+}
+
+static u128 FORWARD[81];
+
+static void init_forward(void)
+{
+    /* the peers of a cell with a higher index (SE's "forward visible" cells) */
+    for (int c = 0; c < 81; c++)
+        FORWARD[c] = PEER[c] & ~((BIT128(c) << 1) - 1);
+}
+
+static inline int ctz128(u128 x)
+{
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+static inline int lowest_digit(int mask) { return __builtin_ctz((unsigned)mask) + 1; }
+
+/* ---- arguments ---------------------------------------------------------------------- */
+
+/* Reads 81 ints in [0, top] from a sequence; 0 on success, -1 with an exception set. */
+static int read81(PyObject *seq, int out[81], int top, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 81) {
+        PyErr_Format(PyExc_ValueError, "%s: 81 cells expected", what);
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (int i = 0; i < 81; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < 0 || v > top) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %d holds %ld, outside 0..%d", what, i, v,
+                         top);
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* ---- building hints ----------------------------------------------------------------- */
+
+static PyObject *int_tuple(const int *v, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *pair_tuple(int a, int b) { return Py_BuildValue("(ii)", a, b); }
+
+static PyObject *elims_tuple(const int *cells, const int *digits, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = pair_tuple(cells[i], digits[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* Eliminations of one digit from a board of cells, ascending. */
+static PyObject *board_elims(u128 board, int digit, int *count)
+{
+    int cells[81], digits[81], n = 0;
+    while (board) {
+        int c = ctz128(board);
+        board &= board - 1;
+        cells[n] = c;
+        digits[n++] = digit;
+    }
+    if (count)
+        *count = n;
+    return elims_tuple(cells, digits, n);
+}
+
+/* Appends (kind, rating, elims, placement, cells, regions) to `out`; steals `elims`.
+ * pc < 0: no placement. 0 on success, -1 on error. */
+static int emit(PyObject *out, int kind, double rating, PyObject *elims, int pc, int pd,
+                const int *cells, int ncells, const int *regions, int nregions)
+{
+    if (elims == NULL)
+        return -1;
+    PyObject *placement, *ct, *rt;
+    if (pc >= 0) {
+        placement = pair_tuple(pc, pd);
+    } else {
+        placement = Py_None;
+        Py_INCREF(placement);
+    }
+    ct = int_tuple(cells, ncells);
+    rt = int_tuple(regions, nregions);
+    PyObject *hint = NULL;
+    if (placement && ct && rt)
+        hint = Py_BuildValue("(idNNNN)", kind, rating, elims, placement, ct, rt);
+    else {
+        Py_DECREF(elims);
+        Py_XDECREF(placement);
+        Py_XDECREF(ct);
+        Py_XDECREF(rt);
+    }
+    if (hint == NULL)
+        return -1;
+    int rc = PyList_Append(out, hint);
+    Py_DECREF(hint);
+    return rc;
+}
+
+/* True when `out` holds the `limit` hints asked for (limit < 0: never). */
+static inline int full(PyObject *out, Py_ssize_t limit)
+{
+    return limit >= 0 && PyList_GET_SIZE(out) >= limit;
+}
+
+/* The mask of positions (bit i: position i of the region) that hold `bit`. */
+static inline int position_mask(const int *cands, int region, int bit)
+{
+    int m = 0;
+    for (int i = 0; i < 9; i++)
+        if (cands[REG[region][i]] & bit)
+            m |= 1 << i;
+    return m;
+}
+
+static inline int empty_count(const int *values, int region)
+{
+    int n = 0;
+    for (int i = 0; i < 9; i++)
+        n += values[REG[region][i]] == 0;
+    return n;
+}
+
+/* SE scans boxes, then columns, then rows for singles and subsets. */
+static const int SCAN_TYPES[3] = {0, 2, 1};
+
+/* ---- singles (basic.hidden_singles, basic.naked_singles) ----------------------------- */
+
+static int hidden_singles(const int *values, const int *cands, PyObject *out, Py_ssize_t limit)
+{
+    for (int alone_only = 1; alone_only >= 0; alone_only--)
+        for (int t = 0; t < 3; t++) {
+            int rtype = SCAN_TYPES[t];
+            for (int r = 9 * rtype; r < 9 * rtype + 9; r++) {
+                int empty = empty_count(values, r);
+                if (empty == 0)
+                    continue;
+                int alone = empty == 1;
+                if (alone != alone_only)
+                    continue;
+                for (int d = 1; d <= 9; d++) {
+                    int bit = 1 << (d - 1), found = -1, n = 0;
+                    for (int i = 0; i < 9 && n < 2; i++)
+                        if (cands[REG[r][i]] & bit) {
+                            n++;
+                            found = REG[r][i];
+                        }
+                    if (n != 1)
+                        continue;
+                    int kind = alone ? K_FULL_HOUSE : K_HIDDEN_SINGLE;
+                    double rating = alone ? 1.0 : (rtype == 0 ? 1.2 : 1.5);
+                    if (emit(out, kind, rating, PyTuple_New(0), found, d, &found, 1, NULL, 0))
+                        return -1;
+                    if (full(out, limit))
+                        return 0;
+                }
+            }
+        }
+    return 0;
+}
+
+static int naked_singles(const int *cands, PyObject *out, Py_ssize_t limit)
+{
+    for (int c = 0; c < 81; c++) {
+        int m = cands[c];
+        if (m && POP[m] == 1) {
+            if (emit(out, K_NAKED_SINGLE, 2.3, PyTuple_New(0), c, lowest_digit(m), &c, 1, NULL,
+                     0))
+                return -1;
+            if (full(out, limit))
+                return 0;
+        }
+    }
+    return 0;
+}
+
+/* ---- intersections (basic._locking) ------------------------------------------------- */
+
+static const int LOCKING_PAIRS[4][2] = {{0, 2}, {0, 1}, {2, 0}, {1, 0}};
+
+/* Regions of type t2 that share cells with region r1, ascending; returns their count. */
+static int crossing(int r1, int t2, int *out)
+{
+    int n = 0;
+    for (int r2 = 9 * t2; r2 < 9 * t2 + 9; r2++)
+        if (REGMASK[r1] & REGMASK[r2])
+            out[n++] = r2;
+    return n;
+}
+
+static int locking(const int *cands, int direct, PyObject *out, Py_ssize_t limit)
+{
+    for (int p = 0; p < 4; p++) {
+        int t1 = LOCKING_PAIRS[p][0], t2 = LOCKING_PAIRS[p][1];
+        for (int d = 1; d <= 9; d++) {
+            int bit = 1 << (d - 1);
+            for (int r1 = 9 * t1; r1 < 9 * t1 + 9; r1++) {
+                int pos1[9], n1 = 0;
+                u128 b1 = 0;
+                for (int i = 0; i < 9; i++)
+                    if (cands[REG[r1][i]] & bit) {
+                        pos1[n1++] = REG[r1][i];
+                        b1 |= BIT128(REG[r1][i]);
+                    }
+                if (n1 < 2)
+                    continue;
+                int cross[9], ncross = crossing(r1, t2, cross);
+                for (int k = 0; k < ncross; k++) {
+                    int r2 = cross[k];
+                    if (b1 & ~REGMASK[r2])
+                        continue;
+                    int ec[9], ed[9], ne = 0;
+                    for (int i = 0; i < 9; i++) {
+                        int c = REG[r2][i];
+                        if (!(REGMASK[r1] & BIT128(c)) && (cands[c] & bit)) {
+                            ec[ne] = c;
+                            ed[ne++] = d;
+                        }
+                    }
+                    if (!ne)
+                        continue;
+                    if (direct) {
+                        int kind = t1 == 0 ? K_DIRECT_POINTING : K_DIRECT_CLAIMING;
+                        double rating = t1 == 0 ? 1.7 : 1.9;
+                        int cross3[9], n3 = crossing(r2, t1, cross3);
+                        for (int j = 0; j < n3; j++) {
+                            int r3 = cross3[j];
+                            if (r3 == r1)
+                                continue;
+                            int npos3 = 0, nrest = 0, rest = -1;
+                            for (int i = 0; i < 9; i++) {
+                                int c = REG[r3][i];
+                                if (cands[c] & bit) {
+                                    npos3++;
+                                    if (!(REGMASK[r2] & BIT128(c))) {
+                                        nrest++;
+                                        rest = c;
+                                    }
+                                }
+                            }
+                            if (npos3 <= 1 || nrest != 1)
+                                continue;
+                            if (emit(out, kind, rating, elims_tuple(ec, ed, ne), rest, d, pos1,
+                                     n1, NULL, 0))
+                                return -1;
+                            if (full(out, limit))
+                                return 0;
+                        }
+                    } else {
+                        int kind = t1 == 0 ? K_POINTING : K_CLAIMING;
+                        double rating = t1 == 0 ? 2.6 : 2.8;
+                        int regions[2] = {r1, r2};
+                        if (emit(out, kind, rating, elims_tuple(ec, ed, ne), -1, 0, pos1, n1,
+                                 regions, 2))
+                            return -1;
+                        if (full(out, limit))
+                            return 0;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- subsets (basic._hidden_sets, basic.naked_sets) --------------------------------- */
+
+static int hidden_sets(const int *values, const int *cands, int degree, int direct,
+                       PyObject *out, Py_ssize_t limit)
+{
+    static const int KIND[5] = {0, 0, K_HIDDEN_PAIR, K_HIDDEN_TRIPLET, K_HIDDEN_QUAD};
+    static const double RATING[5] = {0, 0, 3.4, 4.0, 5.4};
+    for (int t = 0; t < 3; t++) {
+        int rtype = SCAN_TYPES[t];
+        for (int r = 9 * rtype; r < 9 * rtype + 9; r++) {
+            int empty = empty_count(values, r);
+            if (!(empty > 2 * degree || (direct && empty > degree)))
+                continue;
+            int pos[9];
+            for (int i = 0; i < 9; i++)
+                pos[i] = position_mask(cands, r, 1 << i);
+            /* SE's combinations: increasing bitmask value */
+            for (int vmask = 0; vmask < 512; vmask++) {
+                if (POP[vmask] != degree)
+                    continue;
+                int uni = 0, ok = 1;
+                for (int i = 0; i < 9; i++)
+                    if (vmask >> i & 1) {
+                        if (POP[pos[i]] <= 1) {
+                            ok = 0;
+                            break;
+                        }
+                        uni |= pos[i];
+                    }
+                if (!ok || POP[uni] != degree)
+                    continue;
+                int set_cells[9], ns = 0, ec[81], ed[81], ne = 0;
+                for (int i = 0; i < 9; i++)
+                    if (uni >> i & 1)
+                        set_cells[ns++] = REG[r][i];
+                for (int k = 0; k < ns; k++) {
+                    int rest = cands[set_cells[k]] & ~vmask;
+                    for (int d = 1; d <= 9; d++)
+                        if (rest >> (d - 1) & 1) {
+                            ec[ne] = set_cells[k];
+                            ed[ne++] = d;
+                        }
+                }
+                if (direct) {
+                    for (int d = 1; d <= 9; d++) {
+                        if (vmask >> (d - 1) & 1)
+                            continue;
+                        int m = pos[d - 1];
+                        if (POP[m] > 1) {
+                            int rest = m & ~uni;
+                            if (POP[rest] == 1) {
+                                if (ne) {
+                                    int target = REG[r][__builtin_ctz((unsigned)rest)];
+                                    int kind = degree == 2 ? K_DIRECT_HIDDEN_PAIR
+                                                           : K_DIRECT_HIDDEN_TRIPLET;
+                                    if (emit(out, kind, degree == 2 ? 2.0 : 2.5,
+                                             elims_tuple(ec, ed, ne), target, d, set_cells, ns,
+                                             NULL, 0))
+                                        return -1;
+                                    if (full(out, limit))
+                                        return 0;
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (ne) {
+                    if (emit(out, KIND[degree], RATING[degree], elims_tuple(ec, ed, ne), -1, 0,
+                             set_cells, ns, &r, 1))
+                        return -1;
+                    if (full(out, limit))
+                        return 0;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int naked_sets(const int *values, const int *cands, int degree, PyObject *out,
+                      Py_ssize_t limit)
+{
+    static const int KIND[5] = {0, 0, K_NAKED_PAIR, K_NAKED_TRIPLET, K_NAKED_QUAD};
+    static const double RATING[5] = {0, 0, 3.0, 3.6, 5.0};
+    for (int t = 0; t < 3; t++) {
+        int rtype = SCAN_TYPES[t];
+        for (int r = 9 * rtype; r < 9 * rtype + 9; r++) {
+            if (empty_count(values, r) < 2 * degree)
+                continue;
+            for (int combo = 0; combo < 512; combo++) {
+                if (POP[combo] != degree)
+                    continue;
+                int uni = 0, ok = 1;
+                for (int i = 0; i < 9; i++)
+                    if (combo >> i & 1) {
+                        int m = cands[REG[r][i]];
+                        if (POP[m] <= 1) {
+                            ok = 0;
+                            break;
+                        }
+                        uni |= m;
+                    }
+                if (!ok || POP[uni] != degree)
+                    continue;
+                int ec[81], ed[81], ne = 0;
+                u128 chosen = 0;
+                for (int i = 0; i < 9; i++)
+                    if (combo >> i & 1)
+                        chosen |= BIT128(REG[r][i]);
+                for (int i = 0; i < 9; i++) {
+                    int c = REG[r][i];
+                    if (chosen & BIT128(c))
+                        continue;
+                    int m = cands[c] & uni;
+                    for (int d = 1; d <= 9; d++)
+                        if (m >> (d - 1) & 1) {
+                            ec[ne] = c;
+                            ed[ne++] = d;
+                        }
+                }
+                if (!ne)
+                    continue;
+                int cells[9], nc = 0;
+                while (chosen) {
+                    cells[nc++] = ctz128(chosen);
+                    chosen &= chosen - 1;
+                }
+                if (emit(out, KIND[degree], RATING[degree], elims_tuple(ec, ed, ne), -1, 0, cells,
+                         nc, &r, 1))
+                    return -1;
+                if (full(out, limit))
+                    return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- basic fish (basic.fish) -------------------------------------------------------- */
+
+static int fish(const int *values, const int *cands, int degree, PyObject *out,
+                Py_ssize_t limit)
+{
+    static const int KIND[5] = {0, 0, K_X_WING, K_SWORDFISH, K_JELLYFISH};
+    static const double RATING[5] = {0, 0, 3.2, 3.8, 5.2};
+    int placed[10] = {0};
+    for (int c = 0; c < 81; c++)
+        placed[values[c]]++;
+    static const int TYPES[2][2] = {{2, 1}, {1, 2}};
+    for (int p = 0; p < 2; p++) {
+        int bt = TYPES[p][0], ct = TYPES[p][1];
+        int pos[10][9];
+        for (int d = 1; d <= 9; d++)
+            for (int i = 0; i < 9; i++)
+                pos[d][i] = position_mask(cands, 9 * bt + i, 1 << (d - 1));
+        for (int base_mask = 0; base_mask < 512; base_mask++) {
+            if (POP[base_mask] != degree)
+                continue;
+            for (int d = 1; d <= 9; d++) {
+                if (placed[d] + degree * 2 > 9)
+                    continue;
+                int uni = 0, ok = 1;
+                for (int i = 0; i < 9; i++)
+                    if (base_mask >> i & 1) {
+                        int m = pos[d][i];
+                        if (POP[m] <= 1) {
+                            ok = 0;
+                            break;
+                        }
+                        uni |= m;
+                    }
+                if (!ok || POP[uni] != degree)
+                    continue;
+                int bit = 1 << (d - 1), ec[81], ed[81], ne = 0;
+                for (int j = 0; j < 9; j++)
+                    if (uni >> j & 1)
+                        for (int i = 0; i < 9; i++) {
+                            int c = REG[9 * ct + j][i];
+                            if (!(base_mask >> i & 1) && (cands[c] & bit)) {
+                                ec[ne] = c;
+                                ed[ne++] = d;
+                            }
+                        }
+                if (!ne)
+                    continue;
+                int cells[16], nc = 0, lines[8], nl = 0;
+                for (int i = 0; i < 9; i++)
+                    if (base_mask >> i & 1) {
+                        for (int j = 0; j < 9; j++) {
+                            int c = REG[9 * bt + i][j];
+                            if ((uni >> j & 1) && (cands[c] & bit))
+                                cells[nc++] = c;
+                        }
+                        lines[nl++] = 9 * bt + i;
+                    }
+                for (int j = 0; j < 9; j++)
+                    if (uni >> j & 1)
+                        lines[nl++] = 9 * ct + j;
+                if (emit(out, KIND[degree], RATING[degree], elims_tuple(ec, ed, ne), -1, 0, cells,
+                         nc, lines, nl))
+                    return -1;
+                if (full(out, limit))
+                    return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- XY- and XYZ-wings (basic.xy_wings) --------------------------------------------- */
+
+static int xy_wings(const int *cands, int xyz, PyObject *out, Py_ssize_t limit)
+{
+    int target = xyz ? 3 : 2;
+    for (int xy = 0; xy < 81; xy++) {
+        int xyv = cands[xy];
+        if (POP[xyv] != target)
+            continue;
+        for (int a = 0; a < 20; a++) {
+            int xz = PEERLIST[xy][a], xzv = cands[xz];
+            if (POP[xzv] != 2 || POP[xyv & ~xzv] != 1)
+                continue;
+            for (int b = 0; b < 20; b++) {
+                int yz = PEERLIST[xy][b], yzv = cands[yz];
+                if (POP[yzv] != 2)
+                    continue;
+                int uni = xyv | xzv | yzv, inter = xyv & xzv & yzv;
+                if (POP[uni] != 3)
+                    continue;
+                if (xyz ? POP[inter] != 1 : inter != 0)
+                    continue;
+                int zd = lowest_digit(xzv & yzv), zbit = 1 << (zd - 1);
+                u128 victims = PEER[xz] & PEER[yz];
+                if (xyz)
+                    victims &= PEER[xy];
+                victims &= ~(BIT128(xy) | BIT128(xz) | BIT128(yz));
+                u128 hit = 0;
+                for (u128 v = victims; v; v &= v - 1) {
+                    int c = ctz128(v);
+                    if (cands[c] & zbit)
+                        hit |= BIT128(c);
+                }
+                if (!hit)
+                    continue;
+                int cells[3] = {xy, xz, yz};
+                if (emit(out, xyz ? K_XYZ_WING : K_XY_WING, xyz ? 4.4 : 4.2,
+                         board_elims(hit, zd, NULL), -1, 0, cells, 3, NULL, 0))
+                    return -1;
+                if (full(out, limit))
+                    return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- strong links (strong_links.py) ------------------------------------------------- */
+
+typedef struct {
+    int n;
+    int cell[3];
+    int row, col, box; /* the region holding every cell, or -1 */
+} Group;
+
+typedef struct {
+    Group g[2];
+    int grouped;
+} Link;
+
+static void group_init(Group *g, const int *cells, int n)
+{
+    g->n = n;
+    g->row = CREG[cells[0]][1];
+    g->col = CREG[cells[0]][2];
+    g->box = CREG[cells[0]][0];
+    for (int i = 0; i < n; i++) {
+        g->cell[i] = cells[i];
+        if (CREG[cells[i]][1] != g->row)
+            g->row = -1;
+        if (CREG[cells[i]][2] != g->col)
+            g->col = -1;
+        if (CREG[cells[i]][0] != g->box)
+            g->box = -1;
+    }
+}
+
+/* The first region (column, row, box) holding every cell of both groups, or -1. */
+static inline int share_region(const Group *a, const Group *b)
+{
+    if (a->col >= 0 && a->col == b->col)
+        return a->col;
+    if (a->row >= 0 && a->row == b->row)
+        return a->row;
+    if (a->box >= 0 && a->box == b->box)
+        return a->box;
+    return -1;
+}
+
+/* Box position e 0-8 of the heart: (positions off its row and column, its column part
+ * without it, its row part without it); e 9-14: (the empty line, the two other lines). */
+static int BOX_CONFIGS[15][3][5]; /* [config][part][0] = count, then up to 4 positions */
+static const int LINE_CONFIGS[3][3][3] = {
+    {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}},
+    {{3, 4, 5}, {0, 1, 2}, {6, 7, 8}},
+    {{6, 7, 8}, {0, 1, 2}, {3, 4, 5}},
+};
+
+static void init_box_configs(void)
+{
+    static const int LINES[6][3][3] = {
+        {{6, 7, 8}, {0, 1, 2}, {3, 4, 5}}, {{3, 4, 5}, {0, 1, 2}, {6, 7, 8}},
+        {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, {{2, 5, 8}, {0, 3, 6}, {1, 4, 7}},
+        {{1, 4, 7}, {0, 3, 6}, {2, 5, 8}}, {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}},
+    };
+    for (int e = 0; e < 9; e++) {
+        int *off = BOX_CONFIGS[e][0], *colp = BOX_CONFIGS[e][1], *rowp = BOX_CONFIGS[e][2];
+        off[0] = colp[0] = rowp[0] = 0;
+        for (int i = 0; i < 9; i++) {
+            if (i / 3 != e / 3 && i % 3 != e % 3)
+                off[1 + off[0]++] = i;
+            if (i % 3 == e % 3 && i != e)
+                colp[1 + colp[0]++] = i;
+            if (i / 3 == e / 3 && i != e)
+                rowp[1 + rowp[0]++] = i;
+        }
+    }
+    for (int k = 0; k < 6; k++)
+        for (int part = 0; part < 3; part++) {
+            BOX_CONFIGS[9 + k][part][0] = 3;
+            for (int i = 0; i < 3; i++)
+                BOX_CONFIGS[9 + k][part][1 + i] = LINES[k][part][i];
+        }
+}
+
+/* strong_links._links: the strong links of `digit` in `region` (at most 2), in SE's order;
+ * *found = the candidate cells of the region. */
+static int region_links(const int *cands, int region, int digit, int three, Link *links,
+                        u128 *found)
+{
+    int bit = 1 << (digit - 1);
+    const int *cells = REG[region];
+    int pos[9], n = 0, pset = 0;
+    u128 f = 0;
+    for (int i = 0; i < 9; i++)
+        if (cands[cells[i]] & bit) {
+            pos[n++] = i;
+            pset |= 1 << i;
+            f |= BIT128(cells[i]);
+        }
+    *found = f;
+    int box = region < 9;
+    if (n < 2 || n > 6 || (box && n > 5 && !three))
+        return 0;
+    if (n == 2) {
+        int a = cells[pos[0]], b = cells[pos[1]];
+        if (three && box && (a / 9 == b / 9 || a % 9 == b % 9))
+            return 0;
+        group_init(&links[0].g[0], &a, 1);
+        group_init(&links[0].g[1], &b, 1);
+        links[0].grouped = 0;
+        return 1;
+    }
+    int nconfigs = box ? (three && n >= 4 ? 15 : 9) : 3;
+    int e = -1, blade1[3], nb1 = 0, blade2[3], nb2 = 0;
+    for (int k = 0; k < nconfigs; k++) {
+        const int *empty, *part1, *part2;
+        int ne, np1, np2;
+        if (box) {
+            empty = BOX_CONFIGS[k][0] + 1;
+            ne = BOX_CONFIGS[k][0][0];
+            part1 = BOX_CONFIGS[k][1] + 1;
+            np1 = BOX_CONFIGS[k][1][0];
+            part2 = BOX_CONFIGS[k][2] + 1;
+            np2 = BOX_CONFIGS[k][2][0];
+        } else {
+            empty = LINE_CONFIGS[k][0];
+            part1 = LINE_CONFIGS[k][1];
+            part2 = LINE_CONFIGS[k][2];
+            ne = np1 = np2 = 3;
+        }
+        int hit = 0;
+        for (int i = 0; i < ne; i++)
+            hit |= pset >> empty[i] & 1;
+        if (hit)
+            continue;
+        e = k;
+        for (int i = 0; i < np1; i++)
+            if (pset >> part1[i] & 1)
+                blade1[nb1++] = part1[i];
+        for (int i = 0; i < np2; i++)
+            if (pset >> part2[i] & 1)
+                blade2[nb2++] = part2[i];
+        break;
+    }
+    if (e < 0 || !nb1 || !nb2)
+        return 0;
+    int heart_ok = box && e < 9;
+    int nl = 0;
+    if (nb1 == 1 || nb2 == 1) {
+        if (three && nb1 == 1 && nb2 == 1)
+            return 0; /* both blades one cell: the heart holds the digit too */
+        for (int s = 0; s < 2; s++) {
+            const int *single = s ? blade2 : blade1, *other = s ? blade1 : blade2;
+            int ns = s ? nb2 : nb1, no = s ? nb1 : nb2;
+            if (ns != 1)
+                continue;
+            /* the other group: the line through the heart (in a box) or the other segment;
+             * SE keeps the heart's position in it even without a candidate there */
+            int g[4], ng = 0;
+            for (int i = 0; i < no; i++)
+                g[ng++] = cells[other[i]];
+            if (heart_ok)
+                g[ng++] = cells[e];
+            for (int i = 1; i < ng; i++) /* sort ascending */
+                for (int j = i; j > 0 && g[j - 1] > g[j]; j--) {
+                    int tmp = g[j];
+                    g[j] = g[j - 1];
+                    g[j - 1] = tmp;
+                }
+            int one = cells[single[0]];
+            group_init(&links[nl].g[0], &one, 1);
+            group_init(&links[nl].g[1], g, ng);
+            links[nl++].grouped = 1;
+        }
+        return nl;
+    }
+    if (heart_ok && (pset >> e & 1))
+        return 0; /* the heart is in neither blade: not a strong link */
+    int g1[3], g2[3];
+    for (int i = 0; i < nb1; i++)
+        g1[i] = cells[blade1[i]];
+    for (int i = 0; i < nb2; i++)
+        g2[i] = cells[blade2[i]];
+    group_init(&links[0].g[0], g1, nb1);
+    group_init(&links[0].g[1], g2, nb2);
+    links[0].grouped = 1;
+    nl = 1;
+    if (three && box && e >= 9 && n == 4 && nb1 == 2 && nb2 == 2) {
+        int a = blade1[0], b = blade1[1], c = blade2[0], d = blade2[1];
+        if ((a % 3 == c % 3 && b % 3 == d % 3) || (a / 3 == c / 3 && b / 3 == d / 3)) {
+            int h1[2] = {cells[a], cells[c]}, h2[2] = {cells[b], cells[d]};
+            group_init(&links[1].g[0], h1, 2);
+            group_init(&links[1].g[1], h2, 2);
+            links[1].grouped = 1;
+            nl = 2;
+        }
+    }
+    return nl;
+}
+
+/* The cells that see every cell of both groups and hold the digit (`dcells`), outside the
+ * excluded regions. */
+static inline u128 link_victims(u128 dcells, const Group *start, const Group *end,
+                                const int *excluded, int nex)
+{
+    u128 seen = dcells;
+    for (int i = 0; i < start->n; i++)
+        seen &= PEER[start->cell[i]];
+    for (int i = 0; i < end->n; i++)
+        seen &= PEER[end->cell[i]];
+    for (int i = 0; i < nex; i++)
+        seen &= ~REGMASK[excluded[i]];
+    return seen;
+}
+
+/* A found strong-link hint, sorted before it becomes a Python object. */
+typedef struct {
+    int r10;    /* rating in tenths */
+    int nelim;
+    int suffix; /* SE's suffix as a number (same length: same order as the strings) */
+    int idx;    /* discovery order */
+    int digit;
+    int ncells;
+    u128 elims;
+    int cells[18];
+} SLHint;
+
+typedef struct {
+    SLHint *items;
+    int n, cap;
+} SLHints;
+
+static SLHint *sl_push(SLHints *h)
+{
+    if (h->n == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 32;
+        SLHint *grown = realloc(h->items, (size_t)cap * sizeof(SLHint));
+        if (grown == NULL)
+            return NULL;
+        h->items = grown;
+        h->cap = cap;
+    }
+    SLHint *x = &h->items[h->n];
+    x->idx = h->n++;
+    return x;
+}
+
+static int sl_cmp(const void *pa, const void *pb)
+{
+    const SLHint *a = pa, *b = pb;
+    if (a->r10 != b->r10)
+        return a->r10 < b->r10 ? -1 : 1;
+    if (a->nelim != b->nelim)
+        return a->nelim > b->nelim ? -1 : 1; /* more eliminations first */
+    if (a->suffix != b->suffix)
+        return a->suffix < b->suffix ? -1 : 1;
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+static PyObject *sl_finish(SLHints *h, int kind)
+{
+    qsort(h->items, (size_t)h->n, sizeof(SLHint), sl_cmp);
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out && i < h->n; i++) {
+        SLHint *x = &h->items[i];
+        if (emit(out, kind, x->r10 / 10.0, board_elims(x->elims, x->digit, NULL), -1, 0,
+                 x->cells, x->ncells, NULL, 0)) {
+            Py_CLEAR(out);
+        }
+    }
+    free(h->items);
+    return out;
+}
+
+static inline int add_group_cells(int *cells, int n, const Group *g)
+{
+    for (int i = 0; i < g->n; i++)
+        cells[n++] = g->cell[i];
+    return n;
+}
+
+static inline int popcount128(u128 x)
+{
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+
+static const int TURBOT_TYPES[5][2] = {{1, 1}, {2, 2}, {2, 1}, {1, 0}, {2, 0}};
+static const int TURBOT_R10[5] = {40, 40, 41, 42, 42};
+
+static PyObject *turbot_fish(const int *cands)
+{
+    SLHints h = {NULL, 0, 0};
+    Link links[9][27][2];
+    int nlinks[9][27];
+    u128 found[9][27], dcells[9];
+    for (int d = 1; d <= 9; d++) {
+        dcells[d - 1] = 0;
+        for (int c = 0; c < 81; c++)
+            if (cands[c] >> (d - 1) & 1)
+                dcells[d - 1] |= BIT128(c);
+        for (int r = 0; r < 27; r++)
+            nlinks[d - 1][r] =
+                region_links(cands, r, d, 0, links[d - 1][r], &found[d - 1][r]);
+    }
+    for (int t = 0; t < 5; t++) {
+        int bt = TURBOT_TYPES[t][0], ct = TURBOT_TYPES[t][1];
+        for (int d = 1; d <= 9; d++) {
+            for (int i1 = 0; i1 < 9; i1++) {
+                int base = 9 * bt + i1;
+                for (int a = 0; a < nlinks[d - 1][base]; a++) {
+                    const Link *lb = &links[d - 1][base][a];
+                    int first = bt == ct ? i1 + 1 : 0;
+                    for (int i2 = first; i2 < 9; i2++) {
+                        int cover = 9 * ct + i2;
+                        if (!nlinks[d - 1][cover] || (found[d - 1][base] & found[d - 1][cover]))
+                            continue;
+                        for (int b = 0; b < nlinks[d - 1][cover]; b++) {
+                            const Link *lc = &links[d - 1][cover][b];
+                            for (int s = 0; s < 2; s++)
+                                for (int u = 0; u < 2; u++) {
+                                    const Group *start = &lb->g[s], *bridge1 = &lb->g[1 - s];
+                                    const Group *bridge2 = &lc->g[u], *end = &lc->g[1 - u];
+                                    int share = share_region(bridge1, bridge2);
+                                    if (share < 0 || share == base || share == cover)
+                                        continue;
+                                    int ex[2] = {base, cover};
+                                    u128 v = link_victims(dcells[d - 1], start, end, ex, 2);
+                                    if (!v)
+                                        continue;
+                                    SLHint *x = sl_push(&h);
+                                    if (x == NULL) {
+                                        free(h.items);
+                                        return PyErr_NoMemory();
+                                    }
+                                    int grouped = lb->grouped + lc->grouped;
+                                    x->r10 = grouped ? 43 : TURBOT_R10[t];
+                                    x->nelim = popcount128(v);
+                                    x->suffix = grouped == 0 ? 0 : (grouped == 1 ? 1 : 11);
+                                    x->digit = d;
+                                    x->elims = v;
+                                    int nc = add_group_cells(x->cells, 0, start);
+                                    nc = add_group_cells(x->cells, nc, bridge1);
+                                    nc = add_group_cells(x->cells, nc, bridge2);
+                                    x->ncells = add_group_cells(x->cells, nc, end);
+                                }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return sl_finish(&h, K_TURBOT_FISH);
+}
+
+/* Three strong links (strong_links._ThreeLinks). */
+static const int THREE_TYPES[10][3] = {
+    {0, 0, 0}, {0, 0, 1}, {0, 0, 2}, {0, 1, 1}, {0, 1, 2},
+    {0, 2, 2}, {1, 1, 1}, {1, 1, 2}, {1, 2, 2}, {2, 2, 2},
+};
+/* QuickPerm's countdown permutations of 3, each kept unless after its reverse. */
+static const int PERMS[3][3] = {{0, 1, 2}, {1, 0, 2}, {0, 2, 1}};
+
+typedef struct {
+    const int *cands;
+    int digit;
+    u128 dcells;
+    const int *types;
+    Link links[27][2];
+    int nlinks[27];
+    u128 found[27];
+    int chosen_region[3];
+    const Link *chosen[3];
+    SLHints h;
+    int failed;
+} Three;
+
+static inline int three_digits(int a, int b, int c) { return 100 * a + 10 * b + c; }
+
+/* strong_links._line_name of three region types, as a number. */
+static int line_name(const int *t)
+{
+    static const int FWD[3] = {0, 2, 1};
+    int has_row = t[0] == 1 || t[1] == 1 || t[2] == 1;
+    if (!has_row) {
+        return three_digits(t[0] == 2 ? 1 : t[0], t[1] == 2 ? 1 : t[1], t[2] == 2 ? 1 : t[2]);
+    }
+    int original = three_digits(t[0], t[1], t[2]);
+    int forward = three_digits(FWD[t[0]], FWD[t[1]], FWD[t[2]]);
+    int backward = three_digits(FWD[t[2]], FWD[t[1]], FWD[t[0]]);
+    int swapped = backward < forward ? backward : forward;
+    return original < swapped ? original : swapped;
+}
+
+static void three_hint(Three *s, const int *q, const int *u, const int *shares)
+{
+    const Group *start = &s->chosen[q[0]]->g[u[0]];
+    const Group *end = &s->chosen[q[2]]->g[1 - u[2]];
+    int ex[5] = {s->chosen_region[0], s->chosen_region[1], s->chosen_region[2], shares[0],
+                 shares[1]};
+    u128 v = link_victims(s->dcells, start, end, ex, 5);
+    if (!v)
+        return;
+    int grouped = s->chosen[0]->grouped + s->chosen[1]->grouped + s->chosen[2]->grouped;
+    int ct[3] = {s->types[q[0]], s->types[q[1]], s->types[q[2]]};
+    if (three_digits(ct[0], ct[1], ct[2]) > three_digits(ct[2], ct[1], ct[0])) {
+        int tmp = ct[0];
+        ct[0] = ct[2];
+        ct[2] = tmp;
+    }
+    int name = line_name(ct);
+    int d0 = name / 100, d1 = name / 10 % 10, d2 = name % 10;
+    int r10;
+    if (grouped)
+        r10 = 57;
+    else if (d0 == 0 || d1 == 0 || d2 == 0)
+        r10 = 55; /* a box among the links */
+    else if (d0 == 2 || d1 == 2 || d2 == 2)
+        r10 = 56; /* rows and columns */
+    else
+        r10 = 54; /* parallel lines */
+    SLHint *x = sl_push(&s->h);
+    if (x == NULL) {
+        s->failed = 1;
+        return;
+    }
+    x->r10 = r10;
+    x->nelim = popcount128(v);
+    x->suffix = 1000 * grouped + name;
+    x->digit = s->digit;
+    x->elims = v;
+    int nc = 0;
+    for (int i = 0; i < 3; i++) {
+        nc = add_group_cells(x->cells, nc, &s->chosen[q[i]]->g[0]);
+        nc = add_group_cells(x->cells, nc, &s->chosen[q[i]]->g[1]);
+    }
+    x->ncells = nc;
+}
+
+static void three_chains(Three *s)
+{
+    /* share[i][j][2*sa+sb]: the region side sa of link i and side sb of link j share */
+    int share[3][3][4];
+    int met[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            met[i][j] = 0;
+            if (i == j)
+                continue;
+            for (int sa = 0; sa < 2; sa++)
+                for (int sb = 0; sb < 2; sb++) {
+                    int r = share_region(&s->chosen[i]->g[sa], &s->chosen[j]->g[sb]);
+                    share[i][j][2 * sa + sb] = r;
+                    if (r >= 0)
+                        met[i][j] = 1;
+                }
+        }
+    /* the middle link of a chain meets both others: most choices fail here */
+    if (!((met[0][1] && met[0][2]) || (met[1][0] && met[1][2]) || (met[2][0] && met[2][1])))
+        return;
+    for (int p = 0; p < 3; p++) {
+        const int *q = PERMS[p];
+        for (int dir = 0; dir < 8; dir++) {
+            int u[3] = {dir >> 2 & 1, dir >> 1 & 1, dir & 1};
+            int shares[2], ok = 1;
+            for (int w = 0; w < 2; w++) {
+                int got = share[q[w]][q[w + 1]][2 * (1 - u[w]) + u[w + 1]];
+                if (got < 0) {
+                    ok = 0;
+                    break;
+                }
+                shares[w] = got;
+            }
+            if (ok)
+                three_hint(s, q, u, shares);
+        }
+    }
+}
+
+static void three_build(Three *s, int depth, int last, u128 used)
+{
+    const int *types = s->types;
+    int first = depth && types[depth - 1] == types[depth] ? last + 1 : 0;
+    for (int i = first; i < 9; i++) {
+        int region = 9 * types[depth] + i;
+        if (!s->nlinks[region] || (used & s->found[region]))
+            continue;
+        for (int k = 0; k < s->nlinks[region]; k++) {
+            s->chosen_region[depth] = region;
+            s->chosen[depth] = &s->links[region][k];
+            if (depth + 1 < 3)
+                three_build(s, depth + 1, i, used | s->found[region]);
+            else
+                three_chains(s);
+            if (s->failed)
+                return;
+        }
+    }
+}
+
+static PyObject *three_strong_links(const int *cands)
+{
+    Three *s = calloc(1, sizeof(Three));
+    if (s == NULL)
+        return PyErr_NoMemory();
+    s->cands = cands;
+    /* links per digit, computed once for all ten type patterns */
+    Link (*links)[27][2] = malloc(9 * sizeof(*links));
+    int nlinks[9][27];
+    u128 found[9][27], dcells[9];
+    if (links == NULL) {
+        free(s);
+        return PyErr_NoMemory();
+    }
+    for (int d = 1; d <= 9; d++) {
+        dcells[d - 1] = 0;
+        for (int c = 0; c < 81; c++)
+            if (cands[c] >> (d - 1) & 1)
+                dcells[d - 1] |= BIT128(c);
+        for (int r = 0; r < 27; r++)
+            nlinks[d - 1][r] = region_links(cands, r, d, 1, links[d - 1][r], &found[d - 1][r]);
+    }
+    for (int t = 0; t < 10 && !s->failed; t++) {
+        s->types = THREE_TYPES[t];
+        for (int d = 1; d <= 9 && !s->failed; d++) {
+            s->digit = d;
+            s->dcells = dcells[d - 1];
+            memcpy(s->links, links[d - 1], sizeof(s->links));
+            memcpy(s->nlinks, nlinks[d - 1], sizeof(s->nlinks));
+            memcpy(s->found, found[d - 1], sizeof(s->found));
+            three_build(s, 0, 0, 0);
+        }
+    }
+    free(links);
+    PyObject *out;
+    if (s->failed) {
+        free(s->h.items);
+        out = PyErr_NoMemory();
+    } else {
+        out = sl_finish(&s->h, K_THREE_STRONG_LINKS);
+    }
+    free(s);
+    return out;
+}
+
+/* ---- aligned pair and triplet exclusion (aligned.py) -------------------------------- */
+
+/* aligned._exclusions: the candidates of `cells` that no combination allows; a
+ * combination repeating a digit in a region, or covering every candidate of a common
+ * excluder, is impossible. Returns the number of (cell, digit) written. */
+static int exclusions(const int *cands, const int *cells, int n, u128 common, int *ec, int *ed)
+{
+    int masks[81], nm = 0;
+    for (u128 x = common; x; x &= x - 1)
+        masks[nm++] = cands[ctz128(x)];
+    int want[3], allowed[3] = {0, 0, 0}, sees[3][3];
+    for (int i = 0; i < n; i++) {
+        want[i] = cands[cells[i]];
+        for (int j = 0; j < n; j++)
+            sees[i][j] = (PEER[cells[i]] & BIT128(cells[j])) != 0;
+    }
+    /* every combination: the allowed sets do not depend on the order, and the search stops
+     * once every candidate is allowed (then nothing goes) */
+    int last = n == 3 ? 1 : 0;
+    for (int m0 = want[0]; m0; m0 &= m0 - 1) {
+        int b0 = m0 & -m0;
+        int w1 = sees[0][1] ? want[1] & ~b0 : want[1];
+        for (int m1 = w1; m1; m1 &= m1 - 1) {
+            int b1 = m1 & -m1;
+            int w2 = last ? want[2] : 1;
+            if (last) {
+                if (sees[0][2])
+                    w2 &= ~b0;
+                if (sees[1][2])
+                    w2 &= ~b1;
+            }
+            for (int m2 = w2; m2; m2 &= m2 - 1) {
+                int b2 = last ? (m2 & -m2) : 0;
+                int mask = b0 | b1 | b2, ok = 1;
+                for (int k = 0; k < nm; k++)
+                    if ((masks[k] & ~mask) == 0) {
+                        ok = 0;
+                        break;
+                    }
+                if (!ok)
+                    continue;
+                allowed[0] |= b0;
+                allowed[1] |= b1;
+                allowed[2] |= b2;
+                if (allowed[0] == want[0] && allowed[1] == want[1] &&
+                    (!last || allowed[2] == want[2]))
+                    return 0;
+            }
+        }
+    }
+    int ne = 0;
+    for (int i = 0; i < n; i++)
+        for (int d = 1; d <= 9; d++)
+            if ((want[i] >> (d - 1) & 1) && !(allowed[i] >> (d - 1) & 1)) {
+                ec[ne] = cells[i];
+                ed[ne++] = d;
+            }
+    return ne;
+}
+
+static int aligned_exclusion(const int *cands, int degree, PyObject *out, Py_ssize_t limit)
+{
+    int cand[81], nc = 0, excl[81][20], nexcl[81];
+    u128 ex[81], candset = 0;
+    for (int c = 0; c < 81; c++) {
+        if (POP[cands[c]] < 2)
+            continue;
+        int single = 0, n = 0;
+        u128 b = 0;
+        for (int k = 0; k < 20; k++) {
+            int p = PEERLIST[c][k], pop = POP[cands[p]];
+            if (pop == 1)
+                single = 1;
+            else if (pop >= 2 && pop <= degree) {
+                excl[c][n++] = p;
+                b |= BIT128(p);
+            }
+        }
+        if (!single && n) {
+            cand[nc++] = c;
+            nexcl[c] = n;
+            ex[c] = b;
+            candset |= BIT128(c);
+        }
+    }
+    if (nc < degree)
+        return 0;
+    int kind = degree == 2 ? K_APE : K_ATE;
+    double rating = degree == 2 ? 6.2 : 7.5;
+    /* pairs in SE's order: increasing bitmask of the two indices */
+    for (int i1 = 1; i1 < nc; i1++)
+        for (int i0 = 0; i0 < i1; i0++) {
+            int c0 = cand[i0], c1 = cand[i1];
+            u128 common01 = ex[c0] & ex[c1];
+            if ((common01 & (common01 - 1)) == 0)
+                continue;
+            int tail[40], nt = 1;
+            if (degree == 3) {
+                /* the third cell: a candidate among the excluders of c0, then of c1 */
+                nt = 0;
+                u128 taken = BIT128(c0) | BIT128(c1);
+                for (int s = 0; s < 2; s++) {
+                    int c = s ? c1 : c0;
+                    for (int k = 0; k < nexcl[c]; k++) {
+                        int t = excl[c][k];
+                        if ((candset & BIT128(t)) && !(taken & BIT128(t))) {
+                            taken |= BIT128(t);
+                            tail[nt++] = t;
+                        }
+                    }
+                }
+            }
+            for (int j = 0; j < nt; j++) {
+                int cells[3] = {c0, c1, degree == 3 ? tail[j] : -1};
+                u128 common = common01;
+                if (degree == 3)
+                    common &= ex[cells[2]];
+                if ((common & (common - 1)) == 0)
+                    continue;
+                int ec[27], ed[27];
+                int ne = exclusions(cands, cells, degree, common, ec, ed);
+                if (!ne)
+                    continue;
+                if (emit(out, kind, rating, elims_tuple(ec, ed, ne), -1, 0, cells, degree, NULL, 0))
+                    return -1;
+                if (full(out, limit))
+                    return 0;
+            }
+        }
+    return 0;
+}
+
+/* ---- WXYZ- to TUVWXYZ-wings (wings.als_wing) ---------------------------------------- */
+
+typedef struct {
+    double rating;
+    int nelim;
+    char suffix[8];
+    int idx;
+    PyObject *hint;
+} WHint;
+
+typedef struct {
+    const int *cands;
+    int size, digits_max;
+    int cells[6];
+    WHint *found;
+    int n, cap;
+    int failed;
+} Wings;
+
+/* wings._victims: the cells that see every set cell holding `bit`, within `start`. */
+static inline u128 wing_victims(const Wings *w, int bit, u128 start)
+{
+    u128 out = start;
+    for (int i = 0; i < w->size; i++)
+        if (w->cands[w->cells[i]] & bit)
+            out &= PEER[w->cells[i]];
+    return out;
+}
+
+static int wing_add(Wings *w, u128 board, int digit, int *ec, int *ed, int ne)
+{
+    int bit = 1 << (digit - 1);
+    for (; board; board &= board - 1) {
+        int c = ctz128(board);
+        if (w->cands[c] & bit) {
+            ec[ne] = c;
+            ed[ne++] = digit;
+        }
+    }
+    return ne;
+}
+
+static void wing_hint(Wings *w, int uni, int yz, int x, int z, int dbl, int biggest,
+                      int wing_size, double rating)
+{
+    u128 skip = BIT128(yz);
+    for (int i = 0; i < w->size; i++)
+        skip |= BIT128(w->cells[i]);
+    int ec[81 * 9], ed[81 * 9], ne = 0, before;
+    int weak = 0, strong_x = 0, strong_z = 0;
+    u128 all = ~(u128)0;
+    if (dbl) {
+        int others = uni & ~((1 << (x - 1)) | (1 << (z - 1)));
+        for (int d = 1; d <= 9; d++)
+            if (others >> (d - 1) & 1) {
+                before = ne;
+                ne = wing_add(w, wing_victims(w, 1 << (d - 1), all) & ~skip, d, ec, ed, ne);
+                weak |= ne > before;
+            }
+        before = ne;
+        ne = wing_add(w, wing_victims(w, 1 << (x - 1), PEER[yz]) & ~skip, x, ec, ed, ne);
+        strong_x = ne > before;
+    }
+    before = ne;
+    ne = wing_add(w, wing_victims(w, 1 << (z - 1), PEER[yz]) & ~skip, z, ec, ed, ne);
+    strong_z = ne > before;
+    if (dbl && !weak && (!strong_z || !strong_x))
+        dbl = 0;
+    if (!ne)
+        return;
+    if (w->n == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 16;
+        WHint *grown = realloc(w->found, (size_t)cap * sizeof(WHint));
+        if (grown == NULL) {
+            w->failed = 1;
+            PyErr_NoMemory();
+            return;
+        }
+        w->found = grown;
+        w->cap = cap;
+    }
+    int cells[7];
+    memcpy(cells, w->cells, (size_t)w->size * sizeof(int));
+    cells[w->size] = yz;
+    static const int KIND[7] = {0, 0, 0, K_WXYZ_WING, K_VWXYZ_WING, K_UVWXYZ_WING,
+                                K_TUVWXYZ_WING};
+    PyObject *hint = PyList_New(0);
+    if (hint == NULL ||
+        emit(hint, KIND[w->size], rating, elims_tuple(ec, ed, ne), -1, 0, cells, w->size + 1,
+             NULL, 0)) {
+        Py_XDECREF(hint);
+        w->failed = 1;
+        return;
+    }
+    WHint *h = &w->found[w->n];
+    h->rating = rating;
+    h->nelim = ne;
+    snprintf(h->suffix, sizeof h->suffix, "%d%d%d", dbl ? 2 : 1, biggest, wing_size);
+    h->idx = w->n++;
+    h->hint = PyList_GET_ITEM(hint, 0);
+    Py_INCREF(h->hint);
+    Py_DECREF(hint);
+}
+
+static double wing_rating(int size, int biggest)
+{
+    if (size == 3)
+        return 5.5 + ((4 - 3) - abs(3 - biggest)) * 0.1;
+    if (size == 4)
+        return 6.2 + ((5 - 3) - abs(3 - biggest)) * 0.1;
+    return size == 5 ? 6.6 : 7.5;
+}
+
+static void wing_bivalues(Wings *w, int uni)
+{
+    const int *cands = w->cands;
+    u128 around = 0, inside = 0;
+    int biggest = 0, wing_size = 0;
+    for (int i = 0; i < w->size; i++) {
+        int c = w->cells[i];
+        around |= PEER[c];
+        inside |= BIT128(c);
+        int p = POP[cands[c]];
+        biggest = p > biggest ? p : biggest;
+        wing_size += p;
+    }
+    double rating = wing_rating(w->size, biggest);
+    for (u128 rest = around & ~inside; rest && !w->failed; rest &= rest - 1) {
+        int yz = ctz128(rest), m = cands[yz];
+        if (POP[m] != 2 || (m & uni) != m)
+            continue;
+        int x = lowest_digit(m), z = lowest_digit(m & (m - 1));
+        int x_ok = 1, z_ok = 1;
+        for (int i = 0; i < w->size; i++) {
+            int c = w->cells[i];
+            int sees = (PEER[c] & BIT128(yz)) != 0;
+            if ((cands[c] >> (x - 1) & 1) && !sees)
+                x_ok = 0;
+            if ((cands[c] >> (z - 1) & 1) && !sees)
+                z_ok = 0;
+        }
+        if (x_ok)
+            wing_hint(w, uni, yz, x, z, z_ok, biggest, wing_size, rating);
+        else if (z_ok)
+            wing_hint(w, uni, yz, z, x, 0, biggest, wing_size, rating);
+    }
+}
+
+static void wing_clique(Wings *w, int depth, int uni, u128 allowed)
+{
+    if (depth == w->size) {
+        if (POP[uni] == w->digits_max)
+            wing_bivalues(w, uni);
+        return;
+    }
+    for (u128 a = allowed; a && !w->failed; a &= a - 1) {
+        int nxt = ctz128(a), m = w->cands[nxt];
+        if (POP[m] < 2)
+            continue;
+        int u = uni | m;
+        int last = depth + 1 == w->size;
+        if (last ? POP[u] == w->digits_max : POP[u] <= w->digits_max) {
+            w->cells[depth] = nxt;
+            wing_clique(w, depth + 1, u, allowed & FORWARD[nxt]);
+        }
+    }
+}
+
+static int wing_cmp(const void *pa, const void *pb)
+{
+    const WHint *a = pa, *b = pb;
+    if (a->rating != b->rating)
+        return a->rating < b->rating ? -1 : 1;
+    if (a->nelim != b->nelim)
+        return a->nelim > b->nelim ? -1 : 1; /* more eliminations first */
+    int s = strcmp(a->suffix, b->suffix);
+    if (s)
+        return s > 0 ? -1 : 1; /* suffix descending, as a string */
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+static PyObject *als_wings(const int *cands, int size)
+{
+    Wings w = {cands, size, size + 1, {0}, NULL, 0, 0, 0};
+    for (int first = 0; first < 81 && !w.failed; first++) {
+        int m = cands[first];
+        if (POP[m] >= 2 && POP[m] <= w.digits_max) {
+            w.cells[0] = first;
+            wing_clique(&w, 1, m, FORWARD[first]);
+        }
+    }
+    PyObject *out = NULL;
+    if (!w.failed) {
+        qsort(w.found, (size_t)w.n, sizeof(WHint), wing_cmp);
+        out = PyList_New(w.n);
+        for (int i = 0; out && i < w.n; i++) {
+            PyList_SET_ITEM(out, i, w.found[i].hint);
+            w.found[i].hint = NULL;
+        }
+    }
+    for (int i = 0; i < w.n; i++)
+        Py_XDECREF(w.found[i].hint);
+    free(w.found);
+    return out;
+}
+
+/* ---- unique loops: the search for loops (unique._find_loops, unique._valid_loop) --- */
+
+typedef struct {
+    const int *cands;
+    int both;
+    int loop[81];
+    int len;
+    u128 in_loop;
+    PyObject *out;
+    int failed;
+} Loops;
+
+/* unique._valid_loop: the cells alternate between two sets of regions, each cell's three
+ * regions new to its set, and both sets end equal. */
+static int valid_loop(const int *loop, int n)
+{
+    uint32_t odd = 0, even = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t *target = i & 1 ? &odd : &even;
+        for (int k = 0; k < 3; k++) {
+            uint32_t b = (uint32_t)1 << CREG[loop[i]][k];
+            if (*target & b)
+                return 0;
+            *target |= b;
+        }
+    }
+    return odd == even;
+}
+
+static void loop_walk(Loops *s, int cell, int allowed, int extra, int last_type)
+{
+    s->loop[s->len++] = cell;
+    s->in_loop |= BIT128(cell);
+    for (int rtype = 0; rtype < 3 && !s->failed; rtype++) {
+        if (rtype == last_type)
+            continue;
+        const int *cells = REG[CREG[cell][rtype]];
+        for (int i = 0; i < 9 && !s->failed; i++) {
+            int nxt = cells[i];
+            if (nxt == s->loop[0] && s->len >= 4) {
+                if (valid_loop(s->loop, s->len)) {
+                    PyObject *t = int_tuple(s->loop, s->len);
+                    if (t == NULL || PyList_Append(s->out, t))
+                        s->failed = 1;
+                    Py_XDECREF(t);
+                }
+            } else if (!(s->in_loop & BIT128(nxt))) {
+                int m = s->cands[nxt];
+                if ((m & s->both) == s->both) {
+                    int new_extra = (extra | m) & ~s->both, n = POP[m];
+                    if (n == 2 || POP[new_extra] == 1 || allowed > 0)
+                        loop_walk(s, nxt, n > 2 ? allowed - 1 : allowed, new_extra, rtype);
+                }
+            }
+        }
+    }
+    s->len--;
+    s->in_loop &= ~BIT128(cell);
+}
+
+static PyObject *py_unique_loops(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *pc;
+    int start, v1, v2;
+    if (!PyArg_ParseTuple(args, "Oiii", &pc, &start, &v1, &v2))
+        return NULL;
+    if (start < 0 || start > 80 || v1 < 1 || v1 > 9 || v2 < 1 || v2 > 9) {
+        PyErr_SetString(PyExc_ValueError, "start cell 0..80 and digits 1..9 expected");
+        return NULL;
+    }
+    Loops *s = calloc(1, sizeof(Loops));
+    if (s == NULL)
+        return PyErr_NoMemory();
+    int cands[81];
+    if (read81(pc, cands, 511, "cands")) {
+        free(s);
+        return NULL;
+    }
+    s->cands = cands;
+    s->both = (1 << (v1 - 1)) | (1 << (v2 - 1));
+    s->out = PyList_New(0);
+    if (s->out)
+        loop_walk(s, start, 2, 0, -1);
+    PyObject *out = s->out;
+    if (s->failed)
+        Py_CLEAR(out);
+    free(s);
+    return out;
+}
+
+/* ---- Python entry points ------------------------------------------------------------ */
+
+static PyObject *py_scan(PyObject *args, PyObject *kwargs, int which)
+{
+    static char *kwlist[] = {"values", "cands", "degree", "limit", NULL};
+    PyObject *pv, *pc;
+    int degree = 0;
+    Py_ssize_t limit = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|in", kwlist, &pv, &pc, &degree, &limit))
+        return NULL;
+    int values[81], cands[81];
+    if (read81(pv, values, 9, "values") || read81(pc, cands, 511, "cands"))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int rc;
+    switch (which) {
+    case 0:
+        rc = hidden_singles(values, cands, out, limit);
+        break;
+    case 1:
+        rc = naked_singles(cands, out, limit);
+        break;
+    case 2:
+    case 3:
+        rc = locking(cands, which == 2, out, limit);
+        break;
+    case 4:
+    case 5:
+        if (degree < 2 || degree > (which == 4 ? 3 : 4)) {
+            PyErr_SetString(PyExc_ValueError, "degree out of range");
+            rc = -1;
+        } else {
+            rc = hidden_sets(values, cands, degree, which == 4, out, limit);
+        }
+        break;
+    case 6:
+        if (degree < 2 || degree > 4) {
+            PyErr_SetString(PyExc_ValueError, "degree out of range");
+            rc = -1;
+        } else {
+            rc = naked_sets(values, cands, degree, out, limit);
+        }
+        break;
+    case 7:
+        if (degree < 2 || degree > 4) {
+            PyErr_SetString(PyExc_ValueError, "degree out of range");
+            rc = -1;
+        } else {
+            rc = fish(values, cands, degree, out, limit);
+        }
+        break;
+    case 8:
+        rc = xy_wings(cands, degree, out, limit);
+        break;
+    default:
+        if (degree < 2 || degree > 3) {
+            PyErr_SetString(PyExc_ValueError, "degree out of range");
+            rc = -1;
+        } else {
+            rc = aligned_exclusion(cands, degree, out, limit);
+        }
+        break;
+    }
+    if (rc) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+#define SCAN(name, which)                                                                     \
+    static PyObject *py_##name(PyObject *self, PyObject *args, PyObject *kwargs)              \
+    {                                                                                         \
+        (void)self;                                                                           \
+        return py_scan(args, kwargs, which);                                                  \
+    }
+SCAN(hidden_singles, 0)
+SCAN(naked_singles, 1)
+SCAN(direct_locking, 2)
+SCAN(locking, 3)
+SCAN(direct_hidden_sets, 4)
+SCAN(hidden_sets, 5)
+SCAN(naked_sets, 6)
+SCAN(fish, 7)
+SCAN(xy_wings, 8)
+SCAN(aligned_exclusion, 9)
+
+static PyObject *py_als_wings(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *pc;
+    int size;
+    if (!PyArg_ParseTuple(args, "Oi", &pc, &size))
+        return NULL;
+    if (size < 3 || size > 6) {
+        PyErr_SetString(PyExc_ValueError, "wing size out of range 3..6");
+        return NULL;
+    }
+    int cands[81];
+    if (read81(pc, cands, 511, "cands"))
+        return NULL;
+    return als_wings(cands, size);
+}
+
+static PyObject *py_turbot_fish(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    int cands[81];
+    if (read81(arg, cands, 511, "cands"))
+        return NULL;
+    return turbot_fish(cands);
+}
+
+static PyObject *py_three_strong_links(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    int cands[81];
+    if (read81(arg, cands, 511, "cands"))
+        return NULL;
+    return three_strong_links(cands);
+}
+
+#define KW (PyCFunction)(void (*)(void))
+static PyMethodDef methods[] = {
+    {"hidden_singles", KW py_hidden_singles, METH_VARARGS | METH_KEYWORDS,
+     "hidden_singles(values, cands, 0, limit=-1): basic.hidden_singles' hints."},
+    {"naked_singles", KW py_naked_singles, METH_VARARGS | METH_KEYWORDS,
+     "naked_singles(values, cands, 0, limit=-1): basic.naked_singles' hints."},
+    {"direct_locking", KW py_direct_locking, METH_VARARGS | METH_KEYWORDS,
+     "direct_locking(values, cands, 0, limit=-1): basic.direct_pointing's hints."},
+    {"locking", KW py_locking, METH_VARARGS | METH_KEYWORDS,
+     "locking(values, cands, 0, limit=-1): basic.locking's hints."},
+    {"direct_hidden_sets", KW py_direct_hidden_sets, METH_VARARGS | METH_KEYWORDS,
+     "direct_hidden_sets(values, cands, degree, limit=-1): basic.direct_hidden_sets'."},
+    {"hidden_sets", KW py_hidden_sets, METH_VARARGS | METH_KEYWORDS,
+     "hidden_sets(values, cands, degree, limit=-1): basic.hidden_sets' hints."},
+    {"naked_sets", KW py_naked_sets, METH_VARARGS | METH_KEYWORDS,
+     "naked_sets(values, cands, degree, limit=-1): basic.naked_sets' hints."},
+    {"fish", KW py_fish, METH_VARARGS | METH_KEYWORDS,
+     "fish(values, cands, degree, limit=-1): basic.fish's hints."},
+    {"xy_wings", KW py_xy_wings, METH_VARARGS | METH_KEYWORDS,
+     "xy_wings(values, cands, xyz, limit=-1): basic.xy_wings' hints (xyz 0 or 1)."},
+    {"aligned_exclusion", KW py_aligned_exclusion, METH_VARARGS | METH_KEYWORDS,
+     "aligned_exclusion(values, cands, degree, limit=-1): aligned.aligned_exclusion's hints."},
+    {"als_wings", py_als_wings, METH_VARARGS,
+     "als_wings(cands, size): wings.als_wing's hints (size 3..6), sorted as SE sorts them."},
+    {"unique_loops", py_unique_loops, METH_VARARGS,
+     "unique_loops(cands, start, v1, v2): unique._find_loops' loops that _valid_loop keeps."},
+    {"turbot_fish", py_turbot_fish, METH_O,
+     "turbot_fish(cands): strong_links.turbot_fish's hints, sorted as SE sorts them."},
+    {"three_strong_links", py_three_strong_links, METH_O,
+     "three_strong_links(cands): strong_links.three_strong_links' hints, sorted."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "native_backtrack._se",
+    "Technique searches of the SE rater in C (the Python in sudoku_model/se is the reference).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__se(void)
+{
+    init_tables();
+    init_box_configs();
+    init_forward();
+    return PyModule_Create(&module);
+}

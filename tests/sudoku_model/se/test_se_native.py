@@ -1,0 +1,201 @@
+"""The SE rater's C searches (native_backtrack/se_core.c through sudoku_model.se.native)
+against the Python techniques, the reference: the same hints, in the same order and form,
+on every state along rated puzzles and on thinned states that reach rarer patterns; and
+the same ratings and step lists from the rater with and without them."""
+
+from __future__ import annotations
+
+import collections
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from sudoku_model.se import (
+    PRODUCERS,
+    State,
+    aligned,
+    apply_step,
+    basic,
+    native,
+    rate_se,
+    strong_links,
+    unique,
+    wings,
+)
+from sudoku_model.se.rater import PYTHON_PRODUCERS
+from sudoku_model.se.steps import SEStep
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="native_backtrack._se not built")
+
+HERE = Path(__file__).parent
+SHARED = Path("/work/shared/data")
+for parent in Path(__file__).resolve().parents:
+    if (parent / "shared" / "data").is_dir():
+        SHARED = parent / "shared" / "data"
+        break
+SE_2000 = SHARED / "se-rated-2000.txt"
+
+Search = Callable[[State], Iterator[SEStep]]
+
+
+def _pairs() -> list[tuple[str, Search, Search]]:
+    """(name, Python reference, C search) for every technique that has both."""
+    out: list[tuple[str, Search, Search]] = [
+        ("hidden singles", basic.hidden_singles, native.hidden_singles),
+        ("naked singles", basic.naked_singles, native.naked_singles),
+        ("direct pointing", basic.direct_pointing, native.direct_pointing),
+        ("locking", basic.locking, native.locking),
+        ("turbot fish", strong_links.turbot_fish, native.turbot_fish),
+        ("three strong links", strong_links.three_strong_links, native.three_strong_links),
+        ("unique loops", unique.unique_loops, native.unique_loops),
+    ]
+    for k in (2, 3):
+        out.append(
+            (
+                f"direct hidden {k}",
+                lambda s, k=k: basic.direct_hidden_sets(s, k),
+                lambda s, k=k: native.direct_hidden_sets(s, k),
+            )
+        )
+    for k in (2, 3, 4):
+        out.append(
+            (
+                f"hidden {k}",
+                lambda s, k=k: basic.hidden_sets(s, k),
+                lambda s, k=k: native.hidden_sets(s, k),
+            )
+        )
+        out.append(
+            (
+                f"naked {k}",
+                lambda s, k=k: basic.naked_sets(s, k),
+                lambda s, k=k: native.naked_sets(s, k),
+            )
+        )
+        out.append((f"fish {k}", lambda s, k=k: basic.fish(s, k), lambda s, k=k: native.fish(s, k)))
+    for xyz in (False, True):
+        out.append(
+            (
+                f"xy wings {xyz}",
+                lambda s, x=xyz: basic.xy_wings(s, x),
+                lambda s, x=xyz: native.xy_wings(s, x),
+            )
+        )
+    for k in (2, 3):
+        out.append(
+            (
+                f"aligned {k}",
+                lambda s, k=k: aligned.aligned_exclusion(s, k),
+                lambda s, k=k: native.aligned_exclusion(s, k),
+            )
+        )
+    for k in (3, 4, 5, 6):
+        out.append(
+            (f"wing {k}", lambda s, k=k: wings.als_wing(s, k), lambda s, k=k: native.als_wing(s, k))
+        )
+    return out
+
+
+PAIRS = _pairs()
+
+
+def _puzzles(path: Path, every: int = 1) -> list[list[int]]:
+    rows = [ln.split() for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+    return [[int(ch) for ch in row[1]] for row in rows[::every]]
+
+
+def _compare(state: State, seen: collections.Counter[str]) -> None:
+    for name, python, c in PAIRS:
+        expected = list(python(state))
+        got = list(c(state))
+        assert got == expected, (name, state.values, state.cands)
+        seen[name] += len(expected)
+        # The first hint alone (what the rater asks for) is the first of the full list.
+        assert next(iter(c(state)), None) == (expected[0] if expected else None)
+
+
+def _path_states(values: list[int]) -> Iterator[State]:
+    """The state before every step of the puzzle's rating."""
+    r = rate_se(values, seconds=60)
+    state = State.from_values(values)
+    for step in r.steps:
+        yield state
+        apply_step(state, step)
+
+
+def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
+    seen: collections.Counter[str] = collections.Counter()
+    states = 0
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=5):
+        for state in _path_states(values):
+            _compare(state, seen)
+            states += 1
+    assert states > 200
+    # The comparison is not of empty lists: every family found hints on the way.
+    common = {n for n, _, _ in PAIRS} - {"hidden 4", "fish 4", "naked 4", "hidden 3", "fish 3"}
+    assert all(seen[n] > 0 for n in common), seen
+
+
+def test_c_searches_give_the_python_hints_on_thinned_and_random_states() -> None:
+    # Candidates removed at random (seeded) from states along rated paths, and empty
+    # grids with random candidates: the masks need not be consistent for a search, and
+    # these reach the quads, jellyfish, grouped links and three strong links that real
+    # paths rarely show.
+    rng = random.Random(17)
+    seen: collections.Counter[str] = collections.Counter()
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=7):
+        for i, state in enumerate(_path_states(values)):
+            if i % 5:
+                continue
+            cands = list(state.cands)
+            for c in range(81):
+                for d in range(9):
+                    if cands[c] >> d & 1 and rng.random() < 0.25 and cands[c] & (cands[c] - 1):
+                        cands[c] &= ~(1 << d)
+            _compare(State(state.values, cands), seen)
+    for _ in range(25):
+        digits = rng.randint(2, 9)
+        cands = [0] * 81
+        for c in range(81):
+            while cands[c] & (cands[c] - 1) == 0:  # two candidates at least
+                cands[c] = sum(1 << d for d in rng.sample(range(9), rng.randint(2, digits)))
+        _compare(State([0] * 81, cands), seen)
+    assert all(seen[n] > 0 for n, _, _ in PAIRS), seen
+
+
+def test_the_rater_takes_the_same_steps_with_and_without_c() -> None:
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=6):
+        fast = rate_se(values, seconds=120)
+        reference = rate_se(values, seconds=120, producers=PYTHON_PRODUCERS)
+        assert fast.status == reference.status == "rated"
+        assert (fast.er, fast.ep, fast.ed) == (reference.er, reference.ep, reference.ed)
+        assert fast.steps == reference.steps
+    assert PRODUCERS is not PYTHON_PRODUCERS
+    assert [p.name for p in PRODUCERS] == [p.name for p in PYTHON_PRODUCERS]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SE_2000.exists(), reason="se-rated-2000.txt not in ../shared/data")
+def test_c_searches_along_a_spread_sample_of_se_rated_2000() -> None:
+    seen: collections.Counter[str] = collections.Counter()
+    for values in _puzzles(SE_2000, every=200):
+        for state in _path_states(values):
+            _compare(state, seen)
+    assert sum(seen.values()) > 500
+
+
+def test_c_searches_refuse_malformed_states() -> None:
+    from native_backtrack import _se
+
+    with pytest.raises(ValueError, match="81 cells"):
+        _se.turbot_fish([0] * 80)
+    with pytest.raises(ValueError, match="outside"):
+        _se.three_strong_links([512] + [0] * 80)
+    with pytest.raises(ValueError, match="outside"):
+        _se.hidden_singles([10] + [0] * 80, [0] * 81)
+    with pytest.raises(ValueError, match="degree"):
+        _se.fish([0] * 81, [0] * 81, 5)
+    with pytest.raises(TypeError):
+        _se.locking([0] * 81, ["x"] * 81)

@@ -2,6 +2,7 @@
 
     python tests/benchmarks/bench_pysat_overhead.py [--data /work/shared/data]
         [--count 2000] [--seed 18] [--rounds 5] [--chunk 50] [--solver-options tuned|default]
+        [--plain both|witnesses|verdict]
 
 Per list (17-clue, top95, hardest, forum-hardest-1106 and a multi-solution list made by
 deleting one or two clues from 17-clue puzzles: no 9x9 puzzle of 16 clues or fewer is
@@ -10,24 +11,35 @@ unique), the same puzzles, each under a random symmetry transformation (seeded),
 * ``ours``: ``PySATBackend.check_unique(puzzle)``, the public call with its verdict,
   witnesses and stats;
 * ``plain``: a loop written against PySAT alone: the extended encoding built here, in this
-  file, loaded once into ``Solver("cadical195")``; per puzzle, solve under the givens as
-  assumptions, read the model, add the blocking clause of the non-given cells guarded by a
-  fresh literal, solve again with the guard, retire it (the solver is rebuilt after 1,000
-  retired guards, as the backend does). It reads the second model only to say nothing:
-  a plain loop needs the verdict alone.
+  file (checked clause for clause against the backend's before the race), loaded once into
+  ``Solver("cadical195")``; per puzzle, solve under the givens as assumptions, read the
+  model, add the blocking clause of the non-given cells guarded by a fresh literal, solve
+  again with the guard, retire it (the solver is rebuilt after 1,000 retired guards, as
+  the backend does). It answers what ``check_unique`` answers: the verdict *and its
+  witnesses* (the solution of a unique puzzle, two solutions of a multiple one) as digit
+  tuples. So it reads the second model of a multi-solution puzzle, as the backend must to
+  return its second witness;
+* ``plain-verdict``: the same loop answering the verdict alone. It reads the first model
+  (the blocking clause needs it) but decodes no grid and never reads the second model: it
+  answers less than ``check_unique`` does, so it is a floor rather than the target. It is
+  shown because earlier versions of this benchmark raced against it only.
 
-Both sides get the same CaDiCaL options (``--solver-options tuned``, the default: the
-backend's :data:`backends.sat.CADICAL_TUNING`), so the ratio is the wrapper's cost, not the
-tuning's gain; ``default`` gives the plain loop CaDiCaL's own defaults. The puzzles are cut
-into chunks; chunks alternate ours/plain and which side goes first alternates too, and
-each side's total thread CPU time is summed over ``--rounds`` passes (fresh solvers each
-pass, one warm-up call each). Printed: us per puzzle for each side and ours/plain. Both
-sides must agree on every verdict (unique / multiple / none).
+Both plain loops get the same CaDiCaL options as the backend (``--solver-options tuned``,
+the default: :data:`backends.sat.CADICAL_TUNING`), so the ratio is the wrapper's cost, not
+the tuning's gain; ``default`` gives the plain loops CaDiCaL's own defaults. The backend's
+phase steering (positive cell phases, the second search started away from the first
+solution) is part of the wrapper and stays on its side. The puzzles are cut into chunks;
+the sides take turns per chunk and which side goes first rotates too, and each side's
+total thread CPU time is summed over ``--rounds`` passes (fresh solvers each pass, one
+warm-up call each). Printed: us per puzzle for each side and ours/plain. Every side must
+agree on every verdict (unique / multiple / none), and every witness of every side is
+checked (off the clock) to be a solution of its puzzle, two different ones when multiple.
 """
 
 from __future__ import annotations
 
 import argparse
+import operator
 import random
 import statistics
 import sys
@@ -70,8 +82,28 @@ def plain_cnf() -> list[list[int]]:
     return clauses
 
 
+def check_same_formula() -> None:
+    """Raise AssertionError unless :func:`plain_cnf` is the backend's classic 9x9 formula,
+    clause for clause (as sets of literals, in any order) and with the same variables."""
+    from backends.cnf import encode_rules
+
+    ours = encode_rules(RULES)
+    mine = plain_cnf()
+    if ours.num_vars != 729 or sorted(map(sorted, ours.clauses)) != sorted(map(sorted, mine)):
+        raise AssertionError("the plain loop's formula is not the backend's")
+    for cell in range(81):
+        for digit in range(1, 10):
+            if ours.variables.var(cell, digit) != 9 * cell + digit:
+                raise AssertionError("the plain loop's variables are not the backend's")
+
+
+#: cell * 9, the base of a cell's variables (var = base + digit)
+BASES = range(0, 729, 9)
+
+
 class PlainLoop:
-    """Uniqueness with PySAT alone: the loop a user would write."""
+    """Uniqueness with PySAT alone: the loop a user would write. ``check`` answers with the
+    witnesses, ``count2`` with the verdict alone."""
 
     def __init__(self, options: dict[str, int]) -> None:
         self.options = options
@@ -89,32 +121,85 @@ class PlainLoop:
         self.guard = 729
         self.retired = 0
 
+    def _retire(self, guard: int) -> None:
+        assert self.solver is not None
+        self.solver.add_clause([-guard])
+        self.retired += 1
+        if self.retired >= 1000:
+            self._fresh()
+
+    def check(self, values: Sequence[int]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """(0, 1 or 2 solutions, the witnesses: the solution when 1, two when 2)."""
+        s = self.solver
+        assert s is not None
+        assumptions = [9 * c + v for c, v in enumerate(values) if v]
+        if not s.solve(assumptions=assumptions):
+            return 0, ()
+        # the true cell literals, one per cell in cell order (exactly one digit per cell)
+        positive = [lit for lit in s.get_model()[:729] if lit > 0]
+        first = tuple(map(operator.sub, positive, BASES))
+        self.guard += 1
+        g = self.guard
+        # "some free cell differs", guarded
+        clause = [-lit for lit, v in zip(positive, values) if not v]
+        clause.append(-g)
+        s.add_clause(clause)
+        assumptions.append(g)
+        found = s.solve(assumptions=assumptions)
+        if found:
+            positive = [lit for lit in s.get_model()[:729] if lit > 0]
+            second = tuple(map(operator.sub, positive, BASES))
+        self._retire(g)
+        return (2, (first, second)) if found else (1, (first,))
+
     def count2(self, values: Sequence[int]) -> int:
-        """0, 1 or 2 (two or more) solutions."""
+        """0, 1 or 2 (two or more) solutions, without witnesses."""
         s = self.solver
         assert s is not None
         assumptions = [9 * c + v for c, v in enumerate(values) if v]
         if not s.solve(assumptions=assumptions):
             return 0
-        model = s.get_model()
+        positive = [lit for lit in s.get_model()[:729] if lit > 0]
         self.guard += 1
         g = self.guard
-        # the non-given cells' literals of the model: "some free cell differs"
-        clause = [-lit for lit in model[:729] if lit > 0 and not values[(lit - 1) // 9]]
+        clause = [-lit for lit, v in zip(positive, values) if not v]
         clause.append(-g)
         s.add_clause(clause)
         assumptions.append(g)
         found = s.solve(assumptions=assumptions)
-        s.add_clause([-g])
-        self.retired += 1
-        if self.retired >= 1000:
-            self._fresh()
+        self._retire(g)
         return 2 if found else 1
 
     def close(self) -> None:
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
+
+
+UNITS = [
+    *([9 * r + c for c in range(9)] for r in range(9)),
+    *([9 * r + c for r in range(9)] for c in range(9)),
+    *([9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)] for b in range(9)),
+]
+
+
+def solves(puzzle: Sequence[int], grid: Sequence[int]) -> bool:
+    """True when ``grid`` is a full classic 9x9 grid that keeps the givens of ``puzzle``."""
+    digits = set(range(1, 10))
+    return (
+        len(grid) == 81
+        and all(not p or p == g for p, g in zip(puzzle, grid))
+        and all({grid[c] for c in unit} == digits for unit in UNITS)
+    )
+
+
+def witnesses_bad(puzzle: Sequence[int], count: int, grids: Sequence[Sequence[int]]) -> bool:
+    """True unless ``grids`` are ``count`` (at most 2) different solutions of ``puzzle``."""
+    return (
+        len(grids) != min(count, 2)
+        or not all(solves(puzzle, g) for g in grids)
+        or (len(grids) == 2 and tuple(grids[0]) == tuple(grids[1]))
+    )
 
 
 def random_transform(grid_values: Sequence[int], rng: random.Random) -> tuple[int, ...]:
@@ -159,43 +244,65 @@ def multi_solution(puzzles: list[tuple[int, ...]], rng: random.Random) -> list[t
     return out
 
 
+#: The racing sides (see the module docstring).
+SIDES = ("ours", "plain", "plain-verdict")
+
+
 def race(
-    puzzles: list[tuple[int, ...]], options: dict[str, int], rounds: int, chunk: int
-) -> tuple[float, float, int]:
-    """(ours us/puzzle, plain us/puzzle, conflicts-free check): thread CPU time summed over
-    ``rounds`` passes, chunks interleaved."""
+    puzzles: list[tuple[int, ...]],
+    options: dict[str, int],
+    rounds: int,
+    chunk: int,
+    sides: Sequence[str] = SIDES,
+) -> tuple[dict[str, float], int]:
+    """({side: us per puzzle}, disagreements or bad witnesses): thread CPU time summed over
+    ``rounds`` passes, the sides taking turns per chunk."""
     grids = [Puzzle(Grid._trusted(SHAPE, p), RULES) for p in puzzles]
-    totals = {"ours": 0.0, "plain": 0.0}
-    disagreements = 0
+    totals = dict.fromkeys(sides, 0.0)
+    bad = 0
+    kind_count = {"unique": 1, "multiple": 2}
     for round_index in range(rounds):
         ours = PySATBackend("cadical195")
-        plain = PlainLoop(options)
+        loops = {side: PlainLoop(options) for side in sides if side != "ours"}
         ours.check_unique(Puzzle.empty(SHAPE, RULES))  # load the solver
-        plain.count2((0,) * 81)
+        for loop in loops.values():
+            loop.count2((0,) * 81)
         for start in range(0, len(puzzles), chunk):
             part = range(start, min(len(puzzles), start + chunk))
-            answers: dict[str, list[int]] = {}
-            order = (
-                ("ours", "plain") if (start // chunk + round_index) % 2 == 0 else ("plain", "ours")
-            )
-            for side in order:
+            turn = (start // chunk + round_index) % len(sides)
+            counts: dict[str, list[int]] = {}
+            for side in (*sides[turn:], *sides[:turn]):
                 if side == "ours":
                     check = ours.check_unique
                     t0 = time.thread_time()
-                    kinds = [check(grids[i]).kind for i in part]
-                    totals["ours"] += time.thread_time() - t0
-                    answers["ours"] = [{"unique": 1, "multiple": 2}.get(k.value, 0) for k in kinds]
-                else:
-                    count2 = plain.count2
+                    verdicts = [check(grids[i]) for i in part]
+                    totals[side] += time.thread_time() - t0
+                    counts[side] = [kind_count.get(v.kind.value, 0) for v in verdicts]
+                    for i, v, n in zip(part, verdicts, counts[side]):
+                        found = v.witnesses if n == 2 else (v.solution,) if n == 1 else ()
+                        bad += witnesses_bad(puzzles[i], n, [g.values for g in found])
+                elif side == "plain":
+                    plain_check = loops[side].check
                     t0 = time.thread_time()
-                    counts = [count2(puzzles[i]) for i in part]
-                    totals["plain"] += time.thread_time() - t0
-                    answers["plain"] = counts
-            disagreements += sum(a != b for a, b in zip(answers["ours"], answers["plain"]))
+                    answers = [plain_check(puzzles[i]) for i in part]
+                    totals[side] += time.thread_time() - t0
+                    counts[side] = [n for n, _ in answers]
+                    for i, (n, found) in zip(part, answers):
+                        bad += witnesses_bad(puzzles[i], n, found)
+                else:
+                    count2 = loops[side].count2
+                    t0 = time.thread_time()
+                    counts[side] = [count2(puzzles[i]) for i in part]
+                    totals[side] += time.thread_time() - t0
+            first = counts[sides[0]]
+            bad += sum(
+                any(counts[side][k] != first[k] for side in sides) for k in range(len(first))
+            )
         ours.close()
-        plain.close()
+        for loop in loops.values():
+            loop.close()
     n = len(puzzles) * rounds
-    return totals["ours"] / n * 1e6, totals["plain"] / n * 1e6, disagreements
+    return {side: total / n * 1e6 for side, total in totals.items()}, bad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,11 +314,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--solver-options", choices=("tuned", "default"), default="tuned")
     parser.add_argument("--lists", default="17-clue,top95,hardest,forum-hardest-1106,multi")
+    parser.add_argument(
+        "--plain",
+        choices=("both", "witnesses", "verdict"),
+        default="both",
+        help="which plain loops race (witnesses: 'plain', verdict: 'plain-verdict')",
+    )
     args = parser.parse_args(argv)
     print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1]] + sys.argv)}")
+    check_same_formula()
     options = dict(CADICAL_TUNING) if args.solver_options == "tuned" else {}
+    sides = {
+        "both": SIDES,
+        "witnesses": ("ours", "plain"),
+        "verdict": ("ours", "plain-verdict"),
+    }[args.plain]
     rng = random.Random(args.seed)
-    ratios = []
+    ratios: dict[str, list[float]] = {side: [] for side in sides[1:]}
     for name in args.lists.split(","):
         if name == "multi":
             base = read_lines(args.data / "17-clue.txt", args.count, rng)
@@ -223,17 +342,23 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             puzzles = read_lines(path, args.count, rng)
         puzzles = [random_transform(p, rng) for p in puzzles]
-        ours, plain, bad = race(puzzles, options, args.rounds, args.chunk)
-        ratios.append(ours / plain)
+        times, bad = race(puzzles, options, args.rounds, args.chunk, sides)
+        ours = times["ours"]
+        cells = [f"ours {ours:8.1f} us"]
+        for side in sides[1:]:
+            ratios[side].append(ours / times[side])
+            cells.append(f"{side} {times[side]:8.1f} us ({ours / times[side]:.3f})")
         print(
-            f"{name:<20} n={len(puzzles):<5} x{args.rounds}  ours {ours:8.1f} us  plain "
-            f"{plain:8.1f} us  ours/plain {ours / plain:.3f}"
-            + (f"  DISAGREE on {bad}" if bad else ""),
+            f"{name:<19} n={len(puzzles):<5} x{args.rounds}  "
+            + "  ".join(cells)
+            + (f"  DISAGREE or bad witnesses: {bad}" if bad else ""),
             flush=True,
         )
         if bad:
             return 1
-    print(f"geometric mean ours/plain {statistics.geometric_mean(ratios):.3f}")
+    for side, values in ratios.items():
+        if values:
+            print(f"geometric mean ours/{side} {statistics.geometric_mean(values):.3f}")
     return 0
 
 

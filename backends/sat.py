@@ -6,7 +6,7 @@ the givens of each puzzle are *assumptions*. Uniqueness: after a first model, a 
 the non-given cells' literals, guarded by a fresh activation literal ``g``, is added and the
 solver runs again under the givens plus ``g``; then ``g`` is retired with the unit clause
 ``-g``. Retired guards pile up and slow a solver down, so it is rebuilt every
-``recycle_after`` (1,000) retired guards.
+``recycle_after`` (:data:`RECYCLE_AFTER`, 500) retired guards.
 
 Why extended and these CaDiCaL options (``tests/benchmarks/bench_sat.py``, CPU-time medians
 per uniqueness check): CaDiCaL 1.9.5 is the fastest solver here, extended the fastest
@@ -111,6 +111,7 @@ __all__ = [
     "REFUSED",
     "DEFAULT_SOLVER",
     "REDUCE_FROM",
+    "RECYCLE_AFTER",
     "ReducedCNF",
     "CADICAL_TUNING",
     "resolve_solver_name",
@@ -330,6 +331,13 @@ def solver_names() -> list[str]:
     return list(SOLVERS)
 
 
+#: Default ``recycle_after`` of :class:`PySATBackend`. Each retired guard stays in the
+#: solver as a variable fixed false: every model read (one per variable) and every check
+#: costs a little more (17-clue checks 181 -> 240 us over 1,000 guards, with the model
+#: 930 -> 1,930 variables); a rebuild costs ~3.5 ms. Uniqueness checks, CPU alternated,
+#: against 1,000: 17-clue 0.97, multi-solution 0.945, forum-hardest-1106 0.98; 250 is
+#: slower again (tests/benchmarks/bench_pysat_overhead.py times the whole call).
+RECYCLE_AFTER = 500
 #: Conflicts of the first slice of a CaDiCaL solve (later slices are sized from the
 #: measured rate, see PySATBackend._call_in_slices).
 FIRST_SLICE = 1000
@@ -564,11 +572,11 @@ class _Engine:
         if self.options:  # CaDiCaL takes options only before its first clause
             self.solver.solver.configure(self.options)
         self.loaded = 0
-        if load:
-            self.load()
         if not self.info.interrupt and self.info.limited:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
             self.direct = _Direct.of(self.solver, self.info.name)
+        if load:
+            self.load()
         self.next_var = self.first_free
         self.retired = 0
         self.retired_vars = 0
@@ -584,9 +592,15 @@ class _Engine:
         and a true answer ends the loading there (False is returned; call again to go on)."""
         clauses = self.clauses
         total = len(clauses)
+        direct = self.direct
         while self.loaded < total:
             end = min(total, self.loaded + _LOAD_CHUNK)
-            self.solver.append_formula(clauses[self.loaded : end])
+            if direct is not None:  # a third faster than append_formula (rebuilds included)
+                add, handle = direct.add_clause, direct.handle
+                for clause in clauses[self.loaded : end]:
+                    add(handle, clause)
+            else:
+                self.solver.append_formula(clauses[self.loaded : end])
             self.loaded = end
             if end < total and stop is not None and stop():
                 return False
@@ -836,7 +850,8 @@ class PySATBackend(Backend):
         encoding: ``minimal``, ``efficient``, ``extended`` (default; the fastest) or
             ``augmented``.
         amo: at-most-one encoding, ``pairwise`` (default) or a :mod:`pysat.card` name.
-        recycle_after: rebuild a solver after this many retired guards.
+        recycle_after: rebuild a solver after this many retired guards (default
+            :data:`RECYCLE_AFTER`).
         max_rule_sets: how many rule sets keep a loaded solver (least recently used go).
         solver_options: CaDiCaL options (``{"chrono": 1}``) for the CaDiCaL solvers that
             take them (1.5.3, 1.9.5, 3.0.0); None (default) means :data:`CADICAL_TUNING`
@@ -866,7 +881,7 @@ class PySATBackend(Backend):
         *,
         encoding: str = DEFAULT_ENCODING,
         amo: str = DEFAULT_AMO,
-        recycle_after: int = 1000,
+        recycle_after: int = RECYCLE_AFTER,
         max_rule_sets: int = 8,
         solver_options: Mapping[str, int] | None = None,
         removal_session_after: int | None = None,

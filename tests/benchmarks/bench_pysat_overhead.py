@@ -14,11 +14,11 @@ unique), the same puzzles, each under a random symmetry transformation (seeded),
   file (checked clause for clause against the backend's before the race), loaded once into
   ``Solver("cadical195")``; per puzzle, solve under the givens as assumptions, read the
   model, add the blocking clause of the non-given cells guarded by a fresh literal, solve
-  again with the guard, retire it (the solver is rebuilt after 1,000 retired guards, as
-  the backend does). It answers what ``check_unique`` answers: the verdict *and its
-  witnesses* (the solution of a unique puzzle, two solutions of a multiple one) as digit
-  tuples. So it reads the second model of a multi-solution puzzle, as the backend must to
-  return its second witness;
+  again with the guard, retire it (the solver is rebuilt after
+  :data:`backends.sat.RECYCLE_AFTER` retired guards, as the backend does). It answers
+  what ``check_unique`` answers: the verdict *and its witnesses* (the solution of a unique
+  puzzle, two solutions of a multiple one) as digit tuples. So it reads the second model
+  of a multi-solution puzzle, as the backend must to return its second witness;
 * ``plain-verdict``: the same loop answering the verdict alone. It reads the first model
   (the blocking clause needs it) but decodes no grid and never reads the second model: it
   answers less than ``check_unique`` does, so it is a floor rather than the target. It is
@@ -50,7 +50,7 @@ from pathlib import Path
 
 from pysat.solvers import Solver
 
-from backends.sat import CADICAL_TUNING, PySATBackend
+from backends.sat import CADICAL_TUNING, RECYCLE_AFTER, PySATBackend
 from sudoku_model import Puzzle, RuleSet
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
@@ -125,7 +125,7 @@ class PlainLoop:
         assert self.solver is not None
         self.solver.add_clause([-guard])
         self.retired += 1
-        if self.retired >= 1000:
+        if self.retired >= RECYCLE_AFTER:
             self._fresh()
 
     def check(self, values: Sequence[int]) -> tuple[int, tuple[tuple[int, ...], ...]]:

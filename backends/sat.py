@@ -1595,7 +1595,12 @@ class PySATBackend(Backend):
         if prefer is not None and self.info.phases:
             engine.prefer_phases(prefer)
         self._check_interrupt()
-        result = self._call(engine, assumptions, _Run(self._budget(budget)))
+        run = _Run(self._budget(budget))
+        direct = engine.direct
+        if direct is not None and run.conflicts_left is None:
+            result = self._solve_direct(engine, direct, assumptions, run)
+        else:
+            result = self._call(engine, assumptions, run)
         self._check_interrupt()
         return None if result is None else not result
 

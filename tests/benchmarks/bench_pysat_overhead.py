@@ -2,7 +2,7 @@
 
     python tests/benchmarks/bench_pysat_overhead.py [--data /work/shared/data]
         [--count 2000] [--seed 18] [--rounds 5] [--chunk 50] [--solver-options tuned|default]
-        [--plain both|witnesses|verdict]
+        [--plain both|witnesses|verdict] [--baseline REV]
 
 Per list (17-clue, top95, hardest, forum-hardest-1106 and a multi-solution list made by
 deleting one or two clues from 17-clue puzzles: no 9x9 puzzle of 16 clues or fewer is
@@ -34,19 +34,26 @@ total thread CPU time is summed over ``--rounds`` passes (fresh solvers each pas
 warm-up call each). Printed: us per puzzle for each side and ours/plain. Every side must
 agree on every verdict (unique / multiple / none), and every witness of every side is
 checked (off the clock) to be a solution of its puzzle, two different ones when multiple.
+``--baseline REV`` races one more side, ``baseline``: ``check_unique`` of the backend as
+it was at that git revision (its ``backends/sat.py`` loaded beside today's), for old
+against new in one run (the ratio printed is ours / baseline).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import operator
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import cast
 
 from pysat.solvers import Solver
 
@@ -248,23 +255,57 @@ def multi_solution(puzzles: list[tuple[int, ...]], rng: random.Random) -> list[t
 SIDES = ("ours", "plain", "plain-verdict")
 
 
+def baseline_backend(revision: str) -> type[PySATBackend]:
+    """``PySATBackend`` of ``backends/sat.py`` at a git ``revision`` of this repository,
+    loaded as a module of its own (its other imports are today's), to race old against
+    new in one process.
+
+    Raises:
+        subprocess.CalledProcessError: for a revision git does not know.
+    """
+    root = Path(__file__).resolve().parents[2]
+    text = subprocess.run(
+        ["git", "show", f"{revision}:backends/sat.py"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    text = text.replace("\nfrom .cnf import", "\nfrom backends.cnf import")
+    text = text.replace("\nfrom .threads import", "\nfrom backends.threads import")
+    folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
+    path = folder / "sat_baseline.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("sat_baseline", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sat_baseline"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return cast(type[PySATBackend], module.PySATBackend)
+
+
 def race(
     puzzles: list[tuple[int, ...]],
     options: dict[str, int],
     rounds: int,
     chunk: int,
     sides: Sequence[str] = SIDES,
+    baseline: type[PySATBackend] | None = None,
 ) -> tuple[dict[str, float], int]:
     """({side: us per puzzle}, disagreements or bad witnesses): thread CPU time summed over
-    ``rounds`` passes, the sides taking turns per chunk."""
+    ``rounds`` passes, the sides taking turns per chunk. The side ``baseline`` is
+    ``check_unique`` of the ``baseline`` class."""
     grids = [Puzzle(Grid._trusted(SHAPE, p), RULES) for p in puzzles]
     totals = dict.fromkeys(sides, 0.0)
     bad = 0
     kind_count = {"unique": 1, "multiple": 2}
     for round_index in range(rounds):
-        ours = PySATBackend("cadical195")
-        loops = {side: PlainLoop(options) for side in sides if side != "ours"}
-        ours.check_unique(Puzzle.empty(SHAPE, RULES))  # load the solver
+        backends = {"ours": PySATBackend("cadical195")}
+        if baseline is not None:
+            backends["baseline"] = baseline("cadical195")
+        loops = {side: PlainLoop(options) for side in sides if side not in backends}
+        for backend in backends.values():
+            backend.check_unique(Puzzle.empty(SHAPE, RULES))  # load the solver
         for loop in loops.values():
             loop.count2((0,) * 81)
         for start in range(0, len(puzzles), chunk):
@@ -272,23 +313,24 @@ def race(
             turn = (start // chunk + round_index) % len(sides)
             counts: dict[str, list[int]] = {}
             for side in (*sides[turn:], *sides[:turn]):
-                if side == "ours":
-                    check = ours.check_unique
+                if side in backends:
+                    check = backends[side].check_unique
                     t0 = time.thread_time()
                     verdicts = [check(grids[i]) for i in part]
                     totals[side] += time.thread_time() - t0
                     counts[side] = [kind_count.get(v.kind.value, 0) for v in verdicts]
                     for i, v, n in zip(part, verdicts, counts[side]):
-                        found = v.witnesses if n == 2 else (v.solution,) if n == 1 else ()
-                        bad += witnesses_bad(puzzles[i], n, [g.values for g in found])
+                        given = v.witnesses if n == 2 else (v.solution,) if n == 1 else ()
+                        found = [g.values for g in given if g is not None]
+                        bad += witnesses_bad(puzzles[i], n, found)
                 elif side == "plain":
                     plain_check = loops[side].check
                     t0 = time.thread_time()
                     answers = [plain_check(puzzles[i]) for i in part]
                     totals[side] += time.thread_time() - t0
                     counts[side] = [n for n, _ in answers]
-                    for i, (n, found) in zip(part, answers):
-                        bad += witnesses_bad(puzzles[i], n, found)
+                    for i, (n, grids_of) in zip(part, answers):
+                        bad += witnesses_bad(puzzles[i], n, grids_of)
                 else:
                     count2 = loops[side].count2
                     t0 = time.thread_time()
@@ -298,7 +340,8 @@ def race(
             bad += sum(
                 any(counts[side][k] != first[k] for side in sides) for k in range(len(first))
             )
-        ours.close()
+        for backend in backends.values():
+            backend.close()
         for loop in loops.values():
             loop.close()
     n = len(puzzles) * rounds
@@ -320,6 +363,11 @@ def main(argv: list[str] | None = None) -> int:
         default="both",
         help="which plain loops race (witnesses: 'plain', verdict: 'plain-verdict')",
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also race check_unique of backends/sat.py at this git revision ('baseline')",
+    )
     args = parser.parse_args(argv)
     print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1]] + sys.argv)}")
     check_same_formula()
@@ -329,6 +377,10 @@ def main(argv: list[str] | None = None) -> int:
         "witnesses": ("ours", "plain"),
         "verdict": ("ours", "plain-verdict"),
     }[args.plain]
+    baseline = None
+    if args.baseline:
+        baseline = baseline_backend(args.baseline)
+        sides = (*sides, "baseline")
     rng = random.Random(args.seed)
     ratios: dict[str, list[float]] = {side: [] for side in sides[1:]}
     for name in args.lists.split(","):
@@ -342,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             puzzles = read_lines(path, args.count, rng)
         puzzles = [random_transform(p, rng) for p in puzzles]
-        times, bad = race(puzzles, options, args.rounds, args.chunk, sides)
+        times, bad = race(puzzles, options, args.rounds, args.chunk, sides, baseline)
         ours = times["ours"]
         cells = [f"ours {ours:8.1f} us"]
         for side in sides[1:]:

@@ -1,7 +1,8 @@
 """The pysat backend's per-call cost against a plain PySAT loop (issue 18, item 5).
 
     python tests/benchmarks/bench_pysat_overhead.py [--data /work/shared/data]
-        [--count 2000] [--seed 18] [--rounds 5] [--chunk 50] [--solver-options tuned|default]
+        [--count 2000] [--seed 18] [--rounds 5] [--min-samples 300] [--chunk 50]
+        [--solver-options tuned|default]
         [--plain both|witnesses|verdict] [--baseline REV]
 
 Per list (17-clue, top95, hardest, forum-hardest-1106 and a multi-solution list made by
@@ -31,7 +32,8 @@ phase steering (positive cell phases, the second search started away from the fi
 solution) is part of the wrapper and stays on its side. The puzzles are cut into chunks;
 the sides take turns per chunk and which side goes first rotates too, and each side's
 total thread CPU time is summed over ``--rounds`` passes (fresh solvers each pass, one
-warm-up call each). Printed: us per puzzle for each side and ours/plain. Every side must
+warm-up call each; a short list gets more passes, up to ``--min-samples`` checks per side:
+hardest has 11 puzzles). Printed: us per puzzle for each side and ours/plain. Every side must
 agree on every verdict (unique / multiple / none), and every witness of every side is
 checked (off the clock) to be a solution of its puzzle, two different ones when multiple.
 ``--baseline REV`` races one more side, ``baseline``: ``check_unique`` of the backend as
@@ -354,6 +356,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=2000, help="puzzles per list (sampled)")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--min-samples",
+        type=int,
+        default=300,
+        help="more rounds for a short list, up to this many checks per side (hardest: 11)",
+    )
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--solver-options", choices=("tuned", "default"), default="tuned")
     parser.add_argument("--lists", default="17-clue,top95,hardest,forum-hardest-1106,multi")
@@ -394,14 +402,15 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             puzzles = read_lines(path, args.count, rng)
         puzzles = [random_transform(p, rng) for p in puzzles]
-        times, bad = race(puzzles, options, args.rounds, args.chunk, sides, baseline)
+        rounds = max(args.rounds, -(-args.min_samples // len(puzzles)))
+        times, bad = race(puzzles, options, rounds, args.chunk, sides, baseline)
         ours = times["ours"]
         cells = [f"ours {ours:8.1f} us"]
         for side in sides[1:]:
             ratios[side].append(ours / times[side])
             cells.append(f"{side} {times[side]:8.1f} us ({ours / times[side]:.3f})")
         print(
-            f"{name:<19} n={len(puzzles):<5} x{args.rounds}  "
+            f"{name:<19} n={len(puzzles):<5} x{rounds:<3} "
             + "  ".join(cells)
             + (f"  DISAGREE or bad witnesses: {bad}" if bad else ""),
             flush=True,

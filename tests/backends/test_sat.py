@@ -478,3 +478,16 @@ def test_an_interrupt_during_the_first_slice_stops_the_check() -> None:
     assert again.kind is VerdictKind.UNIQUE and again.solution == expected
     assert backend._engines[puzzle.rules] is not engine
     backend.close()
+
+
+def test_the_default_backend_rebuilds_its_solver_every_recycle_after_guards() -> None:
+    backend = create("cadical195")
+    assert backend.recycle_after == sat.RECYCLE_AFTER == 500
+    puzzle = records("top95", 1)[0][0]
+    backend.check_unique(puzzle)
+    engine = backend._engines[puzzle.rules]
+    generation = engine.generation
+    for _ in range(sat.RECYCLE_AFTER - 1):
+        backend.check_unique(puzzle)
+    assert engine.generation == generation + 1  # one guard per check: rebuilt once
+    backend.close()

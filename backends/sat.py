@@ -6,7 +6,7 @@ the givens of each puzzle are *assumptions*. Uniqueness: after a first model, a 
 the non-given cells' literals, guarded by a fresh activation literal ``g``, is added and the
 solver runs again under the givens plus ``g``; then ``g`` is retired with the unit clause
 ``-g``. Retired guards pile up and slow a solver down, so it is rebuilt every
-``recycle_after`` (1,000) retired guards.
+``recycle_after`` (:data:`RECYCLE_AFTER`, 500) retired guards.
 
 Why extended and these CaDiCaL options (``tests/benchmarks/bench_sat.py``, CPU-time medians
 per uniqueness check): CaDiCaL 1.9.5 is the fastest solver here, extended the fastest
@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import atexit
 import math
-import operator
 import random
 import signal
 import threading
@@ -77,7 +76,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from itertools import compress
-from operator import add, neg
+from operator import add, neg, not_, sub
 from typing import Any, cast
 
 from sudoku_model.certcnf import uncertifiable
@@ -112,6 +111,7 @@ __all__ = [
     "REFUSED",
     "DEFAULT_SOLVER",
     "REDUCE_FROM",
+    "RECYCLE_AFTER",
     "ReducedCNF",
     "CADICAL_TUNING",
     "resolve_solver_name",
@@ -331,6 +331,16 @@ def solver_names() -> list[str]:
     return list(SOLVERS)
 
 
+#: Default ``recycle_after`` of :class:`PySATBackend`. Each retired guard stays in the
+#: solver as a variable fixed false: every model read (one per variable) and every check
+#: costs a little more (17-clue checks 181 -> 240 us over 1,000 guards, with the model
+#: 930 -> 1,930 variables); a rebuild costs ~3.5 ms. Uniqueness checks, CPU alternated,
+#: against 1,000: 17-clue 0.97, multi-solution 0.945, forum-hardest-1106 0.98; 250 is
+#: slower again (tests/benchmarks/bench_pysat_overhead.py times the whole call).
+RECYCLE_AFTER = 500
+#: Conflicts of the first slice of a CaDiCaL solve (later slices are sized from the
+#: measured rate, see PySATBackend._call_in_slices).
+FIRST_SLICE = 1000
 #: Clauses added to a solver between two looks at the deadline while it is loaded.
 _LOAD_CHUNK = 10_000
 #: Overlays (killer cages, dots... on top of loaded base rules) one solver keeps at once:
@@ -374,6 +384,43 @@ def _quiet_solve_limited(solver: Any, name: str) -> Any:
         return status
 
     return solve_limited
+
+
+class _Direct:
+    """The C entry points of a CaDiCaL solver of PySAT, called without PySAT's Python
+    wrappers (the hot path of :meth:`PySATBackend._search`).
+
+    A wrapper costs a Python call or two per use, and ``set_phases`` also reconfigures
+    ``lucky`` on every call: about a tenth of a uniqueness check on an easy puzzle.
+    ``solve`` runs without PySAT's SIGINT handler (see :func:`_quiet_solve_limited`) and
+    does not record its status in the wrapper: a caller that goes on with the wrapper
+    (``get_model``) must solve through the wrapper or :func:`_quiet_solve_limited`.
+    """
+
+    __slots__ = ("handle", "solve", "model", "add_clause", "set_phases", "budget", "stats")
+
+    def __init__(self, handle: Any, fns: dict[str, Any]) -> None:
+        self.handle = handle
+        self.solve = fns["solve_lim"]  # (handle, assumptions, main_thread) -> 1 / -1 / 0
+        self.model = fns["model"]  # (handle) -> [+-1, ..., +-maxvar] or None
+        self.add_clause = fns["add_cl"]
+        self.set_phases = fns["setphases"]
+        self.budget = fns["cbudget"]
+        self.stats = fns["acc_stats"]
+
+    @staticmethod
+    def of(solver: Any, name: str) -> _Direct | None:
+        """The entry points of ``solver`` (a ``pysat.solvers.Solver`` named ``name``), or
+        None when this PySAT build lacks one of them."""
+        import pysat.solvers as solvers
+
+        module = getattr(solvers, "pysolvers", None)
+        handle = getattr(solver.solver, "cadical", None)
+        names = ("solve_lim", "model", "add_cl", "setphases", "cbudget", "acc_stats")
+        fns = {k: getattr(module, f"{name}_{k}", None) for k in names}
+        if handle is None or None in fns.values():
+            return None
+        return _Direct(handle, fns)
 
 
 # -- encoding in a helper thread --------------------------------------------------------------
@@ -492,9 +539,6 @@ class _Engine:
         self.cell_vars = n**3
         # var(cell, digit) = base[cell] + digit
         self.bases = tuple(c * n for c in range(shape.cell_count))
-        # digit of a positive cell literal, indexed by the literal
-        self.digit_of = (0,) + tuple((lit - 1) % n + 1 for lit in range(1, n**3 + 1))
-        self.not_given = tuple(map(operator.not_, range(n + 1)))  # value -> "cell is empty"
         self.generation = 0
         self.active_iterators = 0
         self.retired = 0
@@ -509,6 +553,7 @@ class _Engine:
         self.stale = False
         self.loaded = 0  # clauses loaded into the solver so far
         self.solve_limited: Any = None  # CaDiCaL: solve_limited without PySAT's SIGINT handler
+        self.direct: _Direct | None = None  # CaDiCaL: its C entry points (the hot path)
         # Relation, domain, sum and sandwich rules on top of these base rules, each loaded
         # under a guard literal (see activate); ``extra`` is the active one's guard.
         self.overlays: OrderedDict[RuleSet, int] = OrderedDict()
@@ -527,10 +572,11 @@ class _Engine:
         if self.options:  # CaDiCaL takes options only before its first clause
             self.solver.solver.configure(self.options)
         self.loaded = 0
-        if load:
-            self.load()
         if not self.info.interrupt and self.info.limited:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
+            self.direct = _Direct.of(self.solver, self.info.name)
+        if load:
+            self.load()
         self.next_var = self.first_free
         self.retired = 0
         self.retired_vars = 0
@@ -546,9 +592,15 @@ class _Engine:
         and a true answer ends the loading there (False is returned; call again to go on)."""
         clauses = self.clauses
         total = len(clauses)
+        direct = self.direct
         while self.loaded < total:
             end = min(total, self.loaded + _LOAD_CHUNK)
-            self.solver.append_formula(clauses[self.loaded : end])
+            if direct is not None:  # a third faster than append_formula (rebuilds included)
+                add, handle = direct.add_clause, direct.handle
+                for clause in clauses[self.loaded : end]:
+                    add(handle, clause)
+            else:
+                self.solver.append_formula(clauses[self.loaded : end])
             self.loaded = end
             if end < total and stop is not None and stop():
                 return False
@@ -596,7 +648,11 @@ class _Engine:
         return g
 
     def retire(self, guard: int, recycle_after: int) -> None:
-        self.solver.add_clause([-guard])
+        direct = self.direct
+        if direct is not None:
+            direct.add_clause(direct.handle, [-guard])
+        else:
+            self.solver.add_clause([-guard])
         self.retired += 1
         if self.retired >= recycle_after and self.active_iterators == 0:
             self._new_solver()
@@ -618,20 +674,24 @@ class _Engine:
         """The grid of the solver's model and its cell literals in cell order (None when
         the rules do not give every cell one digit; the grid is then decoded the slow
         way)."""
-        model = self.solver.get_model()
-        # A comprehension over a slice is the cheapest pure-Python filter here (~12 us at
-        # 9x9, against ~20 us for filter() with a bound method); it is on every call.
+        return self.decode(self.solver.get_model())
+
+    def decode(self, model: list[int]) -> tuple[Grid, list[int] | None]:
+        """:meth:`model_grid_and_literals` of a model read already."""
+        # A comprehension over a slice is the cheapest pure-Python filter here (~9 us at
+        # 9x9, against ~14 us for sorted() and ~20 us for filter() with a bound method);
+        # it is on every call.
         positive = [lit for lit in model[: self.cell_vars] if lit > 0]
         if len(positive) != self.cell_count:  # rules without full rows: decode the slow way
             return self.variables.decode(model), None
-        grid = Grid._trusted(self.shape, tuple(map(self.digit_of.__getitem__, positive)))
+        # digit = literal - base of its cell: map() over builtins runs in C without a
+        # Python call per cell (a bound tuple.__getitem__ builds an argument tuple each)
+        grid = Grid._trusted(self.shape, tuple(map(sub, positive, self.bases)))
         return grid, positive
 
     def free_literals(self, solution: tuple[int, ...], givens: tuple[int, ...]) -> list[int]:
         """The literals of ``solution`` in the cells that are not givens."""
-        return list(
-            compress(map(add, self.bases, solution), map(self.not_given.__getitem__, givens))
-        )
+        return list(compress(map(add, self.bases, solution), map(not_, givens)))
 
     @staticmethod
     def blocking_clause(guard: int, free: list[int]) -> list[int]:
@@ -790,7 +850,8 @@ class PySATBackend(Backend):
         encoding: ``minimal``, ``efficient``, ``extended`` (default; the fastest) or
             ``augmented``.
         amo: at-most-one encoding, ``pairwise`` (default) or a :mod:`pysat.card` name.
-        recycle_after: rebuild a solver after this many retired guards.
+        recycle_after: rebuild a solver after this many retired guards (default
+            :data:`RECYCLE_AFTER`).
         max_rule_sets: how many rule sets keep a loaded solver (least recently used go).
         solver_options: CaDiCaL options (``{"chrono": 1}``) for the CaDiCaL solvers that
             take them (1.5.3, 1.9.5, 3.0.0); None (default) means :data:`CADICAL_TUNING`
@@ -820,7 +881,7 @@ class PySATBackend(Backend):
         *,
         encoding: str = DEFAULT_ENCODING,
         amo: str = DEFAULT_AMO,
-        recycle_after: int = 1000,
+        recycle_after: int = RECYCLE_AFTER,
         max_rule_sets: int = 8,
         solver_options: Mapping[str, int] | None = None,
         removal_session_after: int | None = None,
@@ -1112,7 +1173,7 @@ class PySATBackend(Backend):
         s = engine.solver
         solve_limited = engine.solve_limited or s.solve_limited
         deadline = run.deadline
-        slice_size = 1000
+        slice_size = FIRST_SLICE
         while True:
             left = run.conflicts_left
             size = slice_size if left is None else min(slice_size, left)
@@ -1232,6 +1293,9 @@ class PySATBackend(Backend):
         engine = self._engine_within(puzzle.rules, run)
         if engine is None:
             return SearchOutcome([], False, {}, stopped_by_budget=True)
+        direct = engine.direct
+        if direct is not None and limit == 2 and run.conflicts_left is None:
+            return self._unique_direct(engine, direct, puzzle.givens.values, run)
         phased = self.phased
         if phased:
             engine.force_positive_phases()
@@ -1255,11 +1319,10 @@ class PySATBackend(Backend):
         guard = engine.fresh_guard()
         assumptions.append(guard)
         complete = False
-        not_given = engine.not_given.__getitem__
         if positive is None:
             free = engine.free_literals(first.values, givens)
         else:  # the model's own cell literals: no second pass over the grid
-            free = list(compress(positive, map(not_given, givens)))
+            free = list(compress(positive, map(not_, givens)))
         clause = list(map(neg, free))
         if phased:  # the second search starts away from the first solution
             solver.set_phases(clause)
@@ -1280,7 +1343,7 @@ class PySATBackend(Backend):
                 if positive is None:
                     blocked = engine.free_literals(grid.values, givens)
                 else:
-                    blocked = list(compress(positive, map(not_given, givens)))
+                    blocked = list(compress(positive, map(not_, givens)))
                 clause = engine.blocking_clause(guard, blocked)
             stats = self._stats_since(engine, stats0)
         finally:
@@ -1288,6 +1351,74 @@ class PySATBackend(Backend):
                 solver.set_phases(free)
             engine.retire(guard, self.recycle_after)
         return SearchOutcome(found, complete, stats, stopped_by_budget=run.stopped)
+
+    def _unique_direct(
+        self, engine: _Engine, direct: _Direct, givens: tuple[int, ...], run: _Run
+    ) -> SearchOutcome:
+        """:meth:`_search` with ``limit=2`` and no conflicts budget on a CaDiCaL engine:
+        the same searches and answers, with the solver's C entry points called directly
+        (:class:`_Direct`); a search that outlasts its first slice goes on in
+        :meth:`_call`."""
+        handle = direct.handle
+        phased = self.phased
+        if phased:
+            engine.force_positive_phases()
+        assumptions = engine.assumptions(givens)
+        before = direct.stats(handle)
+        result = self._solve_direct(engine, direct, assumptions, run)
+        if not result:
+            return SearchOutcome(
+                [],
+                result is False,
+                self._stats_since(engine, before),
+                stopped_by_budget=run.stopped,
+            )
+        first, positive = engine.decode(direct.model(handle))
+        guard = engine.fresh_guard()
+        assumptions.append(guard)
+        if positive is None:
+            free = engine.free_literals(first.values, givens)
+        else:  # the model's own cell literals: no second pass over the grid
+            free = list(compress(positive, map(not_, givens)))
+        clause = list(map(neg, free))
+        set_phases = direct.set_phases
+        if phased:  # the second search starts away from the first solution
+            set_phases(handle, clause)
+        clause.append(-guard)
+        try:
+            direct.add_clause(handle, clause)
+            result = self._solve_direct(engine, direct, assumptions, run)
+            found = [first, engine.decode(direct.model(handle))[0]] if result else [first]
+            after = direct.stats(handle)
+        finally:
+            if phased:
+                set_phases(handle, free)
+            engine.retire(guard, self.recycle_after)
+        stats = {k: after.get(k, 0) - before.get(k, 0) for k in _STAT_NAMES}
+        return SearchOutcome(found, result is False, stats, stopped_by_budget=run.stopped)
+
+    def _solve_direct(
+        self, engine: _Engine, direct: _Direct, assumptions: list[int], run: _Run
+    ) -> bool | None:
+        """:meth:`_call`'s answer for a CaDiCaL engine without a conflicts budget: the
+        first slice of conflicts straight through the C entry point (most calls end
+        there), the rest in :meth:`_call`.
+
+        Raises:
+            SearchInterrupted: as :meth:`_call`.
+        """
+        deadline = run.deadline
+        if self._interrupted or (deadline is not None and time.perf_counter() >= deadline):
+            return self._call(engine, assumptions, run)  # it raises or answers None
+        try:
+            direct.budget(direct.handle, FIRST_SLICE)
+            raw = direct.solve(direct.handle, assumptions, 0)
+        except BaseException:  # a signal handler raised: never reuse this solver
+            engine.stale = True
+            raise
+        if raw:
+            return raw > 0
+        return self._call(engine, assumptions, run)
 
     def _search_reduced(
         self,
@@ -1464,7 +1595,12 @@ class PySATBackend(Backend):
         if prefer is not None and self.info.phases:
             engine.prefer_phases(prefer)
         self._check_interrupt()
-        result = self._call(engine, assumptions, _Run(self._budget(budget)))
+        run = _Run(self._budget(budget))
+        direct = engine.direct
+        if direct is not None and run.conflicts_left is None:
+            result = self._solve_direct(engine, direct, assumptions, run)
+        else:
+            result = self._call(engine, assumptions, run)
         self._check_interrupt()
         return None if result is None else not result
 

@@ -9,10 +9,11 @@ import random
 
 import pytest
 
+from backends import sat
 from backends.sat import SOLVERS, PySATBackend, create, resolve_solver_name
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
 from sudoku_model.data import bundled_path
-from sudoku_model.errors import UnsupportedPuzzleError
+from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 
 
 def records(name: str, k: int | None = None) -> list[tuple[Puzzle, str]]:
@@ -376,3 +377,117 @@ def test_a_removal_session_needs_a_full_grid_of_its_rules() -> None:
     with pytest.raises(ValueError, match="full grid"):  # another shape
         backend.removal_session(RuleSet.classic(Shape(3, 3)), Grid.parse("1234341221434321"))
     backend.removal_session(rules, Grid.parse("1234341221434321")).close()
+
+
+# -- the direct hot path of check_unique (issue 18, item 5) ------------------------------------
+def _uniqueness_mix() -> list[Puzzle]:
+    """Unique (17-clue, hardest), multiple (a 17-clue puzzle less one or two clues: no
+    9x9 puzzle of 16 clues is unique), unsolvable and clashing puzzles."""
+    unique = [p for p, _ in records("17-clue.txt.gz", 8)] + [p for p, _ in records("hardest", 4)]
+    multiple = []
+    for k, puzzle in enumerate(unique[:8]):
+        values = list(puzzle.givens.values)
+        filled = [c for c, v in enumerate(values) if v]
+        for cell in filled[k % 5 : k % 5 + 1 + k % 2]:
+            values[cell] = 0
+        multiple.append(Puzzle(Grid(puzzle.shape, values), puzzle.rules))
+    base = unique[0]
+    values = list(base.givens.values)
+    solution = create("cadical195").solve(base).solution
+    assert solution is not None
+    # an empty cell with a given in its row
+    cell = next(c for c in range(81) if not values[c] and any(values[c // 9 * 9 : c // 9 * 9 + 9]))
+    clash = list(values)
+    clash[cell] = max(values[cell // 9 * 9 : cell // 9 * 9 + 9])  # a digit of its row
+    # another digit that no peer holds: the puzzle was unique, so it has no solution now
+    others = []
+    for digit in range(1, 10):
+        candidate = list(values)
+        candidate[cell] = digit
+        puzzle = Puzzle(Grid(base.shape, candidate), base.rules)
+        if digit != solution.values[cell] and not puzzle.is_contradictory:
+            others.append(puzzle)
+    return unique + multiple + others[:1] + [Puzzle(Grid(base.shape, clash), base.rules)]
+
+
+def test_the_direct_path_answers_as_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    puzzles = _uniqueness_mix()
+    direct = create("cadical195")
+    verdicts = [direct.check_unique(p) for p in puzzles]
+    assert direct._engines[puzzles[0].rules].direct is not None
+    monkeypatch.setattr(sat._Direct, "of", staticmethod(lambda solver, name: None))
+    general = create("cadical195")
+    kinds = [v.kind for v in verdicts]
+    assert kinds.count(VerdictKind.UNIQUE) == 12 and kinds.count(VerdictKind.MULTIPLE) == 8
+    assert VerdictKind.UNSOLVABLE in kinds
+    for puzzle, verdict in zip(puzzles, verdicts):
+        other = general.check_unique(puzzle)
+        assert general._engines[puzzle.rules].direct is None
+        # the same solver calls in the same order: the same models, witnesses and counters
+        assert (other.kind, other.solution, other.witnesses) == (
+            verdict.kind,
+            verdict.solution,
+            verdict.witnesses,
+        )
+        assert other.stats == verdict.stats
+        for grid in (verdict.solution, *verdict.witnesses):
+            if grid is not None:
+                assert puzzle.check(grid).ok
+        if verdict.kind is VerdictKind.MULTIPLE:
+            assert verdict.witnesses[0] != verdict.witnesses[1]
+    direct.close()
+    general.close()
+
+
+def test_a_search_beyond_the_first_slice_goes_on_in_slices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    puzzles = [p for p, _ in records("hardest", 6)] + _uniqueness_mix()[12:16]
+    whole = [create("cadical195").check_unique(p) for p in puzzles]
+    monkeypatch.setattr(sat, "FIRST_SLICE", 1)  # every search longer than one conflict
+    sliced = create("cadical195")
+    for puzzle, verdict in zip(puzzles, whole):
+        other = sliced.check_unique(puzzle)
+        assert other.kind is verdict.kind
+        assert other.solution == verdict.solution
+        for grid in other.witnesses:
+            assert puzzle.check(grid).ok
+    sliced.close()
+
+
+def test_an_interrupt_during_the_first_slice_stops_the_check() -> None:
+    backend = create("cadical195")
+    puzzle = records("hardest", 1)[0][0]
+    expected = backend.check_unique(puzzle).solution
+    engine = backend._engines[puzzle.rules]
+    assert engine.direct is not None
+    solve = engine.direct.solve
+
+    def interrupted_meanwhile(handle: object, assumptions: list[int], main: int) -> int:
+        solve(handle, assumptions, main)
+        backend.interrupt()  # as a signal handler or another thread would, mid-search
+        return 0  # the slice ended without an answer
+
+    engine.direct.solve = interrupted_meanwhile
+    with pytest.raises(SearchInterrupted):
+        backend.check_unique(puzzle)
+    assert engine.stale
+    backend.clear_interrupt()
+    # the interrupted solver is thrown away; the next call builds another and answers
+    again = backend.check_unique(puzzle)
+    assert again.kind is VerdictKind.UNIQUE and again.solution == expected
+    assert backend._engines[puzzle.rules] is not engine
+    backend.close()
+
+
+def test_the_default_backend_rebuilds_its_solver_every_recycle_after_guards() -> None:
+    backend = create("cadical195")
+    assert backend.recycle_after == sat.RECYCLE_AFTER == 500
+    puzzle = records("top95", 1)[0][0]
+    backend.check_unique(puzzle)
+    engine = backend._engines[puzzle.rules]
+    generation = engine.generation
+    for _ in range(sat.RECYCLE_AFTER - 1):
+        backend.check_unique(puzzle)
+    assert engine.generation == generation + 1  # one guard per check: rebuilt once
+    backend.close()

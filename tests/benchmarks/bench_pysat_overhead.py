@@ -1,7 +1,9 @@
 """The pysat backend's per-call cost against a plain PySAT loop (issue 18, item 5).
 
     python tests/benchmarks/bench_pysat_overhead.py [--data /work/shared/data]
-        [--count 2000] [--seed 18] [--rounds 5] [--chunk 50] [--solver-options tuned|default]
+        [--count 2000] [--seed 18] [--rounds 5] [--min-samples 300] [--chunk 50]
+        [--solver-options tuned|default]
+        [--plain both|witnesses|verdict] [--baseline REV]
 
 Per list (17-clue, top95, hardest, forum-hardest-1106 and a multi-solution list made by
 deleting one or two clues from 17-clue puzzles: no 9x9 puzzle of 16 clues or fewer is
@@ -10,35 +12,56 @@ unique), the same puzzles, each under a random symmetry transformation (seeded),
 * ``ours``: ``PySATBackend.check_unique(puzzle)``, the public call with its verdict,
   witnesses and stats;
 * ``plain``: a loop written against PySAT alone: the extended encoding built here, in this
-  file, loaded once into ``Solver("cadical195")``; per puzzle, solve under the givens as
-  assumptions, read the model, add the blocking clause of the non-given cells guarded by a
-  fresh literal, solve again with the guard, retire it (the solver is rebuilt after 1,000
-  retired guards, as the backend does). It reads the second model only to say nothing:
-  a plain loop needs the verdict alone.
+  file (checked clause for clause against the backend's before the race), loaded once into
+  ``Solver("cadical195")``; per puzzle, solve under the givens as assumptions, read the
+  model, add the blocking clause of the non-given cells guarded by a fresh literal, solve
+  again with the guard, retire it (the solver is rebuilt after
+  :data:`backends.sat.RECYCLE_AFTER` retired guards, as the backend does). It answers
+  what ``check_unique`` answers: the verdict *and its witnesses* (the solution of a unique
+  puzzle, two solutions of a multiple one) as digit tuples. So it reads the second model
+  of a multi-solution puzzle, as the backend must to return its second witness;
+* ``plain-verdict``: the same loop answering the verdict alone. It reads the first model
+  (the blocking clause needs it) but decodes no grid and never reads the second model: it
+  answers less than ``check_unique`` does, so it is a floor rather than the target. It is
+  shown because earlier versions of this benchmark raced against it only.
 
-Both sides get the same CaDiCaL options (``--solver-options tuned``, the default: the
-backend's :data:`backends.sat.CADICAL_TUNING`), so the ratio is the wrapper's cost, not the
-tuning's gain; ``default`` gives the plain loop CaDiCaL's own defaults. The puzzles are cut
-into chunks; chunks alternate ours/plain and which side goes first alternates too, and
-each side's total thread CPU time is summed over ``--rounds`` passes (fresh solvers each
-pass, one warm-up call each). Printed: us per puzzle for each side and ours/plain. Both
-sides must agree on every verdict (unique / multiple / none).
+Both plain loops get the same CaDiCaL options as the backend (``--solver-options tuned``,
+the default: :data:`backends.sat.CADICAL_TUNING`), so the ratio is the wrapper's cost, not
+the tuning's gain; ``default`` gives the plain loops CaDiCaL's own defaults. The backend's
+phase steering (positive cell phases, the second search started away from the first
+solution) is part of the wrapper and stays on its side. The puzzles are cut into chunks;
+the sides take turns per chunk and which side goes first rotates too, and each side's
+total thread CPU time is summed over ``--rounds`` passes (fresh solvers each pass, one
+warm-up call each). A short list is taken again under other random symmetries up to
+``--min-samples`` puzzles (hardest has 11: one draw of their orientations decides its
+ratio, between 0.85 and 1.10). Printed: us per puzzle for each side and ours/plain. Every side must
+agree on every verdict (unique / multiple / none), and every witness of every side is
+checked (off the clock) to be a solution of its puzzle, two different ones when multiple.
+``--baseline REV`` races one more side, ``baseline``: ``check_unique`` of the backend as
+it was at that git revision (its ``backends/sat.py`` loaded beside today's), for old
+against new in one run (the ratio printed is ours / baseline).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib.util
+import operator
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import cast
 
 from pysat.solvers import Solver
 
-from backends.sat import CADICAL_TUNING, PySATBackend
+from backends.sat import CADICAL_TUNING, RECYCLE_AFTER, PySATBackend
 from sudoku_model import Puzzle, RuleSet
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
@@ -70,8 +93,28 @@ def plain_cnf() -> list[list[int]]:
     return clauses
 
 
+def check_same_formula() -> None:
+    """Raise AssertionError unless :func:`plain_cnf` is the backend's classic 9x9 formula,
+    clause for clause (as sets of literals, in any order) and with the same variables."""
+    from backends.cnf import encode_rules
+
+    ours = encode_rules(RULES)
+    mine = plain_cnf()
+    if ours.num_vars != 729 or sorted(map(sorted, ours.clauses)) != sorted(map(sorted, mine)):
+        raise AssertionError("the plain loop's formula is not the backend's")
+    for cell in range(81):
+        for digit in range(1, 10):
+            if ours.variables.var(cell, digit) != 9 * cell + digit:
+                raise AssertionError("the plain loop's variables are not the backend's")
+
+
+#: cell * 9, the base of a cell's variables (var = base + digit)
+BASES = range(0, 729, 9)
+
+
 class PlainLoop:
-    """Uniqueness with PySAT alone: the loop a user would write."""
+    """Uniqueness with PySAT alone: the loop a user would write. ``check`` answers with the
+    witnesses, ``count2`` with the verdict alone."""
 
     def __init__(self, options: dict[str, int]) -> None:
         self.options = options
@@ -89,32 +132,85 @@ class PlainLoop:
         self.guard = 729
         self.retired = 0
 
+    def _retire(self, guard: int) -> None:
+        assert self.solver is not None
+        self.solver.add_clause([-guard])
+        self.retired += 1
+        if self.retired >= RECYCLE_AFTER:
+            self._fresh()
+
+    def check(self, values: Sequence[int]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """(0, 1 or 2 solutions, the witnesses: the solution when 1, two when 2)."""
+        s = self.solver
+        assert s is not None
+        assumptions = [9 * c + v for c, v in enumerate(values) if v]
+        if not s.solve(assumptions=assumptions):
+            return 0, ()
+        # the true cell literals, one per cell in cell order (exactly one digit per cell)
+        positive = [lit for lit in s.get_model()[:729] if lit > 0]
+        first = tuple(map(operator.sub, positive, BASES))
+        self.guard += 1
+        g = self.guard
+        # "some free cell differs", guarded
+        clause = [-lit for lit, v in zip(positive, values) if not v]
+        clause.append(-g)
+        s.add_clause(clause)
+        assumptions.append(g)
+        found = s.solve(assumptions=assumptions)
+        if found:
+            positive = [lit for lit in s.get_model()[:729] if lit > 0]
+            second = tuple(map(operator.sub, positive, BASES))
+        self._retire(g)
+        return (2, (first, second)) if found else (1, (first,))
+
     def count2(self, values: Sequence[int]) -> int:
-        """0, 1 or 2 (two or more) solutions."""
+        """0, 1 or 2 (two or more) solutions, without witnesses."""
         s = self.solver
         assert s is not None
         assumptions = [9 * c + v for c, v in enumerate(values) if v]
         if not s.solve(assumptions=assumptions):
             return 0
-        model = s.get_model()
+        positive = [lit for lit in s.get_model()[:729] if lit > 0]
         self.guard += 1
         g = self.guard
-        # the non-given cells' literals of the model: "some free cell differs"
-        clause = [-lit for lit in model[:729] if lit > 0 and not values[(lit - 1) // 9]]
+        clause = [-lit for lit, v in zip(positive, values) if not v]
         clause.append(-g)
         s.add_clause(clause)
         assumptions.append(g)
         found = s.solve(assumptions=assumptions)
-        s.add_clause([-g])
-        self.retired += 1
-        if self.retired >= 1000:
-            self._fresh()
+        self._retire(g)
         return 2 if found else 1
 
     def close(self) -> None:
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
+
+
+UNITS = [
+    *([9 * r + c for c in range(9)] for r in range(9)),
+    *([9 * r + c for r in range(9)] for c in range(9)),
+    *([9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)] for b in range(9)),
+]
+
+
+def solves(puzzle: Sequence[int], grid: Sequence[int]) -> bool:
+    """True when ``grid`` is a full classic 9x9 grid that keeps the givens of ``puzzle``."""
+    digits = set(range(1, 10))
+    return (
+        len(grid) == 81
+        and all(not p or p == g for p, g in zip(puzzle, grid))
+        and all({grid[c] for c in unit} == digits for unit in UNITS)
+    )
+
+
+def witnesses_bad(puzzle: Sequence[int], count: int, grids: Sequence[Sequence[int]]) -> bool:
+    """True unless ``grids`` are ``count`` (at most 2) different solutions of ``puzzle``."""
+    return (
+        len(grids) != min(count, 2)
+        or not all(solves(puzzle, g) for g in grids)
+        or (len(grids) == 2 and tuple(grids[0]) == tuple(grids[1]))
+    )
 
 
 def random_transform(grid_values: Sequence[int], rng: random.Random) -> tuple[int, ...]:
@@ -159,43 +255,109 @@ def multi_solution(puzzles: list[tuple[int, ...]], rng: random.Random) -> list[t
     return out
 
 
+#: The racing sides (see the module docstring).
+SIDES = ("ours", "plain", "plain-verdict")
+
+
+def baseline_backend(revision: str) -> type[PySATBackend]:
+    """``PySATBackend`` of ``backends/sat.py`` at a git ``revision`` of this repository,
+    loaded as a module of its own (its other imports are today's), to race old against
+    new in one process.
+
+    Raises:
+        subprocess.CalledProcessError: for a revision git does not know.
+    """
+    root = Path(__file__).resolve().parents[2]
+    text = subprocess.run(
+        ["git", "show", f"{revision}:backends/sat.py"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    text = text.replace("\nfrom .cnf import", "\nfrom backends.cnf import")
+    text = text.replace("\nfrom .threads import", "\nfrom backends.threads import")
+    folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
+    path = folder / "sat_baseline.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("sat_baseline", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sat_baseline"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return cast(type[PySATBackend], module.PySATBackend)
+
+
 def race(
-    puzzles: list[tuple[int, ...]], options: dict[str, int], rounds: int, chunk: int
-) -> tuple[float, float, int]:
-    """(ours us/puzzle, plain us/puzzle, conflicts-free check): thread CPU time summed over
-    ``rounds`` passes, chunks interleaved."""
+    puzzles: list[tuple[int, ...]],
+    options: dict[str, int],
+    rounds: int,
+    chunk: int,
+    sides: Sequence[str] = SIDES,
+    baseline: type[PySATBackend] | None = None,
+) -> tuple[dict[str, float], int]:
+    """({side: us per puzzle}, disagreements or bad witnesses): thread CPU time summed over
+    ``rounds`` passes, the sides taking turns per chunk. The side ``baseline`` is
+    ``check_unique`` of the ``baseline`` class."""
     grids = [Puzzle(Grid._trusted(SHAPE, p), RULES) for p in puzzles]
-    totals = {"ours": 0.0, "plain": 0.0}
-    disagreements = 0
+    totals = dict.fromkeys(sides, 0.0)
+    bad = 0
+    kind_count = {"unique": 1, "multiple": 2}
     for round_index in range(rounds):
-        ours = PySATBackend("cadical195")
-        plain = PlainLoop(options)
-        ours.check_unique(Puzzle.empty(SHAPE, RULES))  # load the solver
-        plain.count2((0,) * 81)
+        backends = {"ours": PySATBackend("cadical195")}
+        if baseline is not None:
+            backends["baseline"] = baseline("cadical195")
+        loops = {side: PlainLoop(options) for side in sides if side not in backends}
+        for backend in backends.values():
+            backend.check_unique(Puzzle.empty(SHAPE, RULES))  # load the solver
+        for loop in loops.values():
+            loop.count2((0,) * 81)
+        # What exists now (puzzles, clause lists of every side) is set aside from the
+        # garbage collector: a full collection walks it, several milliseconds charged to
+        # whichever side happens to be running (on hardest, 11 puzzles, the ratio swung
+        # between 0.86 and 1.11 from run to run); each side's own garbage is still
+        # collected on its own clock.
+        gc.collect()
+        gc.freeze()
         for start in range(0, len(puzzles), chunk):
             part = range(start, min(len(puzzles), start + chunk))
-            answers: dict[str, list[int]] = {}
-            order = (
-                ("ours", "plain") if (start // chunk + round_index) % 2 == 0 else ("plain", "ours")
-            )
-            for side in order:
-                if side == "ours":
-                    check = ours.check_unique
+            turn = (start // chunk + round_index) % len(sides)
+            counts: dict[str, list[int]] = {}
+            for side in (*sides[turn:], *sides[:turn]):
+                if side in backends:
+                    check = backends[side].check_unique
                     t0 = time.thread_time()
-                    kinds = [check(grids[i]).kind for i in part]
-                    totals["ours"] += time.thread_time() - t0
-                    answers["ours"] = [{"unique": 1, "multiple": 2}.get(k.value, 0) for k in kinds]
+                    verdicts = [check(grids[i]) for i in part]
+                    totals[side] += time.thread_time() - t0
+                    counts[side] = [kind_count.get(v.kind.value, 0) for v in verdicts]
+                    for i, v, n in zip(part, verdicts, counts[side]):
+                        given = v.witnesses if n == 2 else (v.solution,) if n == 1 else ()
+                        found = [g.values for g in given if g is not None]
+                        bad += witnesses_bad(puzzles[i], n, found)
+                elif side == "plain":
+                    plain_check = loops[side].check
+                    t0 = time.thread_time()
+                    answers = [plain_check(puzzles[i]) for i in part]
+                    totals[side] += time.thread_time() - t0
+                    counts[side] = [n for n, _ in answers]
+                    for i, (n, grids_of) in zip(part, answers):
+                        bad += witnesses_bad(puzzles[i], n, grids_of)
                 else:
-                    count2 = plain.count2
+                    count2 = loops[side].count2
                     t0 = time.thread_time()
-                    counts = [count2(puzzles[i]) for i in part]
-                    totals["plain"] += time.thread_time() - t0
-                    answers["plain"] = counts
-            disagreements += sum(a != b for a, b in zip(answers["ours"], answers["plain"]))
-        ours.close()
-        plain.close()
+                    counts[side] = [count2(puzzles[i]) for i in part]
+                    totals[side] += time.thread_time() - t0
+            first = counts[sides[0]]
+            bad += sum(
+                any(counts[side][k] != first[k] for side in sides) for k in range(len(first))
+            )
+        gc.unfreeze()
+        for backend in backends.values():
+            backend.close()
+        for loop in loops.values():
+            loop.close()
     n = len(puzzles) * rounds
-    return totals["ours"] / n * 1e6, totals["plain"] / n * 1e6, disagreements
+    return {side: total / n * 1e6 for side, total in totals.items()}, bad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,14 +366,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=2000, help="puzzles per list (sampled)")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--min-samples",
+        type=int,
+        default=300,
+        help="a short list (hardest: 11) is taken again under other random symmetries up "
+        "to this many puzzles",
+    )
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--solver-options", choices=("tuned", "default"), default="tuned")
     parser.add_argument("--lists", default="17-clue,top95,hardest,forum-hardest-1106,multi")
+    parser.add_argument(
+        "--plain",
+        choices=("both", "witnesses", "verdict"),
+        default="both",
+        help="which plain loops race (witnesses: 'plain', verdict: 'plain-verdict')",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also race check_unique of backends/sat.py at this git revision ('baseline')",
+    )
     args = parser.parse_args(argv)
     print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1]] + sys.argv)}")
+    check_same_formula()
     options = dict(CADICAL_TUNING) if args.solver_options == "tuned" else {}
+    sides = {
+        "both": SIDES,
+        "witnesses": ("ours", "plain"),
+        "verdict": ("ours", "plain-verdict"),
+    }[args.plain]
+    baseline = None
+    if args.baseline:
+        baseline = baseline_backend(args.baseline)
+        sides = (*sides, "baseline")
     rng = random.Random(args.seed)
-    ratios = []
+    ratios: dict[str, list[float]] = {side: [] for side in sides[1:]}
     for name in args.lists.split(","):
         if name == "multi":
             base = read_lines(args.data / "17-clue.txt", args.count, rng)
@@ -222,18 +412,28 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: {path} not found, skipped")
                 continue
             puzzles = read_lines(path, args.count, rng)
-        puzzles = [random_transform(p, rng) for p in puzzles]
-        ours, plain, bad = race(puzzles, options, args.rounds, args.chunk)
-        ratios.append(ours / plain)
+        # a short list is drawn again under other symmetries up to --min-samples: on
+        # hardest's 11 puzzles one draw of orientations decides the ratio (0.85 or 1.10)
+        copies = max(1, -(-args.min_samples // len(puzzles)))
+        puzzles = [random_transform(p, rng) for _ in range(copies) for p in puzzles]
+        rounds = args.rounds
+        times, bad = race(puzzles, options, rounds, args.chunk, sides, baseline)
+        ours = times["ours"]
+        cells = [f"ours {ours:8.1f} us"]
+        for side in sides[1:]:
+            ratios[side].append(ours / times[side])
+            cells.append(f"{side} {times[side]:8.1f} us ({ours / times[side]:.3f})")
         print(
-            f"{name:<20} n={len(puzzles):<5} x{args.rounds}  ours {ours:8.1f} us  plain "
-            f"{plain:8.1f} us  ours/plain {ours / plain:.3f}"
-            + (f"  DISAGREE on {bad}" if bad else ""),
+            f"{name:<19} n={len(puzzles):<5} x{rounds:<3} "
+            + "  ".join(cells)
+            + (f"  DISAGREE or bad witnesses: {bad}" if bad else ""),
             flush=True,
         )
         if bad:
             return 1
-    print(f"geometric mean ours/plain {statistics.geometric_mean(ratios):.3f}")
+    for side, values in ratios.items():
+        if values:
+            print(f"geometric mean ours/{side} {statistics.geometric_mean(values):.3f}")
     return 0
 
 

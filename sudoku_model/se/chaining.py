@@ -586,9 +586,30 @@ def _reversed_cycle(dst_on: Node) -> Node:
     return rev
 
 
-def _all_cycles(links: _StaticLinks, src_key: int) -> list[Node]:
+#: The static implications of one grid, by key: the off keys an on key implies, and the
+#: (on key, cause) pairs an off key implies.
+_Tables = tuple[list[list[int]], list[list[tuple[int, int]]]]
+
+
+def _static_tables(cands: list[int], y: bool, x: bool) -> _Tables:
+    """Every static implication of ``cands`` at once, in lists indexed by key (the
+    searches of :func:`_static_all` walk them hundreds of times)."""
+    none: list[int] = []
+    on_off: list[list[int]] = [none] * 1458
+    off_on: list[list[tuple[int, int]]] = [[]] * 1458
+    for cell in range(81):
+        for d in DIGITS[cands[cell]]:
+            key = (cell * 9 + d - 1) << 1
+            on_off[key | 1] = _on_to_off(cands, key | 1, y)
+            made = _off_to_on(cands, None, key, y, x, {}, (key, (), NO_CAUSE))
+            off_on[key] = [(n[0], n[2] if isinstance(n[2], int) else NO_CAUSE) for n in made]
+    return on_off, off_on
+
+
+def _all_cycles(tables: _Tables, src_key: int) -> list[Node]:
     """Every end of a bidirectional cycle through ``src_key`` that SE's ``doCycles``
     meets (its search does not stop at the first)."""
+    on_off, off_on = tables
     src: Node = (src_key, (), NO_CAUSE)
     to_on = {src_key}
     pending_on: list[tuple[Node, int]] = [(src, 1 << src_key)]
@@ -598,12 +619,12 @@ def _all_cycles(links: _StaticLinks, src_key: int) -> list[Node]:
         length += 2
         new_off: list[tuple[Node, int]] = []
         for p, path in pending_on:
-            for off_key in links.on(p[0]):
+            for off_key in on_off[p[0]]:
                 if not path >> off_key & 1:
                     new_off.append(((off_key, (p,), NO_CAUSE), path | 1 << off_key))
         new_on: list[tuple[Node, int]] = []
         for p, path in new_off:
-            for on_key, cause in links.off(p[0]):
+            for on_key, cause in off_on[p[0]]:
                 if length >= 4 and on_key == src_key:
                     found.append((on_key, (p,), cause))
                 if on_key not in to_on:
@@ -613,33 +634,46 @@ def _all_cycles(links: _StaticLinks, src_key: int) -> list[Node]:
     return found
 
 
-def _first_forcing(links: _StaticLinks, src_key: int) -> Node | None:
+def _path(parent: dict[int, int], causes: dict[int, int], last: int, key: int, cause: int) -> Node:
+    """The node of ``key`` reached from ``last``, with its single-parent path to the root
+    recorded in ``parent``."""
+    keys = [last]
+    while parent[keys[-1]] >= 0:
+        keys.append(parent[keys[-1]])
+    node: Node | None = None
+    for k in reversed(keys):
+        node = (k, (node,) if node is not None else (), causes.get(k, NO_CAUSE))
+    assert node is not None
+    return (key, (node,), cause)
+
+
+def _first_forcing(tables: _Tables, src_key: int) -> Node | None:
     """The first node of SE's ``doForcingChains`` from ``src_key`` that is its
-    negation, or None."""
-    src: Node = (src_key, (), NO_CAUSE)
+    negation, or None. Parents are kept as keys and the nodes are made for the answer
+    only: most searches find nothing."""
+    on_off, off_on = tables
     target_key = src_key ^ 1
-    seen = {src_key}
-    pending_on: list[Node] = [src] if src_key & 1 else []
-    pending_off: list[Node] = [] if src_key & 1 else [src]
-    node: Node
+    parent = {src_key: -1}
+    causes: dict[int, int] = {}
+    pending_on: list[int] = [src_key] if src_key & 1 else []
+    pending_off: list[int] = [] if src_key & 1 else [src_key]
     while pending_on or pending_off:
-        for p in pending_on:
-            for off_key in links.on(p[0]):
-                node = (off_key, (p,), NO_CAUSE)
+        for key in pending_on:
+            for off_key in on_off[key]:
                 if off_key == target_key:
-                    return node
-                if off_key not in seen:
-                    seen.add(off_key)
-                    pending_off.append(node)
+                    return _path(parent, causes, key, off_key, NO_CAUSE)
+                if off_key not in parent:
+                    parent[off_key] = key
+                    pending_off.append(off_key)
         pending_on = []
-        for p in pending_off:
-            for on_key, cause in links.off(p[0]):
-                node = (on_key, (p,), cause)
+        for key in pending_off:
+            for on_key, cause in off_on[key]:
                 if on_key == target_key:
-                    return node
-                if on_key not in seen:
-                    seen.add(on_key)
-                    pending_on.append(node)
+                    return _path(parent, causes, key, on_key, cause)
+                if on_key not in parent:
+                    parent[on_key] = key
+                    causes[on_key] = cause
+                    pending_on.append(on_key)
         pending_off = []
     return None
 
@@ -673,7 +707,9 @@ def _static_all(cands: list[int], deadline: float | None) -> list[_Hint]:
         else:
             base_cycle, base_chain, sort_key = 6.5, 6.6, 2
             cycle_name, chain_name = "Bidirectional X-Cycle", "Forcing X-Chain"
-        links = _StaticLinks(cands, y, x)
+        tables = _static_tables(cands, y, x)
+        # A cycle closes on an off-to-on link into its source: no such link, no cycle.
+        closing = {k for links in tables[1] for k, _ in links}
         for cell in range(81):
             m = cands[cell]
             n = POPCOUNT[m]
@@ -683,14 +719,14 @@ def _static_all(cands: list[int], deadline: float | None) -> list[_Hint]:
                 raise ChainBudgetExceeded
             for d in DIGITS[m]:
                 on_key = ((cell * 9 + d - 1) << 1) | 1
-                for dst in _all_cycles(links, on_key):
+                for dst in _all_cycles(tables, on_key) if on_key in closing else ():
                     h = _cycle_hint(cands, dst, cycle_name, base_cycle, sort_key)
                     if h.elims:
                         h.targets = (dst, _reversed_cycle(dst))
                         hints.append(h)
                 if x:
                     for src in (on_key, on_key ^ 1):
-                        target = _first_forcing(links, src)
+                        target = _first_forcing(tables, src)
                         if target is None:
                             continue
                         elims, placement = _on_target(cands, target[0])

@@ -930,10 +930,11 @@ def _chain_rule_parents(hint: _Hint, source: list[int], grid: list[int]) -> list
 #: (rule, puzzle state, chain's grid): the dynamic chains of one step reach the same
 #: grid again and again (the two sides of a bivalue cell, the cell and region forcing
 #: chains of one candidate, the same chains again one nesting level up). Only the hints
-#: with rule parents are kept, the others never count.
-_InnerKey = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_INNER: dict[_InnerKey, list[tuple[_Hint, list[int]]]] = {}
-_INNER_SIZE = 4096
+#: with rule parents are kept, the others never count. A dynamic rule's hints hold whole
+#: chain graphs, so its table is kept smaller (entries per rule: _INNER_SIZE[rule > 1]).
+_InnerKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_INNER: dict[int, dict[_InnerKey, list[tuple[_Hint, list[int]]]]] = {}
+_INNER_SIZE = (2048, 256)
 
 
 def _inner_results(
@@ -945,17 +946,18 @@ def _inner_results(
 ) -> list[tuple[_Hint, list[int]]]:
     """The hints of nested rule ``rule`` on ``grid`` that rest on removals from
     ``source``, with those removals (cached, see :data:`_INNER`)."""
-    key = (rule, values, tuple(source), tuple(grid))
-    got = _INNER.get(key)
+    table = _INNER.setdefault(rule, {})
+    key = (values, tuple(source), tuple(grid))
+    got = table.get(key)
     if got is None:
         got = []
         for hint in compute(grid):
             parents = _chain_rule_parents(hint, source, grid)
             if parents:
                 got.append((hint, parents))
-        if len(_INNER) >= _INNER_SIZE:
-            _INNER.clear()
-        _INNER[key] = got
+        if len(table) >= _INNER_SIZE[rule > 1]:
+            table.clear()
+        table[key] = got
     return got
 
 

@@ -34,9 +34,18 @@ __all__ = [
     "cycles_and_forcing_chains",
     "multiple_chains",
     "ChainBudgetExceeded",
+    "nested_suffix",
 ]
 
-Node = tuple[int, tuple["Node", ...]]
+#: A node: its key, its parents, and its *tag*: for an "on" node the unit whose single it
+#: is (a region index 0-26 for a hidden single, :data:`NAKED` for a naked single,
+#: :data:`NO_CAUSE` for an assumption); for an "off" node made by a nested chain, that
+#: chain's hint (SE's ``nestedChain``, which adds its complexity to the outer chain's),
+#: else :data:`NO_CAUSE`.
+Node = tuple[int, tuple["Node", ...], "int | _Hint"]
+
+NAKED = 27
+NO_CAUSE = -1
 
 
 class ChainBudgetExceeded(Exception):
@@ -121,7 +130,7 @@ def _off_to_on(
                     low = hidden & -hidden
                     parents += (to_off[cell * 18 + ((low.bit_length() - 1) << 1)],)
                     hidden ^= low
-            out.append((on_key, parents))
+            out.append((on_key, parents, NAKED))
     if x:
         seen = 0
         for rtype in range(3):
@@ -141,7 +150,7 @@ def _off_to_on(
                     for c in REGIONS[CELL_REGIONS[cell][rtype]]:
                         if source[c] & bit and not cands[c] & bit:
                             parents += (to_off[(c * 9 + d0) << 1],)
-                out.append((on_key, parents))
+                out.append((on_key, parents, CELL_REGIONS[cell][rtype]))
                 seen = 1
     return out
 
@@ -159,6 +168,46 @@ def _ancestors(node: Node) -> int:
     return len(seen)
 
 
+def _chain(target: Node) -> list[Node]:
+    """SE's ``getChain``: the target and its ancestors, breadth first, one node per
+    potential (the first met)."""
+    seen: set[int] = set()
+    out: list[Node] = []
+    todo = [target]
+    while todo:
+        nxt: list[Node] = []
+        for n in todo:
+            if n[0] not in seen:
+                seen.add(n[0])
+                out.append(n)
+                nxt.extend(n[1])
+        todo = nxt
+    return out
+
+
+def _complexity(targets: tuple[Node, ...]) -> int:
+    """SE's complexity of a chain hint: the ancestors of each target, plus the complexity
+    of every distinct nested chain (SE's ``FullChain``) among them."""
+    total = 0
+    nested: dict[tuple[tuple[int, ...], ...], int] = {}
+    for target in targets:
+        seen: set[int] = set()
+        todo = [target]
+        while todo:
+            nxt: list[Node] = []
+            for n in todo:
+                if n[0] not in seen:
+                    seen.add(n[0])
+                    tag = n[2]
+                    if type(tag) is not int:
+                        assert isinstance(tag, _Hint)
+                        nested.setdefault(tag.signature(), tag.complexity)
+                    nxt.extend(n[1])
+            todo = nxt
+        total += len(seen)
+    return total + sum(nested.values())
+
+
 def _key_cell_digit(key: int) -> tuple[int, int]:
     cell, d0 = divmod(key >> 1, 9)
     return cell, d0 + 1
@@ -168,7 +217,18 @@ def _key_cell_digit(key: int) -> tuple[int, int]:
 
 
 class _Hint:
-    __slots__ = ("name", "difficulty", "complexity", "sort_key", "elims", "placement", "cells")
+    __slots__ = (
+        "name",
+        "difficulty",
+        "complexity",
+        "sort_key",
+        "elims",
+        "placement",
+        "cells",
+        "targets",
+        "root_cause",
+        "_signature",
+    )
 
     def __init__(
         self,
@@ -179,6 +239,8 @@ class _Hint:
         elims: tuple[tuple[int, int], ...],
         placement: tuple[int, int] | None,
         cells: tuple[int, ...],
+        targets: tuple[Node, ...] = (),
+        root_cause: int = NO_CAUSE,
     ) -> None:
         self.name = name
         self.difficulty = base + length_addition(complexity)
@@ -187,9 +249,21 @@ class _Hint:
         self.elims = elims
         self.placement = placement
         self.cells = cells
+        # What a nested use of the hint needs: the ends of its chains (SE's
+        # getChainsTargets) and the unit its assumptions fill (a cell forcing chain's
+        # cell: NAKED; a region forcing chain's region).
+        self.targets = targets
+        self.root_cause = root_cause
+        self._signature: tuple[tuple[int, ...], ...] | None = None
 
     def rank(self) -> tuple[float, int, int]:
         return (self.difficulty, self.complexity, self.sort_key)
+
+    def signature(self) -> tuple[tuple[int, ...], ...]:
+        """What SE's ``FullChain`` compares: the potentials of each chain, in order."""
+        if self._signature is None:
+            self._signature = tuple(tuple(n[0] for n in _chain(t)) for t in self.targets)
+        return self._signature
 
     def step(self) -> SEStep:
         return SEStep(
@@ -256,7 +330,7 @@ class _StaticLinks:
         self.y = y
         self.x = x
         self.on_off: dict[int, list[int]] = {}
-        self.off_on: dict[int, list[int]] = {}
+        self.off_on: dict[int, list[tuple[int, int]]] = {}
 
     def on(self, key: int) -> list[int]:
         """The off keys that the on potential ``key`` implies, in SE's order."""
@@ -265,12 +339,15 @@ class _StaticLinks:
             got = self.on_off[key] = _on_to_off(self.cands, key, self.y)
         return got
 
-    def off(self, key: int) -> list[int]:
-        """The on keys that the off potential ``key`` implies, in SE's order."""
+    def off(self, key: int) -> list[tuple[int, int]]:
+        """The on keys that the off potential ``key`` implies, in SE's order, each with
+        its cause (see :data:`Node`)."""
         got = self.off_on.get(key)
         if got is None:
-            made = _off_to_on(self.cands, None, key, self.y, self.x, {}, (key, ()))
-            got = self.off_on[key] = [n[0] for n in made]
+            made = _off_to_on(self.cands, None, key, self.y, self.x, {}, (key, (), NO_CAUSE))
+            got = self.off_on[key] = [
+                (n[0], n[2] if isinstance(n[2], int) else NO_CAUSE) for n in made
+            ]
         return got
 
 
@@ -280,7 +357,7 @@ def _cycles(
     """Search the bidirectional cycles through ``src_key``; True when the search was cut
     at ``cap`` (and not by the best hint so far), so that a deeper one may find more."""
     cands = links.cands
-    src: Node = (src_key, ())
+    src: Node = (src_key, (), NO_CAUSE)
     to_on: dict[int, Node] = {src_key: src}
     # Pending nodes travel with the bitset of the keys on their path (a cycle may not
     # pass a potential twice): one shift and mask instead of a walk up the parents.
@@ -300,7 +377,7 @@ def _cycles(
         for p, path in pending_on:
             for off_key in links.on(p[0]):
                 if not path >> off_key & 1:
-                    new_off.append(((off_key, (p,)), path | 1 << off_key))
+                    new_off.append(((off_key, (p,), NO_CAUSE), path | 1 << off_key))
         pending_off = new_off
         length += 1
         if length > limit:
@@ -308,8 +385,8 @@ def _cycles(
         new_on: list[tuple[Node, int]] = []
         found = False
         for p, path in pending_off:
-            for on_key in links.off(p[0]):
-                node = (on_key, (p,))
+            for on_key, cause in links.off(p[0]):
+                node = (on_key, (p,), cause)
                 if length >= 4 and on_key == src_key:
                     hint = _cycle_hint(cands, node, name, base, sort_key)
                     if hint.elims:
@@ -358,7 +435,7 @@ def _forcing_chain(
     """Search from one potential (on or off) until it implies its own negation; True
     when the search was cut at ``cap`` (see :func:`_cycles`)."""
     cands = links.cands
-    src: Node = (src_key, ())
+    src: Node = (src_key, (), NO_CAUSE)
     target_key = src_key ^ 1
     to_on: dict[int, Node] = {}
     to_off: dict[int, Node] = {}
@@ -383,10 +460,10 @@ def _forcing_chain(
             for p in pending_on:
                 for off_key in links.on(p[0]):
                     if off_key == target_key:
-                        _offer_forcing(cands, (off_key, (p,)), best, base, sort_key, name)
+                        _offer_forcing(cands, (off_key, (p,), NO_CAUSE), best, base, sort_key, name)
                         return False
                     if off_key not in to_off:
-                        node = (off_key, (p,))
+                        node = (off_key, (p,), NO_CAUSE)
                         to_off[off_key] = node
                         new_off.append(node)
             pending_off.extend(new_off)
@@ -395,8 +472,8 @@ def _forcing_chain(
             return cap < bound
         new_on: list[Node] = []
         for p in pending_off:
-            for on_key in links.off(p[0]):
-                node = (on_key, (p,))
+            for on_key, cause in links.off(p[0]):
+                node = (on_key, (p,), cause)
                 if on_key == target_key:
                     _offer_forcing(cands, node, best, base, sort_key, name)
                     return False
@@ -477,6 +554,198 @@ def cycles_and_forcing_chains(state: State, deadline: float | None = None) -> It
         yield best.hint.step()
 
 
+# -- every static hint, for nested chains ----------------------------------------------
+
+
+def _off_cause(node: Node) -> int:
+    """The unit of an "off" node's link from its "on" parent (SE's cause): the cell
+    (:data:`NAKED`), else the first of box, row, column that both cells share."""
+    if not node[1]:
+        return NO_CAUSE
+    cell = (node[0] >> 1) // 9
+    parent = (node[1][0][0] >> 1) // 9
+    if cell == parent:
+        return NAKED
+    for t in range(3):
+        if CELL_REGIONS[cell][t] == CELL_REGIONS[parent][t]:
+            return CELL_REGIONS[cell][t]
+    return NO_CAUSE
+
+
+def _reversed_cycle(dst_on: Node) -> Node:
+    """SE's ``getReversedCycle``: the same cycle walked backwards, every potential
+    negated and keeping its own cause (the second chain of a cycle hint)."""
+    rev: Node | None = None
+    p: Node | None = dst_on
+    while p is not None:
+        tag = p[2]
+        cause = tag if p[0] & 1 and isinstance(tag, int) else _off_cause(p)
+        rev = (p[0] ^ 1, (rev,) if rev is not None else (), cause)
+        p = p[1][0] if p[1] else None
+    assert rev is not None
+    return rev
+
+
+#: The static implications of one grid, by key: the off keys an on key implies, and the
+#: (on key, cause) pairs an off key implies.
+_Tables = tuple[list[list[int]], list[list[tuple[int, int]]]]
+
+
+def _static_tables(cands: list[int], y: bool, x: bool) -> _Tables:
+    """Every static implication of ``cands`` at once, in lists indexed by key (the
+    searches of :func:`_static_all` walk them hundreds of times)."""
+    none: list[int] = []
+    on_off: list[list[int]] = [none] * 1458
+    off_on: list[list[tuple[int, int]]] = [[]] * 1458
+    for cell in range(81):
+        for d in DIGITS[cands[cell]]:
+            key = (cell * 9 + d - 1) << 1
+            on_off[key | 1] = _on_to_off(cands, key | 1, y)
+            made = _off_to_on(cands, None, key, y, x, {}, (key, (), NO_CAUSE))
+            off_on[key] = [(n[0], n[2] if isinstance(n[2], int) else NO_CAUSE) for n in made]
+    return on_off, off_on
+
+
+def _all_cycles(tables: _Tables, src_key: int) -> list[Node]:
+    """Every end of a bidirectional cycle through ``src_key`` that SE's ``doCycles``
+    meets (its search does not stop at the first)."""
+    on_off, off_on = tables
+    src: Node = (src_key, (), NO_CAUSE)
+    to_on = {src_key}
+    pending_on: list[tuple[Node, int]] = [(src, 1 << src_key)]
+    found: list[Node] = []
+    length = 0
+    while pending_on:
+        length += 2
+        new_off: list[tuple[Node, int]] = []
+        for p, path in pending_on:
+            for off_key in on_off[p[0]]:
+                if not path >> off_key & 1:
+                    new_off.append(((off_key, (p,), NO_CAUSE), path | 1 << off_key))
+        new_on: list[tuple[Node, int]] = []
+        for p, path in new_off:
+            for on_key, cause in off_on[p[0]]:
+                if length >= 4 and on_key == src_key:
+                    found.append((on_key, (p,), cause))
+                if on_key not in to_on:
+                    to_on.add(on_key)
+                    new_on.append(((on_key, (p,), cause), path | 1 << on_key))
+        pending_on = new_on
+    return found
+
+
+def _path(parent: dict[int, int], causes: dict[int, int], last: int, key: int, cause: int) -> Node:
+    """The node of ``key`` reached from ``last``, with its single-parent path to the root
+    recorded in ``parent``."""
+    keys = [last]
+    while parent[keys[-1]] >= 0:
+        keys.append(parent[keys[-1]])
+    node: Node | None = None
+    for k in reversed(keys):
+        node = (k, (node,) if node is not None else (), causes.get(k, NO_CAUSE))
+    assert node is not None
+    return (key, (node,), cause)
+
+
+def _first_forcing(tables: _Tables, src_key: int) -> Node | None:
+    """The first node of SE's ``doForcingChains`` from ``src_key`` that is its
+    negation, or None. Parents are kept as keys and the nodes are made for the answer
+    only: most searches find nothing."""
+    on_off, off_on = tables
+    target_key = src_key ^ 1
+    parent = {src_key: -1}
+    causes: dict[int, int] = {}
+    pending_on: list[int] = [src_key] if src_key & 1 else []
+    pending_off: list[int] = [] if src_key & 1 else [src_key]
+    while pending_on or pending_off:
+        for key in pending_on:
+            for off_key in on_off[key]:
+                if off_key == target_key:
+                    return _path(parent, causes, key, off_key, NO_CAUSE)
+                if off_key not in parent:
+                    parent[off_key] = key
+                    pending_off.append(off_key)
+        pending_on = []
+        for key in pending_off:
+            for on_key, cause in off_on[key]:
+                if on_key == target_key:
+                    return _path(parent, causes, key, on_key, cause)
+                if on_key not in parent:
+                    parent[on_key] = key
+                    causes[on_key] = cause
+                    pending_on.append(on_key)
+        pending_off = []
+    return None
+
+
+def _sorted_unique(hints: list[_Hint]) -> list[_Hint]:
+    """SE's order of a producer's hints (rating, complexity, kind; discovery order among
+    equals), keeping the first of the hints that remove the same candidates."""
+    order = sorted(range(len(hints)), key=lambda i: hints[i].rank())
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    out: list[_Hint] = []
+    for i in order:
+        h = hints[i]
+        key = tuple(sorted(h.elims))
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def _static_all(cands: list[int], deadline: float | None) -> list[_Hint]:
+    """Every hint of SE's first chaining producer (cycles, forcing X- and XY-chains)
+    on ``cands``, in SE's order: what a dynamic chain "+ Forcing Chains" nests."""
+    hints: list[_Hint] = []
+    for y, x in ((False, True), (True, False), (True, True)):
+        if y and x:
+            base_cycle, base_chain, sort_key = 7.0, 7.0, 4
+            cycle_name, chain_name = "Bidirectional Cycle", "Forcing Chain"
+        elif y:
+            base_cycle, base_chain, sort_key = 6.5, 0.0, 3
+            cycle_name, chain_name = "Bidirectional Y-Cycle", ""
+        else:
+            base_cycle, base_chain, sort_key = 6.5, 6.6, 2
+            cycle_name, chain_name = "Bidirectional X-Cycle", "Forcing X-Chain"
+        tables = _static_tables(cands, y, x)
+        # A cycle closes on an off-to-on link into its source: no such link, no cycle.
+        closing = {k for links in tables[1] for k, _ in links}
+        for cell in range(81):
+            m = cands[cell]
+            n = POPCOUNT[m]
+            if n < 2 or (not x and n > 2):
+                continue
+            if deadline is not None and time.process_time() > deadline:
+                raise ChainBudgetExceeded
+            for d in DIGITS[m]:
+                on_key = ((cell * 9 + d - 1) << 1) | 1
+                for dst in _all_cycles(tables, on_key) if on_key in closing else ():
+                    h = _cycle_hint(cands, dst, cycle_name, base_cycle, sort_key)
+                    if h.elims:
+                        h.targets = (dst, _reversed_cycle(dst))
+                        hints.append(h)
+                if x:
+                    for src in (on_key, on_key ^ 1):
+                        target = _first_forcing(tables, src)
+                        if target is None:
+                            continue
+                        elims, placement = _on_target(cands, target[0])
+                        if elims:
+                            hints.append(
+                                _Hint(
+                                    chain_name,
+                                    base_chain,
+                                    _ancestors(target),
+                                    sort_key,
+                                    elims,
+                                    placement,
+                                    (cell,),
+                                    (target,),
+                                )
+                            )
+    return _sorted_unique(hints)
+
+
 # -- multiple, dynamic and Nishio chains ------------------------------------------------
 
 Advanced = Callable[[list[int], list[int], dict[int, Node]], list[Node]]
@@ -505,9 +774,9 @@ def _do_chaining(
             for off_key in _on_to_off(grid, p[0], y):
                 conj = off_key | 1
                 if conj in to_on:
-                    return to_on[conj], (off_key, (p,))
+                    return to_on[conj], (off_key, (p,), NO_CAUSE)
                 if off_key not in to_off:
-                    node = (off_key, (p,))
+                    node = (off_key, (p,), NO_CAUSE)
                     to_off[off_key] = node
                     pending_off.append(node)
             continue
@@ -597,7 +866,136 @@ def _plus_advanced(values: list[int]) -> Advanced:
                     continue
                 parents = tuple(to_off[k] for k in keys)
                 for c, d in step.eliminations:
-                    out.append((((c * 9 + d - 1) << 1), parents))
+                    out.append((((c * 9 + d - 1) << 1), parents, NO_CAUSE))
+            if out:
+                return out
+        return []
+
+    return advanced
+
+
+# -- nested chains ----------------------------------------------------------------------
+
+
+def nested_suffix(level: int) -> str:
+    """SE's name suffix of a nesting level."""
+    if level == 1:
+        return " (+)"
+    if level == 2:
+        return " (+ Forcing Chains)"
+    if level == 3:
+        return " (+ Multiple Forcing Chains)"
+    if level == 4:
+        return " (+ Dynamic Forcing Chains)"
+    if level >= 5:
+        return f" (+ Dynamic Forcing Chains{nested_suffix(level - 3)})"
+    return ""
+
+
+def _chain_rule_parents(hint: _Hint, source: list[int], grid: list[int]) -> list[int]:
+    """SE's ``getRuleParents`` of a chain used inside another: the off keys of the
+    candidates that the outer chain removed from a unit (a cell, or a region and digit)
+    whose single an inner "on" potential rests on."""
+    out: dict[int, None] = {}
+    for target in hint.targets:
+        seen: set[int] = set()
+        todo = [target]
+        while todo:
+            nxt: list[Node] = []
+            for n in todo:
+                key = n[0]
+                if key in seen:
+                    continue
+                seen.add(key)
+                tag = n[2]
+                if key & 1 and isinstance(tag, int):
+                    cause = hint.root_cause if tag == NO_CAUSE else tag
+                    if cause == NAKED:
+                        cell = (key >> 1) // 9
+                        base = cell * 18
+                        for d in DIGITS[source[cell] & ~grid[cell]]:
+                            out[base + ((d - 1) << 1)] = None
+                    elif cause >= 0:
+                        d0 = (key >> 1) % 9
+                        bit = 1 << d0
+                        for c in REGIONS[cause]:
+                            if source[c] & bit and not grid[c] & bit:
+                                out[(c * 9 + d0) << 1] = None
+                nxt.extend(n[1])
+            todo = nxt
+    return list(out)
+
+
+#: The hints an inner chaining rule found on a grid, with their rule parents, per
+#: (rule, puzzle state, chain's grid): the dynamic chains of one step reach the same
+#: grid again and again (the two sides of a bivalue cell, the cell and region forcing
+#: chains of one candidate, the same chains again one nesting level up). Only the hints
+#: with rule parents are kept, the others never count. A dynamic rule's hints hold whole
+#: chain graphs, so its table is kept smaller (entries per rule: _INNER_SIZE[rule > 1]).
+_InnerKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_INNER: dict[int, dict[_InnerKey, list[tuple[_Hint, list[int]]]]] = {}
+_INNER_SIZE = (2048, 256)
+
+
+def _inner_results(
+    rule: int,
+    compute: Callable[[list[int]], list[_Hint]],
+    values: tuple[int, ...],
+    source: list[int],
+    grid: list[int],
+) -> list[tuple[_Hint, list[int]]]:
+    """The hints of nested rule ``rule`` on ``grid`` that rest on removals from
+    ``source``, with those removals (cached, see :data:`_INNER`)."""
+    table = _INNER.setdefault(rule, {})
+    key = (values, tuple(source), tuple(grid))
+    got = table.get(key)
+    if got is None:
+        got = []
+        for hint in compute(grid):
+            parents = _chain_rule_parents(hint, source, grid)
+            if parents:
+                got.append((hint, parents))
+        if len(table) >= _INNER_SIZE[rule > 1]:
+            table.clear()
+        table[key] = got
+    return got
+
+
+def _nested_advanced(values: list[int], level: int, deadline: float | None) -> Advanced:
+    """The extra implications of a dynamic chain of nesting ``level`` >= 2 (SE's
+    ``getAdvancedPotentials``): those of "+", then, if none, the removals of the first
+    of the nested chaining rules that has hints resting on the chain's own removals:
+    level 2 forcing chains and cycles, 3 also multiple forcing chains, 4 dynamic forcing
+    chains, 5 those and dynamic forcing chains of level 2. Each removal has the rule
+    parents as its parents and the nested hint as its tag."""
+    plus = _plus_advanced(values)
+    rules: list[tuple[int, Callable[[list[int]], list[_Hint]]]] = []
+    if level < 4:
+        rules.append((0, lambda g: _static_all(g, deadline)))
+        if level >= 3:
+            mfc = _Multiple(False, True, False, 0, None)
+            rules.append((1, lambda g: mfc.all_hints(g, deadline)))
+    else:
+        dfc = _Multiple(False, True, True, 0, None)
+        rules.append((2, lambda g: dfc.all_hints(g, deadline)))
+        if level >= 5:
+            inner = level - 3
+            deeper = _Multiple(False, True, True, inner, _nested_advanced(values, inner, deadline))
+            rules.append((2 + inner, lambda g: deeper.all_hints(g, deadline)))
+    vkey = tuple(values)
+
+    def advanced(grid: list[int], source: list[int], to_off: dict[int, Node]) -> list[Node]:
+        out = plus(grid, source, to_off)
+        if out:
+            return out
+        for rule, compute in rules:
+            found = _inner_results(rule, compute, vkey, source, grid)
+            for hint, keys in found:
+                if any(k not in to_off for k in keys):
+                    continue
+                parents = tuple(to_off[k] for k in keys)
+                for c, d in hint.elims:
+                    out.append((((c * 9 + d - 1) << 1), parents, hint))
             if out:
                 return out
         return []
@@ -619,7 +1017,7 @@ class _Multiple:
         if level > 0:
             self.base = 8.5 + 0.5 * level
             self.prefix = "Dynamic "
-            self.suffix = " (+)" if level == 1 else f" (+{level})"
+            self.suffix = nested_suffix(level)
         elif nishio:
             self.base, self.prefix, self.suffix = 7.5, "Nishio ", ""
         elif dynamic:
@@ -632,8 +1030,12 @@ class _Multiple:
     ) -> tuple[Node, Node] | None:
         return _do_chaining(cands, to_on, to_off, self.dynamic, not self.nishio, self.advanced)
 
-    def hints(self, state: State, deadline: float | None) -> list[_Hint]:
-        cands = state.cands
+    def all_hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
+        """Every hint on ``cands``, in SE's order, one per set of removals (what an
+        outer chain nests)."""
+        return _sorted_unique(self.hints(cands, deadline))
+
+    def hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
         out: list[_Hint] = []
         for cell in range(81):
             n = POPCOUNT[cands[cell]]
@@ -646,15 +1048,26 @@ class _Multiple:
     def _hint(
         self,
         kind: str,
-        complexity: int,
+        targets: tuple[Node, ...],
         sort_key: int,
         key: int,
         cands: list[int],
         cells: tuple[int, ...],
+        root_cause: int = NO_CAUSE,
     ) -> _Hint:
         elims, placement = _on_target(cands, key)
         name = f"{self.prefix}{kind}{self.suffix}"
-        return _Hint(name, self.base, complexity, sort_key, elims, placement, cells)
+        return _Hint(
+            name,
+            self.base,
+            _complexity(targets),
+            sort_key,
+            elims,
+            placement,
+            cells,
+            targets,
+            root_cause,
+        )
 
     def _cell(self, cands: list[int], cell: int, n: int, out: list[_Hint]) -> None:
         value_on: dict[int, dict[int, Node]] = {}
@@ -666,22 +1079,20 @@ class _Multiple:
         for d in DIGITS[cands[cell]]:
             on_key = ((cell * 9 + d - 1) << 1) | 1
             off_key = on_key ^ 1
-            on_to_on: dict[int, Node] = {on_key: (on_key, ())}
+            on_to_on: dict[int, Node] = {on_key: (on_key, (), NO_CAUSE)}
             on_to_off: dict[int, Node] = {}
             absurd = self.chain(cands, on_to_on, on_to_off)
             if do_contradiction and absurd is not None:
-                cx = _ancestors(absurd[0]) + _ancestors(absurd[1])
-                h = self._hint("Contradiction Forcing Chain", cx, 7, off_key, cands, (cell,))
+                h = self._hint("Contradiction Forcing Chain", absurd, 7, off_key, cands, (cell,))
                 if self.nishio:
                     h.name = f"{self.prefix}Forcing Chain{self.suffix}"
                 out.append(h)
             if do_contradiction or do_double:
                 off_to_on: dict[int, Node] = {}
-                off_to_off: dict[int, Node] = {off_key: (off_key, ())}
+                off_to_off: dict[int, Node] = {off_key: (off_key, (), NO_CAUSE)}
                 absurd = self.chain(cands, off_to_on, off_to_off)
                 if do_contradiction and absurd is not None:
-                    cx = _ancestors(absurd[0]) + _ancestors(absurd[1])
-                    h = self._hint("Contradiction Forcing Chain", cx, 7, on_key, cands, (cell,))
+                    h = self._hint("Contradiction Forcing Chain", absurd, 7, on_key, cands, (cell,))
                     if self.nishio:
                         h.name = f"{self.prefix}Forcing Chain{self.suffix}"
                     out.append(h)
@@ -689,15 +1100,19 @@ class _Multiple:
                     for k, node in on_to_on.items():
                         other = off_to_on.get(k)
                         if other is not None:
-                            cx = _ancestors(node) + _ancestors(other)
-                            h = self._hint("Double Forcing Chain", cx, 1, k, cands, (cell,))
+                            h = self._hint(
+                                "Double Forcing Chain", (node, other), 1, k, cands, (cell,)
+                            )
                             if h.elims:
                                 out.append(h)
                     for k, node in on_to_off.items():
                         other = off_to_off.get(k)
                         if other is not None:
-                            cx = _ancestors(node) + _ancestors(other)
-                            out.append(self._hint("Double Forcing Chain", cx, 1, k, cands, (cell,)))
+                            out.append(
+                                self._hint(
+                                    "Double Forcing Chain", (node, other), 1, k, cands, (cell,)
+                                )
+                            )
             if not self.nishio:
                 self._regions(cands, cell, d, on_to_on, on_to_off, out)
             value_on[d] = on_to_on
@@ -714,8 +1129,8 @@ class _Multiple:
         if n == 2 or (self.multiple and n > 2):
             for table, outcomes in ((cell_on, value_on), (cell_off, value_off)):
                 for k in table:
-                    cx = sum(_ancestors(outcomes[d][k]) for d in DIGITS[cands[cell]])
-                    h = self._hint("Cell Forcing Chain", cx, 5, k, cands, (cell,))
+                    ends = tuple(outcomes[d][k] for d in DIGITS[cands[cell]])
+                    h = self._hint("Cell Forcing Chain", ends, 5, k, cands, (cell,), NAKED)
                     if h.elims:
                         out.append(h)
 
@@ -742,7 +1157,7 @@ class _Multiple:
             pos_off.append(on_to_off)
             for other in positions[1:]:
                 key = ((other * 9 + d - 1) << 1) | 1
-                other_on: dict[int, Node] = {key: (key, ())}
+                other_on: dict[int, Node] = {key: (key, (), NO_CAUSE)}
                 other_off: dict[int, Node] = {}
                 self.chain(cands, other_on, other_off)
                 pos_on.append(other_on)
@@ -751,8 +1166,8 @@ class _Multiple:
                 region_off = {k: v for k, v in region_off.items() if k in other_off}
             for table, outcomes in ((region_on, pos_on), (region_off, pos_off)):
                 for k in table:
-                    cx = sum(_ancestors(o[k]) for o in outcomes)
-                    h = self._hint("Region Forcing Chain", cx, 6, k, cands, tuple(positions))
+                    ends = tuple(o[k] for o in outcomes)
+                    h = self._hint("Region Forcing Chain", ends, 6, k, cands, tuple(positions), r)
                     if h.elims:
                         out.append(h)
 
@@ -771,8 +1186,10 @@ def multiple_chains(
     rating, complexity and kind, keeping discovery order among equals)."""
     if level == 1 and advanced is None:
         advanced = _plus_advanced(state.values)
+    elif level >= 2 and advanced is None:
+        advanced = _nested_advanced(state.values, level, deadline)
     producer = _Multiple(nishio, multiple, dynamic, level, advanced)
-    hints = producer.hints(state, deadline)
+    hints = producer.hints(state.cands, deadline)
     if hints:
         best = min(range(len(hints)), key=lambda i: (hints[i].rank(), i))
         yield hints[best].step()

@@ -29,7 +29,7 @@ __all__ = [
 RATER_NAME = "sudoku-model-se"
 #: Bumped whenever a change can alter a rating: a rating is reproducible only together
 #: with the version that computed it.
-RATER_VERSION = "0.5"
+RATER_VERSION = "0.6"
 
 Generate = Callable[[State, "float | None"], Iterator[SEStep]]
 
@@ -46,6 +46,19 @@ class Producer:
 
 def _p(name: str, floor: float, fn: Callable[[State], Iterator[SEStep]]) -> Producer:
     return Producer(name, floor, lambda s, _deadline: fn(s))
+
+
+def _nested(level: int) -> Producer:
+    """SE's dynamic forcing chains of nesting ``level`` >= 2."""
+
+    def generate(state: State, deadline: float | None) -> Iterator[SEStep]:
+        return chaining.multiple_chains(
+            state, multiple=True, dynamic=True, level=level, deadline=deadline
+        )
+
+    return Producer(
+        f"Dynamic Forcing Chains{chaining.nested_suffix(level)}", 8.5 + 0.5 * level, generate
+    )
 
 
 def _producers(fast: bool) -> tuple[Producer, ...]:
@@ -109,6 +122,9 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
                 s, multiple=True, dynamic=True, level=1, deadline=dl
             ),
         ),
+        # SE's "advanced" and "experimental" producers: nested forcing chains, rated
+        # 8.5 + 0.5 * level (+ length), tried only when every producer above has none.
+        *(_nested(level) for level in (2, 3, 4, 5)),
     )
 
 

@@ -1,0 +1,156 @@
+"""Nested dynamic forcing chains (issue 17): SE's levels 2-5 ("+ Forcing Chains" 9.5 up to
+"+ Dynamic Forcing Chains (+ Forcing Chains)" 11.0), their rule parents, names, soundness
+on a forum puzzle where they fire, and the budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sudoku_model import Puzzle
+from sudoku_model.se import PRODUCERS, State, apply_step, chaining, rate_se
+from sudoku_model.se.chaining import NAKED, NO_CAUSE, nested_suffix
+from sudoku_model.solving import get_backend
+
+SHARED = Path("/work/shared/data")
+for _parent in Path(__file__).resolve().parents:
+    if (_parent / "shared" / "data").is_dir():
+        SHARED = _parent / "shared" / "data"
+        break
+HARDEST = SHARED / "hardest-1106-ratings.csv"
+needs_hardest = pytest.mark.skipif(
+    not HARDEST.exists(), reason="hardest-1106-ratings.csv not in ../shared/data"
+)
+
+
+def _forum(label: str) -> tuple[list[int], tuple[float, float, float]]:
+    rows = [ln.split(",") for ln in HARDEST.read_text().splitlines()[2:]]
+    row = next(r for r in rows if f"-{label}" in r[1])
+    values = [0 if ch in ".0" else int(ch) for ch in row[0]]
+    return values, (float(row[5]), float(row[6]), float(row[7]))
+
+
+def _solution(values: list[int]) -> tuple[int, ...]:
+    result = get_backend("native").solve(Puzzle.parse("".join(map(str, values))))
+    assert result.solution is not None
+    return tuple(result.solution.values)
+
+
+def _key(cell: int, digit: int, on: bool) -> int:
+    return ((cell * 9 + digit - 1) << 1) | int(on)
+
+
+def test_producers_follow_se_order_names_and_floors() -> None:
+    nested = [p for p in PRODUCERS if p.floor >= 9.5]
+    assert [(p.name, p.floor) for p in nested] == [
+        ("Dynamic Forcing Chains (+ Forcing Chains)", 9.5),
+        ("Dynamic Forcing Chains (+ Multiple Forcing Chains)", 10.0),
+        ("Dynamic Forcing Chains (+ Dynamic Forcing Chains)", 10.5),
+        ("Dynamic Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))", 11.0),
+    ]
+    assert PRODUCERS[-5].name == "Dynamic Forcing Chains (+)"
+    assert nested_suffix(1) == " (+)" and nested_suffix(0) == ""
+
+
+def test_rule_parents_are_the_outer_removals_an_inner_single_rests_on() -> None:
+    # An inner chain r1c1=1 (assumed) -> r1c2<>1 -> r1c2=2 (naked single) -> r2c2<>2
+    # -> r3c2=2 (hidden single in column 2). The outer chain removed r1c2<>3 (which
+    # made r1c2 bivalue) and r4c2<>2 (which left column 2 two places for 2).
+    source = [0] * 81
+    grid = [0] * 81
+    source[0] = grid[0] = 0b11
+    source[1], grid[1] = 0b111, 0b011
+    for cell in (10, 19):
+        source[cell] = grid[cell] = 0b10
+    source[28], grid[28] = 0b10, 0
+    root = (_key(0, 1, True), (), NO_CAUSE)
+    off1 = (_key(1, 1, False), (root,), NO_CAUSE)
+    on2 = (_key(1, 2, True), (off1,), NAKED)
+    off2 = (_key(10, 2, False), (on2,), NO_CAUSE)
+    column2 = 18 + 1
+    end = (_key(19, 2, True), (off2,), column2)
+    hint = chaining._Hint("Forcing Chain", 7.0, 5, 4, ((19, 1),), None, (19,), (end,))
+    # SE's order: breadth first from the end of the chain.
+    assert chaining._chain_rule_parents(hint, source, grid) == [
+        _key(28, 2, False),
+        _key(1, 3, False),
+    ]
+    # Nothing removed from the units it rests on: no parents, the hint does not count.
+    assert chaining._chain_rule_parents(hint, source, source) == []
+    # A cell forcing chain's assumptions rest on their cell: r1c1 lost 3.
+    source0 = list(source)
+    source0[0] = 0b111
+    cell_hint = chaining._Hint("Cell", 8.0, 1, 5, (), None, (0,), (root,), NAKED)
+    assert chaining._chain_rule_parents(cell_hint, source0, grid) == [_key(0, 3, False)]
+
+
+def test_a_reversed_cycle_negates_every_potential_and_keeps_its_cause() -> None:
+    root = (_key(0, 1, True), (), NO_CAUSE)
+    off = (_key(1, 1, False), (root,), NO_CAUSE)
+    on = (_key(1, 2, True), (off,), NAKED)
+    off2 = (_key(0, 2, False), (on,), NO_CAUSE)
+    dst = (_key(0, 1, True), (off2,), NAKED)
+    rev = chaining._reversed_cycle(dst)
+    keys = []
+    node = rev
+    while True:
+        keys.append((node[0], node[2]))
+        if not node[1]:
+            break
+        node = node[1][0]
+    # Head is the negated root; each potential negated, with its own cause (an off
+    # potential's is its link's unit: the cell, else the first of box, row, column that
+    # r1c1 and r1c2 share: box 0).
+    assert keys == [
+        (_key(0, 1, False), NO_CAUSE),
+        (_key(1, 1, True), 0),
+        (_key(1, 2, False), NAKED),
+        (_key(0, 2, True), 0),
+        (_key(0, 1, False), NAKED),
+    ]
+
+
+@pytest.mark.slow
+@needs_hardest
+def test_level_2_fires_on_a_forum_puzzle_as_se_and_every_hint_is_sound() -> None:
+    # HardestSudokusThread-00252 (forum ER/EP/ED 10.2/10.2/2.6): up to "+" the rater is
+    # stuck after two steps; level 2 ("+ Forcing Chains") gives SE's 10.2 step.
+    values, (er, _, _) = _forum("00252")
+    solution = _solution(values)
+    before = rate_se(values, seconds=120, producers=[p for p in PRODUCERS if p.floor < 9.5])
+    assert before.status == "stuck" and before.er_above == 9.0
+    state = State.from_values(values)
+    for step in before.steps:
+        apply_step(state, step)
+    advanced = chaining._nested_advanced(state.values, 2, None)
+    producer = chaining._Multiple(False, True, True, 2, advanced)
+    hints = producer.hints(state.cands, None)
+    assert len(hints) >= 20
+    nested = 0
+    for hint in hints:
+        for c, d in hint.elims:
+            assert state.cands[c] >> (d - 1) & 1 and solution[c] != d, hint.name
+        if hint.placement is not None:
+            assert solution[hint.placement[0]] == hint.placement[1], hint.name
+        nested += any(not isinstance(n[2], int) for t in hint.targets for n in chaining._chain(t))
+    assert nested > 0  # the nested chains do take part
+    best = next(iter(chaining.multiple_chains(state, multiple=True, dynamic=True, level=2)))
+    assert best.technique == "Dynamic Contradiction Forcing Chain (+ Forcing Chains)"
+    assert best.er == er
+    assert best.eliminations == ((0, 4),)
+
+
+@needs_hardest
+def test_a_budget_inside_the_nested_levels_gives_er_above() -> None:
+    # An 11.9 puzzle (level 5 in SE): a small budget stops inside the chains with a
+    # lower bound, never a hang; the steps taken before are sound.
+    values, (er, _, _) = _forum("00208")
+    assert er == 11.9
+    r = rate_se(values, seconds=4)
+    assert r.status == "budget" and r.er is None
+    assert r.er_above is not None and r.er_above < er
+    solution = _solution(values)
+    for step in r.steps:
+        for c, d in step.eliminations:
+            assert solution[c] != d

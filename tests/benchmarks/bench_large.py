@@ -2,19 +2,29 @@
 per engine.
 
     python tests/benchmarks/bench_large.py unique [--sizes 16,25] [--engines default,...]
+        [--symmetries 3]
+    python tests/benchmarks/bench_large.py split [--symmetries 3]
     python tests/benchmarks/bench_large.py generate [--sizes 16,25] [--count 15]
     python tests/benchmarks/bench_large.py make-data --count 8 --seed 2518   # tests/data
 
 ``unique``: ``check_unique`` on each puzzle of ``/work/shared/data/16x16-100.csv`` (16x16)
-and of ``tests/data/minimal-25x25.txt`` (25x25), each under a random symmetry of its shape
-(seeded), per engine; process CPU time per puzzle (a SAT solver runs in this process),
-median and maximum, and the verdicts (every engine must agree). Engines: ``default`` (what
-``get_backend()`` gives, which routes large grids, see ``backends.native``), ``native-c``
+and of ``tests/data/minimal-25x25.txt`` (25x25), each under ``--symmetries`` random
+symmetries of its shape (seeded; default 1, the figures quoted before issue 18's second
+round; 3 gives 15 instances of the five stored 25x25 puzzles), per engine; process CPU
+time per puzzle (a SAT solver runs in this process), median and maximum, and the
+verdicts (every engine must agree). Engines: ``default`` (what ``get_backend()`` gives,
+which routes large grids, see ``backends.native``), ``native-c``
 (the C search alone), ``pysat`` (its default: the reduced CNF from 25x25 up),
 ``pysat-full`` (the long-lived solver with the full encoding: the first call loads it and
 is timed apart), ``reduced[:SOLVER]`` (a fresh PySAT solver per puzzle
 with only what the givens leave, ``backends.sat.ReducedCNF``), ``cpsat``. A per-call
 budget (``--budget``, default 60 s) turns a search that runs out into ``unknown``.
+
+``split``: where a 25x25 uniqueness check's CPU goes, on the same instances as ``unique``:
+building the :class:`~backends.sat.ReducedCNF`, loading it into CaDiCaL (with
+``REDUCED_TUNING``), finding a first solution, and proving that no other exists (its
+blocking clause added), with the conflicts of each search. On a minimal 25x25 the two
+searches are of the same order: neither alone is the bottleneck.
 
 ``generate``: minimal puzzles with the default backend, as ``sudoku generate`` makes them
 (seeded); CPU time per puzzle, median and maximum.
@@ -88,14 +98,23 @@ def engine(name: str) -> Backend:
     return get_backend(name)
 
 
+def instances(size: int, data: Path, seed: int, symmetries: int) -> list[Puzzle]:
+    """The benchmark puzzles of one size, each under ``symmetries`` random symmetries drawn
+    from ``random.Random(seed)`` (with 1, the instances of the first round's figures)."""
+    rng = random.Random(seed)
+    shape = shape_for_size(size)
+    return [
+        Puzzle(random_transform(shape, rng).apply(p.givens), p.rules)
+        for p in load(size, data)
+        for _ in range(symmetries)
+    ]
+
+
 def bench_unique(
-    sizes: list[int], engines: list[str], data: Path, seed: int, budget: float
+    sizes: list[int], engines: list[str], data: Path, seed: int, budget: float, symmetries: int
 ) -> None:
     for size in sizes:
-        puzzles = load(size, data)
-        rng = random.Random(seed)
-        shape = shape_for_size(size)
-        puzzles = [Puzzle(random_transform(shape, rng).apply(p.givens), p.rules) for p in puzzles]
+        puzzles = instances(size, data, seed, symmetries)
         verdicts: dict[str, list[VerdictKind]] = {}
         for name in engines:
             backend = engine(name)
@@ -132,6 +151,49 @@ def bench_unique(
         decided = [k for k in verdicts.values() if VerdictKind.UNKNOWN not in k]
         if any(k != decided[0] for k in decided):
             print(f"DISAGREEMENT at {size}x{size}", flush=True)
+
+
+def bench_split(data: Path, seed: int, symmetries: int) -> None:
+    from pysat.solvers import Solver
+
+    from backends.sat import REDUCED_TUNING, ReducedCNF
+
+    rows = []
+    for index, puzzle in enumerate(instances(25, data, seed, symmetries)):
+        t0 = time.process_time()
+        cnf = ReducedCNF(puzzle.rules, puzzle.givens.values)
+        t1 = time.process_time()
+        solver = Solver(name="cadical195")
+        try:
+            solver.solver.configure(REDUCED_TUNING)
+            solver.append_formula(cnf.clauses)
+            t2 = time.process_time()
+            if not solver.solve():
+                raise SystemExit(f"#{index}: no solution")
+            first = cnf.decode(solver.get_model())
+            t3 = time.process_time()
+            conflicts = solver.accum_stats()["conflicts"]
+            solver.add_clause(cnf.blocking_clause(first))
+            other = solver.solve()
+            t4 = time.process_time()
+            proof = solver.accum_stats()["conflicts"] - conflicts
+        finally:
+            solver.delete()
+        rows.append((t1 - t0, t2 - t1, t3 - t2, t4 - t3))
+        print(
+            f"  #{index}: {cnf.num_vars} vars {len(cnf.clauses)} clauses; build "
+            f"{t1 - t0:.3f} s, load {t2 - t1:.3f} s, first solution {t3 - t2:.3f} s "
+            f"({conflicts} conflicts), proof {t4 - t3:.3f} s ({proof} conflicts)"
+            + ("" if other is False else " NOT UNIQUE"),
+            flush=True,
+        )
+    for name, k in (("build", 0), ("load", 1), ("first solution", 2), ("proof", 3)):
+        col = [r[k] for r in rows]
+        print(
+            f"25x25 split n={len(rows)} {name:<15} median {statistics.median(col):.3f} s "
+            f"max {max(col):.3f} s  sum {sum(col):.1f} s",
+            flush=True,
+        )
 
 
 def bench_generate(sizes: list[int], count: int, seed: int) -> None:
@@ -197,19 +259,24 @@ def make_data(count: int, seed: int, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("unique", "generate", "make-data"))
+    parser.add_argument("what", choices=("unique", "split", "generate", "make-data"))
     parser.add_argument("--sizes", default="16,25")
     parser.add_argument("--engines", default="default,native-c,pysat-full,reduced,cpsat")
     parser.add_argument("--data", type=Path, default=SHARED)
     parser.add_argument("--seed", type=int, default=2518)
     parser.add_argument("--count", type=int, default=15)
     parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--symmetries", type=int, default=1)
     parser.add_argument("--out", type=Path, default=DATA_25)
     args = parser.parse_args(argv)
     print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1]] + sys.argv)}", flush=True)
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.what == "unique":
-        bench_unique(sizes, args.engines.split(","), args.data, args.seed, args.budget)
+        bench_unique(
+            sizes, args.engines.split(","), args.data, args.seed, args.budget, args.symmetries
+        )
+    elif args.what == "split":
+        bench_split(args.data, args.seed, args.symmetries)
     elif args.what == "generate":
         bench_generate(sizes, args.count, args.seed)
     else:

@@ -1218,7 +1218,10 @@ def disagreement_report(r: VerifyResult) -> str:
 class _TextTask(NamedTuple):
     """What a worker gets: either consecutive unparsed lines of one line-format input
     (``reader``, ``input``, ``first`` position, ``lines`` numbers, ``texts``) or parsed
-    ``records`` with the ``inputs`` they belong to; ``nbytes`` stays with the parent."""
+    ``records`` with the ``inputs`` they belong to; ``nbytes`` stays with the parent.
+    ``sizes``: the lines of each text when some are blocks (a
+    :class:`~sudoku_model.formats.RawBlock`'s lines joined by newlines), None when every
+    text is one line."""
 
     config: VerifyConfig
     fmt: str
@@ -1230,6 +1233,19 @@ class _TextTask(NamedTuple):
     records: list[Any]
     inputs: list[int]
     nbytes: int
+    sizes: list[int] | None = None
+
+    def line_texts(self) -> list[str]:
+        """The texts, one per line."""
+        if self.sizes is None:
+            return self.texts
+        out: list[str] = []
+        for text, k in zip(self.texts, self.sizes):
+            if k == 1:
+                out.append(text)
+            else:
+                out += text.split("\n")
+        return out
 
 
 def _text_task(task: _TextTask) -> TextChunk:
@@ -1246,7 +1262,7 @@ def _text_task(task: _TextTask) -> TextChunk:
         # per puzzle that parsing and formatting cost (40 us a record on native, which
         # held --dask local to 1.3x one process)
         lines = _BulkLines(
-            task.reader, task.input, task.first, task.lines, task.texts, len(task.texts)
+            task.reader, task.input, task.first, task.lines, task.texts, len(task.lines)
         )
         bulk = _bulk_chunk(task.config, lines)
         if bulk is not None:
@@ -1254,7 +1270,7 @@ def _text_task(task: _TextTask) -> TextChunk:
             bulk.cpu = time.thread_time() - cpu
             return bulk
     if task.reader is not None:
-        records = task.reader.records(zip(task.lines, task.texts), task.first)
+        records = task.reader.records(zip(task.lines, task.line_texts()), task.first)
         inputs: Iterable[int] = itertools.repeat(task.input)
     else:
         records, inputs = task.records, task.inputs
@@ -1306,15 +1322,16 @@ class _TaskCut:
         self.index = self.first = self.nbytes = 0
         self.lines: list[int] = []
         self.texts: list[str] = []
+        self.sizes: list[int] | None = None
         self.records: list[Any] = []
         self.inputs: list[int] = []
 
     def follows(self, index: int, line: Any) -> bool:
-        """Whether an unparsed line continues the lines of this task."""
+        """Whether an unparsed line or block continues the lines of this task."""
         return (
             line.reader is self.reader
             and index == self.index
-            and line.position == self.first + len(self.texts)
+            and line.position == self.first + len(self.lines)
         )
 
     def add_line(self, index: int, line: Any) -> int:
@@ -1322,8 +1339,24 @@ class _TaskCut:
             self.reader, self.index, self.first = line.reader, index, line.position
         self.texts.append(line.text)
         self.lines.append(line.line)
+        if self.sizes is not None:
+            self.sizes.append(1)
         self.nbytes += len(line.text) + 1
-        return len(self.texts)
+        return len(self.lines)
+
+    def add_block(self, index: int, block: Any) -> int:
+        """Add a :class:`~sudoku_model.formats.RawBlock` whole: no Python object per line
+        on this side (the parent of a Dask run reads, cuts and writes; per line, that was
+        a fifth of its CPU)."""
+        if not self.texts:
+            self.reader, self.index, self.first = block.reader, index, block.position
+        if self.sizes is None:
+            self.sizes = [1] * len(self.texts)
+        self.texts.append(block.text)
+        self.sizes.append(block.nlines)
+        self.lines += range(block.line, block.line + block.nlines)
+        self.nbytes += len(block.text) + 1
+        return len(self.lines)
 
     def add_record(self, index: int, record: Any) -> int:
         self.records.append(record)
@@ -1343,6 +1376,7 @@ class _TaskCut:
             self.records,
             self.inputs,
             self.nbytes,
+            self.sizes,
         )
         self._reset()
         return task
@@ -1354,12 +1388,25 @@ def _text_tasks(
     """Group ``(input index, record or unparsed line)`` items into tasks of the sizes
     ``sizer`` says: unparsed lines of one input, in a row, travel as text; parsed records
     as they are."""
-    from .formats import RawLine
+    from .formats import RawBlock, RawLine
 
     cut = _TaskCut(config, fmt)
     want = sizer.size()
-    for index, item in _line_items(items):
-        if item.__class__ is RawLine:
+    for index, item in items:
+        if item.__class__ is RawBlock:
+            # cut where lines one by one would be cut: the same tasks, the same bytes
+            if cut.records or (cut.texts and not cut.follows(index, item)):
+                yield cut.take()
+                want = sizer.size()
+            while item.nlines > want - len(cut.lines):
+                room = want - len(cut.lines)
+                if room > 0:
+                    head, item = item.split(room)
+                    cut.add_block(index, head)
+                yield cut.take()
+                want = sizer.size()
+            full = cut.add_block(index, item) >= want
+        elif item.__class__ is RawLine:
             if cut.records or (cut.texts and not cut.follows(index, item)):
                 yield cut.take()
                 want = sizer.size()
@@ -1488,15 +1535,14 @@ def reads_raw_blocks(
 ) -> bool:
     """Whether :func:`verify_text` should be given plain lines in blocks
     (``iter_records(..., raw=True, blocks=True)``): the bulk path in this process (the
-    serial and threads kinds) hands a block's text to C as it is, with no Python object
-    per line.
+    serial and threads kinds) hands a block's text to C as it is, and worker processes
+    and Dask get blocks in their tasks, with no Python object per line in this process
+    either way.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
     """
-    return kind in ("serial", "threads") and reads_raw_lines(
-        kind, config, fmt, on_results=on_results
-    )
+    return reads_raw_lines(kind, config, fmt, on_results=on_results)
 
 
 _PLAIN_READERS: dict[int, tuple[Any, bool]] = {}

@@ -349,11 +349,12 @@ def test_block_chunks_have_the_sizes_of_chunks():
     assert [{i for i, _ in c} for c in got][-1] == {1}
 
 
-def test_the_command_reads_blocks_on_the_bulk_path_only():
+def test_the_command_reads_blocks_where_it_can():
     config = v.VerifyConfig("native")
     assert v.reads_raw_blocks("serial", config, "jsonl")
     assert v.reads_raw_blocks("threads", config, "jsonl")
-    assert not v.reads_raw_blocks("processes", config, "jsonl")  # workers take lines
+    assert v.reads_raw_blocks("processes", config, "jsonl")  # tasks carry blocks too
+    assert v.reads_raw_blocks("dask", config, "jsonl")
     assert not v.reads_raw_blocks("serial", config, "csv")
     assert not v.reads_raw_blocks("serial", config, "jsonl", on_results=True)
 
@@ -390,3 +391,33 @@ def test_non_ascii_names_and_lines_same_bytes(monkeypatch, tmp_path):
     plain.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out, taken = same_both_ways(monkeypatch, tmp_path, [str(plain)])
     assert taken == 5 and "é".encode() in out
+
+
+@pytest.mark.parametrize("fixed", [None, 7, 100])
+def test_worker_tasks_cut_from_blocks_equal_tasks_cut_from_lines(tmp_path, fixed):
+    """Tasks for worker processes and Dask made from blocks hold the lines, numbers,
+    positions and bytes that tasks made line by line hold, cut at the same places, and
+    give the same records (blocks split across tasks, lines that are not plain between)."""
+    from sudoku_model.formats import iter_records
+
+    lines = seventeen(700)
+    lines[300:300] = ["# a comment", "", "not a puzzle", lines[5] + " # commented"]
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    config = v.VerifyConfig(backend="native")
+
+    def tasks(blocks: bool) -> list:
+        items = ((0, r) for r in iter_records(str(path), raw=True, blocks=blocks))
+        return list(v._text_tasks(items, config, "jsonl", v._TaskSizer("dask", fixed)))
+
+    by_block, by_line = tasks(True), tasks(False)
+    assert any(t.sizes for t in by_block)  # blocks were really carried
+    assert len(by_block) == len(by_line) > 3
+    for a, b in zip(by_block, by_line):
+        assert (a.reader is None) == (b.reader is None)
+        assert (a.input, a.first, a.lines, a.nbytes) == (b.input, b.first, b.lines, b.nbytes)
+        assert a.line_texts() == b.line_texts() and len(a.records) == len(b.records)
+    for a, b in list(zip(by_block, by_line))[::3]:
+        ca, cb = v._text_task(a), v._text_task(b)
+        assert SECONDS.sub("", ca.text) == SECONDS.sub("", cb.text)
+        assert ca.count == cb.count and ca.notes == cb.notes

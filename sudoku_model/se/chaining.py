@@ -823,6 +823,43 @@ def _do_chaining(
         return None
 
 
+def _static_chaining(
+    tables: _Tables, to_on: dict[int, Node], to_off: dict[int, Node]
+) -> tuple[Node, Node] | None:
+    """:func:`_do_chaining` on a grid that does not change (no dynamic removals, no
+    advanced rules), reading the grid's implications from :func:`_static_tables`: the
+    same nodes, parents and causes, in the same order."""
+    on_off, off_on = tables
+    pending_on = deque(to_on.values())
+    pending_off = deque(to_off.values())
+    p: Node
+    node: Node
+    while True:
+        if pending_on:
+            p = pending_on.popleft()
+            for off_key in on_off[p[0]]:
+                conj = off_key | 1
+                if conj in to_on:
+                    return to_on[conj], (off_key, (p,), NO_CAUSE)
+                if off_key not in to_off:
+                    node = (off_key, (p,), NO_CAUSE)
+                    to_off[off_key] = node
+                    pending_off.append(node)
+            continue
+        if pending_off:
+            p = pending_off.popleft()
+            for on_key, cause in off_on[p[0]]:
+                node = (on_key, (p,), cause)
+                conj = on_key & ~1
+                if conj in to_off:
+                    return node, to_off[conj]
+                if on_key not in to_on:
+                    to_on[on_key] = node
+                    pending_on.append(node)
+            continue
+        return None
+
+
 #: A search of one rule that a dynamic chain "+" applies on the chain's grid.
 PlusRule = Callable[[State], Iterator[SEStep]]
 
@@ -1042,6 +1079,9 @@ class _Multiple:
         self.dynamic = dynamic
         self.level = level
         self.advanced = advanced
+        # The implications of the grid of the current :meth:`hints` call when the
+        # producer is static: its hundreds of chains walk the same ones.
+        self._tables: _Tables | None = None
         if level > 0:
             self.base = 8.5 + 0.5 * level
             self.prefix = "Dynamic "
@@ -1056,6 +1096,8 @@ class _Multiple:
     def chain(
         self, cands: list[int], to_on: dict[int, Node], to_off: dict[int, Node]
     ) -> tuple[Node, Node] | None:
+        if self._tables is not None:
+            return _static_chaining(self._tables, to_on, to_off)
         return _do_chaining(cands, to_on, to_off, self.dynamic, not self.nishio, self.advanced)
 
     def all_hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
@@ -1064,6 +1106,14 @@ class _Multiple:
         return _sorted_unique(self.hints(cands, deadline))
 
     def hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
+        static = not self.dynamic and self.advanced is None
+        self._tables = _static_tables(cands, not self.nishio, True) if static else None
+        try:
+            return self._hints(cands, deadline)
+        finally:
+            self._tables = None
+
+    def _hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
         out: list[_Hint] = []
         for cell in range(81):
             n = POPCOUNT[cands[cell]]

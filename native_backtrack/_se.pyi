@@ -50,3 +50,11 @@ def als_wings(cands: Sequence[int], size: int, /) -> list[Hint]: ...
 def unique_loops(
     cands: Sequence[int], start: int, v1: int, v2: int, /
 ) -> list[tuple[int, ...]]: ...
+def cycles_and_forcing_chains(
+    cands: Sequence[int], deadline: float = -1.0, /
+) -> (
+    tuple[
+        int, int, float, int, tuple[tuple[int, int], ...], tuple[int, int] | None, tuple[int, ...]
+    ]
+    | None
+): ...

@@ -35,6 +35,8 @@ __all__ = [
     "multiple_chains",
     "ChainBudgetExceeded",
     "nested_suffix",
+    "chain_step",
+    "PLUS_RULES",
 ]
 
 #: A node: its key, its parents, and its *tag*: for an "on" node the unit whose single it
@@ -275,6 +277,20 @@ class _Hint:
             self.complexity,
             self.sort_key,
         )
+
+
+def chain_step(
+    name: str,
+    base: float,
+    complexity: int,
+    sort_key: int,
+    elims: tuple[tuple[int, int], ...],
+    placement: tuple[int, int] | None,
+    cells: tuple[int, ...],
+) -> SEStep:
+    """The step of a chain hint found elsewhere (the C searches of :mod:`.native`),
+    rated as this module rates its own: ``base`` plus SE's length addition."""
+    return _Hint(name, base, complexity, sort_key, elims, placement, cells).step()
 
 
 def _on_target(
@@ -807,13 +823,55 @@ def _do_chaining(
         return None
 
 
-def _plus_rules(state: State) -> Iterator[Iterator[SEStep]]:
-    """The rules a dynamic chain "+" also applies, in SE's order: pointing and
-    claiming, hidden pairs, naked pairs, X-wings."""
-    yield basic.locking(state)
-    yield basic.hidden_sets(state, 2)
-    yield basic.naked_sets(state, 2)
-    yield basic.fish(state, 2)
+def _static_chaining(
+    tables: _Tables, to_on: dict[int, Node], to_off: dict[int, Node]
+) -> tuple[Node, Node] | None:
+    """:func:`_do_chaining` on a grid that does not change (no dynamic removals, no
+    advanced rules), reading the grid's implications from :func:`_static_tables`: the
+    same nodes, parents and causes, in the same order."""
+    on_off, off_on = tables
+    pending_on = deque(to_on.values())
+    pending_off = deque(to_off.values())
+    p: Node
+    node: Node
+    while True:
+        if pending_on:
+            p = pending_on.popleft()
+            for off_key in on_off[p[0]]:
+                conj = off_key | 1
+                if conj in to_on:
+                    return to_on[conj], (off_key, (p,), NO_CAUSE)
+                if off_key not in to_off:
+                    node = (off_key, (p,), NO_CAUSE)
+                    to_off[off_key] = node
+                    pending_off.append(node)
+            continue
+        if pending_off:
+            p = pending_off.popleft()
+            for on_key, cause in off_on[p[0]]:
+                node = (on_key, (p,), cause)
+                conj = on_key & ~1
+                if conj in to_off:
+                    return node, to_off[conj]
+                if on_key not in to_on:
+                    to_on[on_key] = node
+                    pending_on.append(node)
+            continue
+        return None
+
+
+#: A search of one rule that a dynamic chain "+" applies on the chain's grid.
+PlusRule = Callable[[State], Iterator[SEStep]]
+
+#: The rules a dynamic chain "+" also applies, in SE's order: pointing and claiming,
+#: hidden pairs, naked pairs, X-wings (the Python searches, the reference;
+#: :mod:`.native` passes its C twins, which yield the same hints).
+PLUS_RULES: tuple[PlusRule, ...] = (
+    basic.locking,
+    lambda s: basic.hidden_sets(s, 2),
+    lambda s: basic.naked_sets(s, 2),
+    lambda s: basic.fish(s, 2),
+)
 
 
 def _rule_parents(step: SEStep, grid: list[int], source: list[int]) -> list[int]:
@@ -851,16 +909,16 @@ def _rule_parents(step: SEStep, grid: list[int], source: list[int]) -> list[int]
     return out
 
 
-def _plus_advanced(values: list[int]) -> Advanced:
+def _plus_advanced(values: list[int], rules: tuple[PlusRule, ...] = PLUS_RULES) -> Advanced:
     """The extra implications of a dynamic chain "+": the removals of the first of
-    :func:`_plus_rules` that has a pattern resting on the chain's own removals, each
-    with those removals as its parents."""
+    ``rules`` (:data:`PLUS_RULES`) that has a pattern resting on the chain's own
+    removals, each with those removals as its parents."""
 
     def advanced(grid: list[int], source: list[int], to_off: dict[int, Node]) -> list[Node]:
         state = State(values, grid)
-        for hints in _plus_rules(state):
+        for rule in rules:
             out: list[Node] = []
-            for step in hints:
+            for step in rule(state):
                 keys = _rule_parents(step, grid, source)
                 if not keys or any(k not in to_off for k in keys):
                     continue
@@ -961,34 +1019,41 @@ def _inner_results(
     return got
 
 
-def _nested_advanced(values: list[int], level: int, deadline: float | None) -> Advanced:
+def _nested_advanced(
+    values: list[int],
+    level: int,
+    deadline: float | None,
+    rules: tuple[PlusRule, ...] = PLUS_RULES,
+) -> Advanced:
     """The extra implications of a dynamic chain of nesting ``level`` >= 2 (SE's
     ``getAdvancedPotentials``): those of "+", then, if none, the removals of the first
     of the nested chaining rules that has hints resting on the chain's own removals:
     level 2 forcing chains and cycles, 3 also multiple forcing chains, 4 dynamic forcing
     chains, 5 those and dynamic forcing chains of level 2. Each removal has the rule
     parents as its parents and the nested hint as its tag."""
-    plus = _plus_advanced(values)
-    rules: list[tuple[int, Callable[[list[int]], list[_Hint]]]] = []
+    plus = _plus_advanced(values, rules)
+    nested: list[tuple[int, Callable[[list[int]], list[_Hint]]]] = []
     if level < 4:
-        rules.append((0, lambda g: _static_all(g, deadline)))
+        nested.append((0, lambda g: _static_all(g, deadline)))
         if level >= 3:
             mfc = _Multiple(False, True, False, 0, None)
-            rules.append((1, lambda g: mfc.all_hints(g, deadline)))
+            nested.append((1, lambda g: mfc.all_hints(g, deadline)))
     else:
         dfc = _Multiple(False, True, True, 0, None)
-        rules.append((2, lambda g: dfc.all_hints(g, deadline)))
+        nested.append((2, lambda g: dfc.all_hints(g, deadline)))
         if level >= 5:
             inner = level - 3
-            deeper = _Multiple(False, True, True, inner, _nested_advanced(values, inner, deadline))
-            rules.append((2 + inner, lambda g: deeper.all_hints(g, deadline)))
+            deeper = _Multiple(
+                False, True, True, inner, _nested_advanced(values, inner, deadline, rules)
+            )
+            nested.append((2 + inner, lambda g: deeper.all_hints(g, deadline)))
     vkey = tuple(values)
 
     def advanced(grid: list[int], source: list[int], to_off: dict[int, Node]) -> list[Node]:
         out = plus(grid, source, to_off)
         if out:
             return out
-        for rule, compute in rules:
+        for rule, compute in nested:
             found = _inner_results(rule, compute, vkey, source, grid)
             for hint, keys in found:
                 if any(k not in to_off for k in keys):
@@ -1014,6 +1079,9 @@ class _Multiple:
         self.dynamic = dynamic
         self.level = level
         self.advanced = advanced
+        # The implications of the grid of the current :meth:`hints` call when the
+        # producer is static: its hundreds of chains walk the same ones.
+        self._tables: _Tables | None = None
         if level > 0:
             self.base = 8.5 + 0.5 * level
             self.prefix = "Dynamic "
@@ -1028,6 +1096,8 @@ class _Multiple:
     def chain(
         self, cands: list[int], to_on: dict[int, Node], to_off: dict[int, Node]
     ) -> tuple[Node, Node] | None:
+        if self._tables is not None:
+            return _static_chaining(self._tables, to_on, to_off)
         return _do_chaining(cands, to_on, to_off, self.dynamic, not self.nishio, self.advanced)
 
     def all_hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
@@ -1036,6 +1106,14 @@ class _Multiple:
         return _sorted_unique(self.hints(cands, deadline))
 
     def hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
+        static = not self.dynamic and self.advanced is None
+        self._tables = _static_tables(cands, not self.nishio, True) if static else None
+        try:
+            return self._hints(cands, deadline)
+        finally:
+            self._tables = None
+
+    def _hints(self, cands: list[int], deadline: float | None) -> list[_Hint]:
         out: list[_Hint] = []
         for cell in range(81):
             n = POPCOUNT[cands[cell]]
@@ -1181,13 +1259,18 @@ def multiple_chains(
     level: int = 0,
     advanced: Advanced | None = None,
     deadline: float | None = None,
+    plus_rules: tuple[PlusRule, ...] = PLUS_RULES,
 ) -> Iterator[SEStep]:
     """The best hint of one of SE's multiple-chain producers (SE sorts its hints by
-    rating, complexity and kind, keeping discovery order among equals)."""
+    rating, complexity and kind, keeping discovery order among equals). ``plus_rules``
+    are the searches that a dynamic chain "+" (``level`` >= 1) applies on its grid
+    (:data:`PLUS_RULES`, or their C twins from :mod:`.native`).
+
+    Raises :class:`ChainBudgetExceeded` when the CPU clock passes ``deadline``."""
     if level == 1 and advanced is None:
-        advanced = _plus_advanced(state.values)
+        advanced = _plus_advanced(state.values, plus_rules)
     elif level >= 2 and advanced is None:
-        advanced = _nested_advanced(state.values, level, deadline)
+        advanced = _nested_advanced(state.values, level, deadline, plus_rules)
     producer = _Multiple(nishio, multiple, dynamic, level, advanced)
     hints = producer.hints(state.cands, deadline)
     if hints:

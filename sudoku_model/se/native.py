@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import unique
+from . import chaining, unique
 from .state import State
 from .steps import SEStep
 
@@ -36,6 +36,9 @@ __all__ = [
     "aligned_exclusion",
     "als_wing",
     "unique_loops",
+    "PLUS_RULES",
+    "multiple_chains",
+    "cycles_and_forcing_chains",
 ]
 
 try:
@@ -167,3 +170,72 @@ def als_wing(state: State, size: int) -> Iterator[SEStep]:
 def unique_loops(state: State) -> Iterator[SEStep]:
     """:func:`unique.unique_loops` with the search for loops in C."""
     return unique.unique_loops(state, _c.unique_loops)
+
+
+def _every(fn: Callable[..., list[Any]], state: State, arg: int) -> Iterator[SEStep]:
+    """Every hint of a scanning search at once (a dynamic chain "+" reads them all)."""
+    for hint in fn(state.values, state.cands, arg, -1):
+        yield _step(hint)
+
+
+#: :data:`chaining.PLUS_RULES` in C: the same hints, in the same order.
+PLUS_RULES: tuple[chaining.PlusRule, ...] = (
+    (lambda s: _every(_c.locking, s, 0)),
+    (lambda s: _every(_c.hidden_sets, s, 2)),
+    (lambda s: _every(_c.naked_sets, s, 2)),
+    (lambda s: _every(_c.fish, s, 2)),
+)
+
+
+def multiple_chains(
+    state: State,
+    *,
+    nishio: bool = False,
+    multiple: bool = False,
+    dynamic: bool = False,
+    level: int = 0,
+    deadline: float | None = None,
+) -> Iterator[SEStep]:
+    """:func:`chaining.multiple_chains` whose dynamic chains "+" (and nested levels)
+    apply the C searches of :data:`PLUS_RULES`. Raises
+    :class:`chaining.ChainBudgetExceeded` when the CPU clock passes ``deadline``."""
+    return chaining.multiple_chains(
+        state,
+        nishio=nishio,
+        multiple=multiple,
+        dynamic=dynamic,
+        level=level,
+        deadline=deadline,
+        plus_rules=PLUS_RULES,
+    )
+
+
+#: Chain names by (kind, sort key) of the C search: kind 0 a cycle, 1 a forcing chain.
+_CHAIN_NAMES = {
+    (0, 2): "Bidirectional X-Cycle",
+    (0, 3): "Bidirectional Y-Cycle",
+    (0, 4): "Bidirectional Cycle",
+    (1, 2): "Forcing X-Chain",
+    (1, 4): "Forcing Chain",
+}
+
+
+def cycles_and_forcing_chains(state: State, deadline: float | None = None) -> Iterator[SEStep]:
+    """:func:`chaining.cycles_and_forcing_chains` in C: the same best hint (rating,
+    complexity, kind, eliminations), found by the same searches in the same order.
+
+    Raises :class:`chaining.ChainBudgetExceeded` when the CPU clock (``time.process_time``)
+    passes ``deadline``. Where the C search runs out of its fixed node pool (a grid no
+    rated puzzle has produced), the Python search answers instead."""
+    try:
+        got = _c.cycles_and_forcing_chains(state.cands, -1.0 if deadline is None else deadline)
+    except TimeoutError:
+        raise chaining.ChainBudgetExceeded from None
+    except RuntimeError:
+        yield from chaining.cycles_and_forcing_chains(state, deadline)
+        return
+    if got is not None:
+        kind, sort_key, base, complexity, elims, placement, cells = got
+        yield chaining.chain_step(
+            _CHAIN_NAMES[kind, sort_key], base, complexity, sort_key, elims, placement, cells
+        )

@@ -48,11 +48,12 @@ def _p(name: str, floor: float, fn: Callable[[State], Iterator[SEStep]]) -> Prod
     return Producer(name, floor, lambda s, _deadline: fn(s))
 
 
-def _nested(level: int) -> Producer:
-    """SE's dynamic forcing chains of nesting ``level`` >= 2."""
+def _nested(level: int, ch: Any) -> Producer:
+    """SE's dynamic forcing chains of nesting ``level`` >= 2 (``ch``: :mod:`.chaining`,
+    or :mod:`.native` for its C searches inside)."""
 
     def generate(state: State, deadline: float | None) -> Iterator[SEStep]:
-        return chaining.multiple_chains(
+        return ch.multiple_chains(
             state, multiple=True, dynamic=True, level=level, deadline=deadline
         )
 
@@ -69,6 +70,7 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
     wg = native if fast else wings
     al = native if fast else aligned
     uq = native if fast else unique
+    ch: Any = native if fast else chaining
     return (
         _p("Hidden Single", 1.0, t.hidden_singles),
         _p("Direct Pointing", 1.7, t.direct_pointing),
@@ -97,34 +99,32 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
         Producer(
             "Forcing Chains & Cycles",
             6.5,
-            lambda s, dl: chaining.cycles_and_forcing_chains(s, dl),
+            lambda s, dl: ch.cycles_and_forcing_chains(s, dl),
         ),
         _p("Aligned Triplet Exclusion", 7.5, lambda s: al.aligned_exclusion(s, 3)),
         Producer(
             "Nishio Forcing Chains",
             7.5,
-            lambda s, dl: chaining.multiple_chains(s, nishio=True, dynamic=True, deadline=dl),
+            lambda s, dl: ch.multiple_chains(s, nishio=True, dynamic=True, deadline=dl),
         ),
         Producer(
             "Multiple Forcing Chains",
             8.0,
-            lambda s, dl: chaining.multiple_chains(s, multiple=True, deadline=dl),
+            lambda s, dl: ch.multiple_chains(s, multiple=True, deadline=dl),
         ),
         Producer(
             "Dynamic Forcing Chains",
             8.5,
-            lambda s, dl: chaining.multiple_chains(s, multiple=True, dynamic=True, deadline=dl),
+            lambda s, dl: ch.multiple_chains(s, multiple=True, dynamic=True, deadline=dl),
         ),
         Producer(
             "Dynamic Forcing Chains (+)",
             9.0,
-            lambda s, dl: chaining.multiple_chains(
-                s, multiple=True, dynamic=True, level=1, deadline=dl
-            ),
+            lambda s, dl: ch.multiple_chains(s, multiple=True, dynamic=True, level=1, deadline=dl),
         ),
         # SE's "advanced" and "experimental" producers: nested forcing chains, rated
         # 8.5 + 0.5 * level (+ length), tried only when every producer above has none.
-        *(_nested(level) for level in (2, 3, 4, 5)),
+        *(_nested(level, ch) for level in (2, 3, 4, 5)),
     )
 
 

@@ -18,6 +18,7 @@ from sudoku_model.se import (
     aligned,
     apply_step,
     basic,
+    chaining,
     native,
     rate_se,
     strong_links,
@@ -199,3 +200,84 @@ def test_c_searches_refuse_malformed_states() -> None:
         _se.fish([0] * 81, [0] * 81, 5)
     with pytest.raises(TypeError):
         _se.locking([0] * 81, ["x"] * 81)
+
+
+# -- chains -------------------------------------------------------------------------------
+
+
+def _chain_states(every: int) -> Iterator[State]:
+    """States along rated paths: the tests' own sample, and a spread sample of
+    se-rated-2000 where ../shared/data has it."""
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=every):
+        yield from _path_states(values)
+    if SE_2000.exists():
+        for values in _puzzles(SE_2000, every=40 * every)[1::2]:
+            yield from _path_states(values)
+
+
+def test_c_static_chains_give_the_python_hint_along_rated_paths() -> None:
+    # The best cycle or forcing chain of every state (not only those where the rater
+    # used one): the same name, rating, complexity, kind, eliminations and placement.
+    names: collections.Counter[str] = collections.Counter()
+    states = 0
+    for state in _chain_states(every=2):
+        expected = list(chaining.cycles_and_forcing_chains(state))
+        assert list(native.cycles_and_forcing_chains(state)) == expected, state.cands
+        states += 1
+        names.update(s.technique for s in expected)
+    assert states > 300
+    kinds = {
+        "Bidirectional X-Cycle",
+        "Bidirectional Y-Cycle",
+        "Bidirectional Cycle",
+        "Forcing X-Chain",
+        "Forcing Chain",
+    }
+    assert kinds <= set(names), names
+
+
+def test_c_static_chains_give_the_python_hint_on_thinned_states() -> None:
+    # Candidates removed at random (seeded): longer chains, rarer cycles, grids with
+    # no hint at all.
+    rng = random.Random(23)
+    found = 0
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=4):
+        for i, state in enumerate(_path_states(values)):
+            if i % 4:
+                continue
+            cands = list(state.cands)
+            for c in range(81):
+                for d in range(9):
+                    if cands[c] >> d & 1 and rng.random() < 0.2 and cands[c] & (cands[c] - 1):
+                        cands[c] &= ~(1 << d)
+            thinned = State(state.values, cands)
+            expected = list(chaining.cycles_and_forcing_chains(thinned))
+            assert list(native.cycles_and_forcing_chains(thinned)) == expected, cands
+            found += bool(expected)
+    assert found > 10
+
+
+def test_c_static_chains_keep_the_budget() -> None:
+    state = next(s for s in _path_states(_puzzles(HERE / "se_rated_sample.txt")[0]))
+    with pytest.raises(chaining.ChainBudgetExceeded):
+        list(native.cycles_and_forcing_chains(state, deadline=0.0))
+    from native_backtrack import _se
+
+    with pytest.raises(ValueError, match="81 cells"):
+        _se.cycles_and_forcing_chains([0] * 80)
+
+
+def test_c_plus_rules_give_the_python_hints() -> None:
+    # What a dynamic chain "+" applies on its grid: the C searches' hints, all of them,
+    # in the same order, along rated paths and on thinned grids.
+    rng = random.Random(5)
+    seen = 0
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=3):
+        for state in _path_states(values):
+            cands = [m & ~(1 << rng.randrange(9)) or m for m in state.cands]
+            for s in (state, State(state.values, cands)):
+                for python, c in zip(chaining.PLUS_RULES, native.PLUS_RULES, strict=True):
+                    expected = list(python(s))
+                    assert list(c(s)) == expected
+                    seen += len(expected)
+    assert seen > 100

@@ -6,7 +6,9 @@ and speed.
 
 ``--file se`` reads ../shared/data/se-rated-2000.txt (``hash puzzle rating``, SE ratings
 5.0-9.3); ``--file hardest`` reads hardest-1106-ratings.csv (the 269 puzzles with a
-forum ER). ``--every M`` takes every M-th puzzle (a spread sample). ``--jobs J`` rates in
+forum ER); ``--file PATH`` any list of 81-character puzzles, without SE ratings: the speed
+by the band of our own ER (the match columns then mean nothing). ``--every M`` takes every
+M-th puzzle (a spread sample). ``--jobs J`` rates in
 J processes (each puzzle is still timed alone, on one core, in CPU seconds).
 
 Prints: exact ER match and match within 0.1, by SE's ER band; the rater's CPU time per
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -43,8 +46,14 @@ def load(which: str) -> list[tuple[str, float]]:
             # puzzle, label, poster, q1, q2, ER, EP, ED, ...
             if len(fields) > 5 and fields[5]:
                 out.append((fields[0], float(fields[5])))
+    elif Path(which).is_file():
+        # any puzzle list, without SE ratings: speed by the band of our own ER
+        for line in Path(which).read_text().splitlines():
+            text = line.strip()[:81]
+            if len(text) == 81 and not line.startswith("#"):
+                out.append((text, math.nan))
     else:
-        raise SystemExit(f"unknown --file {which!r}: se or hardest")
+        raise SystemExit(f"unknown --file {which!r}: se, hardest or a puzzle file")
     return out
 
 
@@ -89,11 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     mismatch: collections.Counter[str] = collections.Counter()
     above = []
     for puzzle, expected, status, er, er_above, seconds, top in results:
-        b = band(expected)
+        unrated = math.isnan(expected)
+        b = band(expected) if not unrated else band(er) if er is not None else "above"
         row = by_band[b]
         row[0] += 1
         times[b].append(seconds)
-        if status == "rated" and er is not None:
+        if unrated:
+            row[3] += status != "rated"
+        elif status == "rated" and er is not None:
             if abs(er - expected) < 0.05:
                 row[1] += 1
             if abs(er - expected) < 0.15:

@@ -1913,6 +1913,38 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
     return 0;
 }
 
+/* One half-step of ch_forcing: every node of `from` (on keys with the on->off table, or off
+ * keys with the off->on table, rows of `width`) reaches its implied keys; a key not marked
+ * yet becomes a node of `to`. 1 when the target is reached (its hint offered), -1 when out of
+ * nodes, else 0. */
+static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *counts,
+                           const int *table, int width, int *mark, int *to, int *nto,
+                           int target_key, double base, int sort_key)
+{
+    for (int i = 0; i < nfrom; i++) {
+        int p = from[i], cd = s->nodes[p].key >> 1;
+        const int *row = table + cd * width;
+        for (int k = 0; k < counts[cd]; k++) {
+            int key = row[k];
+            if (key == target_key) {
+                int t = ch_new_node(s, key, p);
+                if (t < 0)
+                    return -1;
+                ch_forcing_hint(s, t, base, sort_key);
+                return 1;
+            }
+            if (mark[key] != s->stamp) {
+                mark[key] = s->stamp;
+                int n = ch_new_node(s, key, p);
+                if (n < 0)
+                    return -1;
+                to[(*nto)++] = n;
+            }
+        }
+    }
+    return 0;
+}
+
 /* _forcing_chain: 1 when cut at `cap` (and not by the best hint), -1 when out of nodes. */
 static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap)
 {
@@ -1933,53 +1965,22 @@ static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap
     int bound = ch_max_complexity(s, base, sort_key);
     int limit = bound < cap ? bound : cap;
     while (non || noff) {
+        int r;
         if (non) {
             if (depth + 2 > limit)
                 return cap < bound;
-            for (int i = 0; i < non; i++) {
-                int p = pend_on[i], cd = s->nodes[p].key >> 1;
-                for (int k = 0; k < l->n_on[cd]; k++) {
-                    int off_key = l->on_off[cd][k];
-                    if (off_key == target_key) {
-                        int t = ch_new_node(s, off_key, p);
-                        if (t < 0)
-                            return -1;
-                        ch_forcing_hint(s, t, base, sort_key);
-                        return 0;
-                    }
-                    if (s->mark_off[off_key] != s->stamp) {
-                        s->mark_off[off_key] = s->stamp;
-                        int n = ch_new_node(s, off_key, p);
-                        if (n < 0)
-                            return -1;
-                        pend_off[noff++] = n;
-                    }
-                }
-            }
+            r = ch_forcing_step(s, pend_on, non, l->n_on, &l->on_off[0][0], CH_ONOFF,
+                                s->mark_off, pend_off, &noff, target_key, base, sort_key);
+            if (r)
+                return r < 0 ? -1 : 0;
             non = 0;
         }
         if (depth + 3 > limit)
             return cap < bound;
-        for (int i = 0; i < noff; i++) {
-            int p = pend_off[i], cd = s->nodes[p].key >> 1;
-            for (int k = 0; k < l->n_off[cd]; k++) {
-                int on_key = l->off_on[cd][k];
-                if (on_key == target_key) {
-                    int t = ch_new_node(s, on_key, p);
-                    if (t < 0)
-                        return -1;
-                    ch_forcing_hint(s, t, base, sort_key);
-                    return 0;
-                }
-                if (s->mark_on[on_key] != s->stamp) {
-                    s->mark_on[on_key] = s->stamp;
-                    int n = ch_new_node(s, on_key, p);
-                    if (n < 0)
-                        return -1;
-                    pend_on[non++] = n;
-                }
-            }
-        }
+        r = ch_forcing_step(s, pend_off, noff, l->n_off, &l->off_on[0][0], CH_OFFON, s->mark_on,
+                            pend_on, &non, target_key, base, sort_key);
+        if (r)
+            return r < 0 ? -1 : 0;
         noff = 0;
         depth += 2;
     }

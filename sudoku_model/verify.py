@@ -1393,24 +1393,22 @@ def _text_tasks(
     cut = _TaskCut(config, fmt)
     want = sizer.size()
     for index, item in items:
-        if item.__class__ is RawBlock:
-            # cut where lines one by one would be cut: the same tasks, the same bytes
+        cls = item.__class__
+        if cls is RawBlock or cls is RawLine:
             if cut.records or (cut.texts and not cut.follows(index, item)):
                 yield cut.take()
                 want = sizer.size()
-            while item.nlines > want - len(cut.lines):
-                room = want - len(cut.lines)
-                if room > 0:
-                    head, item = item.split(room)
+            if cls is RawLine:
+                full = cut.add_line(index, item) >= want
+            else:
+                # cut where lines one by one would be cut: the same tasks, the same bytes
+                # (the task is never full here: a full one was taken)
+                while item.nlines > want - len(cut.lines):
+                    head, item = item.split(want - len(cut.lines))
                     cut.add_block(index, head)
-                yield cut.take()
-                want = sizer.size()
-            full = cut.add_block(index, item) >= want
-        elif item.__class__ is RawLine:
-            if cut.records or (cut.texts and not cut.follows(index, item)):
-                yield cut.take()
-                want = sizer.size()
-            full = cut.add_line(index, item) >= want
+                    yield cut.take()
+                    want = sizer.size()
+                full = cut.add_block(index, item) >= want
         else:
             if cut.texts:
                 yield cut.take()

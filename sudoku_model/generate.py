@@ -1191,13 +1191,14 @@ def generate_killer_one(
     began = time.perf_counter()
     base = spec.rules
     shape = base.shape
+    largest = options.largest(shape.size)
     rng = random.Random(seed)
     for attempt in range(1, spec.tries + 1):
         solution = engine.random_full_grid(base, rng)
         if solution is None:
             continue
         s = solution.values
-        cages = _draw_cages(shape, s, rng, options.largest(shape.size))
+        cages = _draw_cages(shape, s, rng, largest)
         # 3. split while not unique
         for _ in range(shape.cell_count):
             verdict = _killer_verdict(engine, base, cages, solution)
@@ -1235,7 +1236,7 @@ def generate_killer_one(
         for a, b in pairs:
             owner = {c: k for k, cage in enumerate(cages) for c in cage}
             ka, kb = owner[a], owner[b]
-            if ka == kb or len(cages[ka]) + len(cages[kb]) > options.largest(shape.size):
+            if ka == kb or len(cages[ka]) + len(cages[kb]) > largest:
                 continue
             if {s[c] for c in cages[ka]} & {s[c] for c in cages[kb]}:
                 continue

@@ -423,6 +423,73 @@ class _Direct:
         return _Direct(handle, fns)
 
 
+#: PySAT solver name -> the mangled name of its CaDiCaL's ``int Solver::val(int)``, the
+#: symbol :mod:`backends._satread` binds (CaDiCaL 3.0.0's ``val`` takes a second argument:
+#: not bound, its models are read through PySAT).
+_VAL_SYMBOLS = {
+    "cadical103": "_ZN10CaDiCaL1036Solver3valEi",
+    "cadical153": "_ZN10CaDiCaL1536Solver3valEi",
+    "cadical195": "_ZN10CaDiCaL1956Solver3valEi",
+}
+#: :func:`_grid_reader`'s answers, per solver name.
+_GRID_READERS: dict[str, Callable[[Any, int, int], tuple[int, ...] | None] | None] = {}
+
+
+def _grid_reader(name: str) -> Callable[[Any, int, int], tuple[int, ...] | None] | None:
+    """``read(handle, size, cells)``: the digit of every cell of a satisfied CaDiCaL
+    solver of PySAT named ``name`` (var(cell, digit) = cell * size + digit), None when a
+    cell has no true digit or two; read in C (:mod:`backends._satread`), about a tenth of
+    PySAT's whole-model read and its decoding. None when this solver, platform or PySAT
+    build gives no such reader, or when it reads a test model of its own wrongly: models
+    are then read through PySAT. Call ``read`` only right after a solve that answered
+    SAT (CaDiCaL aborts the process on a read in any other state)."""
+    if name not in _GRID_READERS:
+        _GRID_READERS[name] = _bind_grid_reader(name)
+    return _GRID_READERS[name]
+
+
+def _bind_grid_reader(name: str) -> Callable[[Any, int, int], tuple[int, ...] | None] | None:
+    symbol = _VAL_SYMBOLS.get(name)
+    if symbol is None:
+        return None
+    try:
+        from . import _satread
+    except ImportError:  # compiled on every install; absent only in an unbuilt tree
+        return None
+    solvers = _import_pysat()
+    library = getattr(getattr(solvers, "pysolvers", None), "__file__", None)
+    if not isinstance(library, str):
+        return None
+    slot = _satread.bind(library, symbol)
+    if slot < 0:
+        return None
+
+    def read(handle: Any, size: int, cells: int) -> tuple[int, ...] | None:
+        return _satread.grid(slot, handle, size, cells)
+
+    # A test model of three 2-digit cells, read both ways: cells 0 and 1 fixed (digits 2
+    # and 1), cell 2 digit 2 and, under the assumption 5, digit 1 as well (no answer).
+    solver = solvers.Solver(name=name)
+    try:
+        direct = _Direct.of(solver, name)
+        if direct is None:
+            return None
+        for clause in ([2], [-1], [1, 3], [-4], [6]):
+            direct.add_clause(direct.handle, clause)
+        expected: list[tuple[int, ...] | None] = [(2, 1, 2), None]
+        for assumption, want in zip((-5, 5), expected):
+            if direct.solve(direct.handle, [assumption], 0) != 1:
+                return None
+            model = direct.model(direct.handle)
+            if model is None or model[:6] != [-1, 2, 3, -4, assumption, 6]:
+                return None
+            if read(direct.handle, 2, 3) != want:
+                return None
+    finally:
+        solver.delete()
+    return read
+
+
 # -- encoding in a helper thread --------------------------------------------------------------
 _ENCODINGS: dict[tuple[RuleSet, str, str], Any] = {}
 _ENCODINGS_LOCK = threading.Lock()
@@ -554,6 +621,8 @@ class _Engine:
         self.loaded = 0  # clauses loaded into the solver so far
         self.solve_limited: Any = None  # CaDiCaL: solve_limited without PySAT's SIGINT handler
         self.direct: _Direct | None = None  # CaDiCaL: its C entry points (the hot path)
+        # CaDiCaL: the grid of a model read in C (see _grid_reader); None: through PySAT
+        self.read_cells: Callable[[Any, int, int], tuple[int, ...] | None] | None = None
         # Relation, domain, sum and sandwich rules on top of these base rules, each loaded
         # under a guard literal (see activate); ``extra`` is the active one's guard.
         self.overlays: OrderedDict[RuleSet, int] = OrderedDict()
@@ -575,6 +644,8 @@ class _Engine:
         if not self.info.interrupt and self.info.limited:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
             self.direct = _Direct.of(self.solver, self.info.name)
+            if self.direct is not None:
+                self.read_cells = _grid_reader(self.info.name)
         if load:
             self.load()
         self.next_var = self.first_free
@@ -672,9 +743,23 @@ class _Engine:
 
     def model_grid_and_literals(self) -> tuple[Grid, list[int] | None]:
         """The grid of the solver's model and its cell literals in cell order (None when
-        the rules do not give every cell one digit; the grid is then decoded the slow
-        way)."""
+        they were not listed: the grid was read in C, or the rules do not give every cell
+        one digit and the grid was decoded the slow way). Only right after a solve that
+        answered SAT."""
+        grid = self.read_grid()
+        if grid is not None:
+            return grid, None
         return self.decode(self.solver.get_model())
+
+    def read_grid(self) -> Grid | None:
+        """The grid of the solver's model read in C (:func:`_grid_reader`), or None when
+        there is no such reader or a cell has no true digit or two (read the model then).
+        Only right after a solve that answered SAT."""
+        read, direct = self.read_cells, self.direct
+        if read is None or direct is None:
+            return None
+        digits = read(direct.handle, self.shape.size, self.cell_count)
+        return None if digits is None else Grid._trusted(self.shape, digits)
 
     def decode(self, model: list[int]) -> tuple[Grid, list[int] | None]:
         """:meth:`model_grid_and_literals` of a model read already."""
@@ -1373,7 +1458,10 @@ class PySATBackend(Backend):
                 self._stats_since(engine, before),
                 stopped_by_budget=run.stopped,
             )
-        first, positive = engine.decode(direct.model(handle))
+        first = engine.read_grid()
+        positive = None
+        if first is None:  # no reader in C: PySAT's whole model
+            first, positive = engine.decode(direct.model(handle))
         guard = engine.fresh_guard()
         assumptions.append(guard)
         if positive is None:
@@ -1388,7 +1476,11 @@ class PySATBackend(Backend):
         try:
             direct.add_clause(handle, clause)
             result = self._solve_direct(engine, direct, assumptions, run)
-            found = [first, engine.decode(direct.model(handle))[0]] if result else [first]
+            if result:
+                second = engine.read_grid() or engine.decode(direct.model(handle))[0]
+                found = [first, second]
+            else:
+                found = [first]
             after = direct.stats(handle)
         finally:
             if phased:

@@ -1,0 +1,6 @@
+"""Type stub of the pysat backend's model reader (see backends/_satread.c)."""
+
+from typing import Any
+
+def bind(library: str, symbol: str, /) -> int: ...
+def grid(slot: int, handle: Any, size: int, cells: int, /) -> tuple[int, ...] | None: ...

@@ -3,6 +3,9 @@
  *   bind(library, symbol) -> int      look up CaDiCaL's `int Solver::val(int)` in PySAT's
  *                                     already loaded extension; a slot number, or -1
  *   grid(slot, handle, size, cells)   the digit of every cell, or None
+ *   grid(slot, handle, size, cells, givens)
+ *                                     (digits, free, blocking) or None: also the literals
+ *                                     of the cells without a given and their negations
  *
  * Why: PySAT's only model read (`<solver>_model`) builds a Python list of every variable
  * of the solver, up to a thousand integer objects on a 9x9 grid with its guard literals,
@@ -71,11 +74,32 @@ static PyObject *py_bind(PyObject *self, PyObject *args)
 #endif
 }
 
+/* The cells' digits into `digits` (cells of them); 0 when a cell has no true digit or two. */
+static int read_digits(val_fn val, void *solver, int size, int cells, int *digits)
+{
+    int var = 1;
+    for (int cell = 0; cell < cells; cell++) {
+        int digit = 0;
+        for (int d = 1; d <= size; d++, var++) {
+            if (val(solver, var) > 0) {
+                if (digit)
+                    return 0;
+                digit = d;
+            }
+        }
+        if (!digit)
+            return 0;
+        digits[cell] = digit;
+    }
+    return 1;
+}
+
 static PyObject *py_grid(PyObject *self, PyObject *args)
 {
     int slot, size, cells;
     PyObject *handle;
-    if (!PyArg_ParseTuple(args, "iOii", &slot, &handle, &size, &cells))
+    PyObject *givens = Py_None;
+    if (!PyArg_ParseTuple(args, "iOii|O", &slot, &handle, &size, &cells, &givens))
         return NULL;
     if (slot < 0 || slot >= slot_count) {
         PyErr_SetString(PyExc_ValueError, "grid(): unbound slot");
@@ -85,37 +109,66 @@ static PyObject *py_grid(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "grid(): size or cells out of range");
         return NULL;
     }
+    if (givens != Py_None && (!PyTuple_Check(givens) || PyTuple_GET_SIZE(givens) != cells)) {
+        PyErr_SetString(PyExc_ValueError, "grid(): givens must be a tuple of one value a cell");
+        return NULL;
+    }
     void *solver = PyCapsule_GetPointer(handle, NULL);
     if (solver == NULL)
         return NULL;
-    val_fn val = slots[slot];
-    PyObject *out = PyTuple_New(cells);
-    if (out == NULL)
+    int digits[64 * 64];
+    if (!read_digits(slots[slot], solver, size, cells, digits))
+        Py_RETURN_NONE;
+    PyObject *grid = PyTuple_New(cells);
+    if (grid == NULL)
         return NULL;
-    int var = 1;
     for (int cell = 0; cell < cells; cell++) {
-        int digit = 0;
-        for (int d = 1; d <= size; d++, var++) {
-            if (val(solver, var) > 0) {
-                if (digit) {
-                    Py_DECREF(out);
-                    Py_RETURN_NONE;
-                }
-                digit = d;
-            }
-        }
-        if (!digit) {
-            Py_DECREF(out);
-            Py_RETURN_NONE;
-        }
-        PyObject *item = PyLong_FromLong(digit); /* small ints: cached, no allocation */
+        PyObject *item = PyLong_FromLong(digits[cell]); /* small ints: cached */
         if (item == NULL) {
-            Py_DECREF(out);
+            Py_DECREF(grid);
             return NULL;
         }
-        PyTuple_SET_ITEM(out, cell, item);
+        PyTuple_SET_ITEM(grid, cell, item);
     }
+    if (givens == Py_None)
+        return grid;
+    /* The literals of the cells that are not givens, and their negations (the blocking
+     * clause of this grid): built here, they cost a tenth of the two Python lists. */
+    PyObject *free = PyList_New(0);
+    PyObject *blocking = PyList_New(0);
+    if (free == NULL || blocking == NULL)
+        goto fail;
+    for (int cell = 0; cell < cells; cell++) {
+        PyObject *given = PyTuple_GET_ITEM(givens, cell);
+        int truth = PyObject_IsTrue(given);
+        if (truth < 0)
+            goto fail;
+        if (truth)
+            continue;
+        long lit = (long)cell * size + digits[cell];
+        PyObject *pos = PyLong_FromLong(lit);
+        if (pos == NULL)
+            goto fail;
+        int bad = PyList_Append(free, pos);
+        Py_DECREF(pos);
+        PyObject *neg = bad ? NULL : PyLong_FromLong(-lit);
+        if (neg == NULL)
+            goto fail;
+        bad = PyList_Append(blocking, neg);
+        Py_DECREF(neg);
+        if (bad)
+            goto fail;
+    }
+    PyObject *out = PyTuple_Pack(3, grid, free, blocking);
+    Py_DECREF(grid);
+    Py_DECREF(free);
+    Py_DECREF(blocking);
     return out;
+fail:
+    Py_DECREF(grid);
+    Py_XDECREF(free);
+    Py_XDECREF(blocking);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
@@ -123,8 +176,8 @@ static PyMethodDef methods[] = {
      "bind(library, symbol) -> slot: CaDiCaL's Solver::val in an already loaded library, "
      "or -1."},
     {"grid", py_grid, METH_VARARGS,
-     "grid(slot, handle, size, cells) -> digits or None: the digit of every cell of a "
-     "satisfied solver."},
+     "grid(slot, handle, size, cells[, givens]) -> digits, or (digits, free, blocking) "
+     "with givens; None when a cell has no true digit or two."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -432,23 +432,48 @@ _VAL_SYMBOLS = {
     "cadical195": "_ZN10CaDiCaL1956Solver3valEi",
 }
 #: :func:`_grid_reader`'s answers, per solver name.
-_GRID_READERS: dict[str, Callable[[Any, int, int], tuple[int, ...] | None] | None] = {}
+_GRID_READERS: dict[str, _GridReader | None] = {}
 
 
-def _grid_reader(name: str) -> Callable[[Any, int, int], tuple[int, ...] | None] | None:
-    """``read(handle, size, cells)``: the digit of every cell of a satisfied CaDiCaL
-    solver of PySAT named ``name`` (var(cell, digit) = cell * size + digit), None when a
-    cell has no true digit or two; read in C (:mod:`backends._satread`), about a tenth of
-    PySAT's whole-model read and its decoding. None when this solver, platform or PySAT
-    build gives no such reader, or when it reads a test model of its own wrongly: models
-    are then read through PySAT. Call ``read`` only right after a solve that answered
-    SAT (CaDiCaL aborts the process on a read in any other state)."""
+class _GridReader:
+    """Reads the grid of a satisfied CaDiCaL solver of PySAT in C (:mod:`backends._satread`:
+    CaDiCaL's ``val()`` for the cell variables only, var(cell, digit) = cell * size +
+    digit): about a tenth of the cost of PySAT's whole-model read and its decoding in
+    Python. Call it only right after a solve that answered SAT: CaDiCaL aborts the process
+    on a read in any other state."""
+
+    __slots__ = ("slot", "grid")
+
+    def __init__(self, slot: int, grid: Any) -> None:
+        self.slot = slot
+        self.grid = grid  # _satread.grid, looked up once
+
+    def digits(self, handle: Any, size: int, cells: int) -> tuple[int, ...] | None:
+        """The digit of every cell, or None when a cell has no true digit or two."""
+        result: tuple[int, ...] | None = self.grid(self.slot, handle, size, cells)
+        return result
+
+    def with_free(
+        self, handle: Any, size: int, cells: int, givens: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], list[int], list[int]] | None:
+        """(:meth:`digits`, the literals of the cells that are not givens in cell order,
+        their negations), or None as :meth:`digits`."""
+        result: tuple[tuple[int, ...], list[int], list[int]] | None = self.grid(
+            self.slot, handle, size, cells, givens
+        )
+        return result
+
+
+def _grid_reader(name: str) -> _GridReader | None:
+    """The :class:`_GridReader` of the PySAT solver ``name``, or None when this solver,
+    platform or PySAT build gives none, or when it reads a test model of its own wrongly:
+    models are then read through PySAT."""
     if name not in _GRID_READERS:
         _GRID_READERS[name] = _bind_grid_reader(name)
     return _GRID_READERS[name]
 
 
-def _bind_grid_reader(name: str) -> Callable[[Any, int, int], tuple[int, ...] | None] | None:
+def _bind_grid_reader(name: str) -> _GridReader | None:
     symbol = _VAL_SYMBOLS.get(name)
     if symbol is None:
         return None
@@ -463,10 +488,7 @@ def _bind_grid_reader(name: str) -> Callable[[Any, int, int], tuple[int, ...] | 
     slot = _satread.bind(library, symbol)
     if slot < 0:
         return None
-
-    def read(handle: Any, size: int, cells: int) -> tuple[int, ...] | None:
-        return _satread.grid(slot, handle, size, cells)
-
+    reader = _GridReader(slot, _satread.grid)
     # A test model of three 2-digit cells, read both ways: cells 0 and 1 fixed (digits 2
     # and 1), cell 2 digit 2 and, under the assumption 5, digit 1 as well (no answer).
     solver = solvers.Solver(name=name)
@@ -474,20 +496,22 @@ def _bind_grid_reader(name: str) -> Callable[[Any, int, int], tuple[int, ...] | 
         direct = _Direct.of(solver, name)
         if direct is None:
             return None
+        handle = direct.handle
         for clause in ([2], [-1], [1, 3], [-4], [6]):
-            direct.add_clause(direct.handle, clause)
-        expected: list[tuple[int, ...] | None] = [(2, 1, 2), None]
-        for assumption, want in zip((-5, 5), expected):
-            if direct.solve(direct.handle, [assumption], 0) != 1:
-                return None
-            model = direct.model(direct.handle)
-            if model is None or model[:6] != [-1, 2, 3, -4, assumption, 6]:
-                return None
-            if read(direct.handle, 2, 3) != want:
-                return None
+            direct.add_clause(handle, clause)
+        if direct.solve(handle, [-5], 0) != 1:
+            return None
+        if direct.model(handle)[:6] != [-1, 2, 3, -4, -5, 6]:
+            return None
+        if reader.digits(handle, 2, 3) != (2, 1, 2) or reader.with_free(
+            handle, 2, 3, (2, 0, 0)
+        ) != ((2, 1, 2), [3, 6], [-3, -6]):
+            return None
+        if direct.solve(handle, [5], 0) != 1 or reader.digits(handle, 2, 3) is not None:
+            return None
     finally:
         solver.delete()
-    return read
+    return reader
 
 
 # -- encoding in a helper thread --------------------------------------------------------------
@@ -622,7 +646,7 @@ class _Engine:
         self.solve_limited: Any = None  # CaDiCaL: solve_limited without PySAT's SIGINT handler
         self.direct: _Direct | None = None  # CaDiCaL: its C entry points (the hot path)
         # CaDiCaL: the grid of a model read in C (see _grid_reader); None: through PySAT
-        self.read_cells: Callable[[Any, int, int], tuple[int, ...] | None] | None = None
+        self.reader: _GridReader | None = None
         # Relation, domain, sum and sandwich rules on top of these base rules, each loaded
         # under a guard literal (see activate); ``extra`` is the active one's guard.
         self.overlays: OrderedDict[RuleSet, int] = OrderedDict()
@@ -645,7 +669,7 @@ class _Engine:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
             self.direct = _Direct.of(self.solver, self.info.name)
             if self.direct is not None:
-                self.read_cells = _grid_reader(self.info.name)
+                self.reader = _grid_reader(self.info.name)
         if load:
             self.load()
         self.next_var = self.first_free
@@ -752,13 +776,13 @@ class _Engine:
         return self.decode(self.solver.get_model())
 
     def read_grid(self) -> Grid | None:
-        """The grid of the solver's model read in C (:func:`_grid_reader`), or None when
-        there is no such reader or a cell has no true digit or two (read the model then).
-        Only right after a solve that answered SAT."""
-        read, direct = self.read_cells, self.direct
-        if read is None or direct is None:
+        """The grid of the solver's model read in C (:class:`_GridReader`), or None when
+        there is no reader or a cell has no true digit or two (read the model then). Only
+        right after a solve that answered SAT."""
+        reader, direct = self.reader, self.direct
+        if reader is None or direct is None:
             return None
-        digits = read(direct.handle, self.shape.size, self.cell_count)
+        digits = reader.digits(direct.handle, self.shape.size, self.cell_count)
         return None if digits is None else Grid._trusted(self.shape, digits)
 
     def decode(self, model: list[int]) -> tuple[Grid, list[int] | None]:
@@ -1458,17 +1482,22 @@ class PySATBackend(Backend):
                 self._stats_since(engine, before),
                 stopped_by_budget=run.stopped,
             )
-        first = engine.read_grid()
-        positive = None
-        if first is None:  # no reader in C: PySAT's whole model
+        reader = engine.reader
+        read = None
+        if reader is not None:  # the grid, its free literals and their negations, in C
+            read = reader.with_free(handle, engine.shape.size, engine.cell_count, givens)
+        if read is not None:
+            digits, free, clause = read
+            first = Grid._trusted(engine.shape, digits)
+        else:  # PySAT's whole model
             first, positive = engine.decode(direct.model(handle))
+            if positive is None:
+                free = engine.free_literals(first.values, givens)
+            else:  # the model's own cell literals: no second pass over the grid
+                free = list(compress(positive, map(not_, givens)))
+            clause = list(map(neg, free))
         guard = engine.fresh_guard()
         assumptions.append(guard)
-        if positive is None:
-            free = engine.free_literals(first.values, givens)
-        else:  # the model's own cell literals: no second pass over the grid
-            free = list(compress(positive, map(not_, givens)))
-        clause = list(map(neg, free))
         set_phases = direct.set_phases
         if phased:  # the second search starts away from the first solution
             set_phases(handle, clause)

@@ -527,7 +527,7 @@ def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int
     for rules in (RuleSet.classic(shape), variants):
         for k, puzzle in enumerate(_models(shape, rules, 6, seed=box[0] * 7 + box[1])):
             engine = backend._engine(puzzle.rules)
-            assert engine.read_cells is not None
+            assert engine.reader is not None
             for _ in range(k % 3):  # guards after the cell variables, as checks leave
                 engine.retire(engine.fresh_guard(), backend.recycle_after)
             run = sat._Run(Budget())
@@ -537,6 +537,12 @@ def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int
             model = engine.direct.model(engine.direct.handle)
             assert grid is not None and grid == engine.decode(model)[0]
             assert puzzle.check(grid).ok
+            assert engine.reader is not None
+            givens = puzzle.givens.values
+            free = engine.free_literals(grid.values, givens)
+            assert engine.reader.with_free(
+                engine.direct.handle, shape.size, shape.cell_count, givens
+            ) == (grid.values, free, [-lit for lit in free])
     backend.close()
 
 
@@ -553,13 +559,19 @@ def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
     for clause in ([1], [-2], [-3], [-4]):  # cell 0: digit 1; cell 1: no digit
         direct.add_clause(direct.handle, clause)
     assert direct.solve(direct.handle, [], 0) == 1
-    assert read(direct.handle, 2, 1) == (1,)
-    assert read(direct.handle, 2, 2) is None
-    assert read(direct.handle, 1, 2) is None  # cell 1 (variable 2) false: no digit
+    assert read.digits(direct.handle, 2, 1) == (1,)
+    assert read.digits(direct.handle, 2, 2) is None
+    assert read.digits(direct.handle, 1, 2) is None  # cell 1 (variable 2) false: no digit
     direct.add_clause(direct.handle, [5])
     direct.add_clause(direct.handle, [6])
     assert direct.solve(direct.handle, [], 0) == 1
-    assert read(direct.handle, 3, 2) is None  # cell 1 (4, 5, 6): two digits
+    assert read.digits(direct.handle, 3, 2) is None  # cell 1 (4, 5, 6): two digits
+    # with the givens: the free cells' literals and their negations (cell 0 given)
+    assert read.with_free(direct.handle, 3, 1, (0,)) == ((1,), [1], [-1])
+    assert read.with_free(direct.handle, 3, 1, (1,)) == ((1,), [], [])
+    assert read.with_free(direct.handle, 3, 2, (1, 0)) is None
+    with pytest.raises(ValueError, match="one value a cell"):
+        read.with_free(direct.handle, 3, 1, (1, 0))
     with pytest.raises(ValueError, match="slot"):
         _satread.grid(99, direct.handle, 2, 1)
     with pytest.raises(ValueError, match="range"):
@@ -572,7 +584,7 @@ def test_a_grid_reader_that_misreads_its_test_model_is_not_used(
 ) -> None:
     from backends import _satread
 
-    monkeypatch.setattr(_satread, "grid", lambda slot, handle, size, cells: (1,) * cells)
+    monkeypatch.setattr(_satread, "grid", lambda slot, handle, size, cells, *givens: (1,) * cells)
     assert sat._bind_grid_reader("cadical195") is None
     monkeypatch.setattr(_satread, "bind", lambda library, symbol: -1)
     assert sat._bind_grid_reader("cadical195") is None
@@ -584,13 +596,13 @@ def test_without_the_grid_reader_the_checks_answer_the_same(
     puzzles = _uniqueness_mix()
     reading = create("cadical195")
     verdicts = [reading.check_unique(p) for p in puzzles]
-    assert reading._engines[puzzles[0].rules].read_cells is not None
+    assert reading._engines[puzzles[0].rules].reader is not None
     monkeypatch.setattr(sat, "_grid_reader", lambda name: None)
     modelling = create("cadical195")
     for puzzle, verdict in zip(puzzles, verdicts):
         other = modelling.check_unique(puzzle)
         engine = modelling._engines[puzzle.rules]
-        assert engine.direct is not None and engine.read_cells is None
+        assert engine.direct is not None and engine.reader is None
         # the same solver calls in the same order: the same models and witnesses
         assert (other.kind, other.solution, other.witnesses, other.stats) == (
             verdict.kind,

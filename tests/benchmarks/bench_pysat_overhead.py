@@ -277,6 +277,7 @@ def baseline_backend(revision: str) -> type[PySATBackend]:
     ).stdout
     text = text.replace("\nfrom .cnf import", "\nfrom backends.cnf import")
     text = text.replace("\nfrom .threads import", "\nfrom backends.threads import")
+    text = text.replace("from . import _satread", "from backends import _satread")
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
     path = folder / "sat_baseline.py"
     path.write_text(text)

@@ -21,7 +21,9 @@ places a digit, as a backtracker would), and the search for a second solution st
 the first solution's literals forced negative (restored after). On forum-hardest-1106 that
 is 90 conflicts per check on average instead of 96, on top95 15 instead of 17. Most of the
 remaining time is propagation and conflict analysis inside the solver (~25 us per
-conflict); about 0.05 ms per check is Python and PySAT (get_model alone is ~20 us).
+conflict); models are read in C (:class:`_GridReader`: ~5 us a grid, against ~60 us for
+PySAT's whole-model list and its decoding), and 20-30 us per check is Python
+(``tests/benchmarks/bench_pysat_overhead.py --floor``).
 
 Budgets: ``seconds`` for every solver but Lingeling; ``conflicts`` where the solver has a
 conflict limit (CaDiCaL, MiniSat family; Glucose checks it only at restarts, so it may

@@ -21,7 +21,9 @@ places a digit, as a backtracker would), and the search for a second solution st
 the first solution's literals forced negative (restored after). On forum-hardest-1106 that
 is 90 conflicts per check on average instead of 96, on top95 15 instead of 17. Most of the
 remaining time is propagation and conflict analysis inside the solver (~25 us per
-conflict); about 0.05 ms per check is Python and PySAT (get_model alone is ~20 us).
+conflict); models are read in C (:class:`_GridReader`: ~5 us a grid, against ~60 us for
+PySAT's whole-model list and its decoding), and 20-30 us per check is Python
+(``tests/benchmarks/bench_pysat_overhead.py --floor``).
 
 Budgets: ``seconds`` for every solver but Lingeling; ``conflicts`` where the solver has a
 conflict limit (CaDiCaL, MiniSat family; Glucose checks it only at restarts, so it may
@@ -423,6 +425,97 @@ class _Direct:
         return _Direct(handle, fns)
 
 
+#: PySAT solver name -> the mangled name of its CaDiCaL's ``int Solver::val(int)``, the
+#: symbol :mod:`backends._satread` binds (CaDiCaL 3.0.0's ``val`` takes a second argument:
+#: not bound, its models are read through PySAT).
+_VAL_SYMBOLS = {
+    "cadical103": "_ZN10CaDiCaL1036Solver3valEi",
+    "cadical153": "_ZN10CaDiCaL1536Solver3valEi",
+    "cadical195": "_ZN10CaDiCaL1956Solver3valEi",
+}
+#: :func:`_grid_reader`'s answers, per solver name.
+_GRID_READERS: dict[str, _GridReader | None] = {}
+
+
+class _GridReader:
+    """Reads the grid of a satisfied CaDiCaL solver of PySAT in C (:mod:`backends._satread`:
+    CaDiCaL's ``val()`` for the cell variables only, var(cell, digit) = cell * size +
+    digit): about a tenth of the cost of PySAT's whole-model read and its decoding in
+    Python. Call it only right after a solve that answered SAT: CaDiCaL aborts the process
+    on a read in any other state."""
+
+    __slots__ = ("slot", "grid")
+
+    def __init__(self, slot: int, grid: Any) -> None:
+        self.slot = slot
+        self.grid = grid  # _satread.grid, looked up once
+
+    def digits(self, handle: Any, size: int, cells: int) -> tuple[int, ...] | None:
+        """The digit of every cell, or None when a cell has no true digit or two."""
+        result: tuple[int, ...] | None = self.grid(self.slot, handle, size, cells)
+        return result
+
+    def with_free(
+        self, handle: Any, size: int, cells: int, givens: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], list[int], list[int]] | None:
+        """(:meth:`digits`, the literals of the cells that are not givens in cell order,
+        their negations), or None as :meth:`digits`."""
+        result: tuple[tuple[int, ...], list[int], list[int]] | None = self.grid(
+            self.slot, handle, size, cells, givens
+        )
+        return result
+
+
+def _grid_reader(name: str) -> _GridReader | None:
+    """The :class:`_GridReader` of the PySAT solver ``name``, or None when this solver,
+    platform or PySAT build gives none, or when it reads a test model of its own wrongly:
+    models are then read through PySAT."""
+    if name not in _GRID_READERS:
+        _GRID_READERS[name] = _bind_grid_reader(name)
+    return _GRID_READERS[name]
+
+
+def _bind_grid_reader(name: str) -> _GridReader | None:
+    symbol = _VAL_SYMBOLS.get(name)
+    if symbol is None:
+        return None
+    try:
+        from . import _satread
+    except ImportError:  # compiled on every install; absent only in an unbuilt tree
+        return None
+    solvers = _import_pysat()
+    library = getattr(getattr(solvers, "pysolvers", None), "__file__", None)
+    if not isinstance(library, str):
+        return None
+    slot = _satread.bind(library, symbol)
+    if slot < 0:
+        return None
+    reader = _GridReader(slot, _satread.grid)
+    # A test model of three 2-digit cells, read both ways: cells 0 and 1 fixed (digits 2
+    # and 1), cell 2 digit 2 and, under the assumption 5, digit 1 as well (no answer).
+    solver = solvers.Solver(name=name)
+    try:
+        direct = _Direct.of(solver, name)
+        if direct is None:
+            return None
+        handle = direct.handle
+        for clause in ([2], [-1], [1, 3], [-4], [6]):
+            direct.add_clause(handle, clause)
+        if direct.solve(handle, [-5], 0) != 1:
+            return None
+        if direct.model(handle)[:6] != [-1, 2, 3, -4, -5, 6]:
+            return None
+        if reader.digits(handle, 2, 3) != (2, 1, 2) or reader.with_free(
+            handle, 2, 3, (2, 0, 0)
+        ) != ((2, 1, 2), [3, 6], [-3, -6]):
+            return None
+        if direct.solve(handle, [5], 0) != 1 or reader.digits(handle, 2, 3) is not None:
+            return None
+    finally:
+        solver.delete()
+    return reader
+
+
 # -- encoding in a helper thread --------------------------------------------------------------
 _ENCODINGS: dict[tuple[RuleSet, str, str], Any] = {}
 _ENCODINGS_LOCK = threading.Lock()
@@ -554,6 +647,8 @@ class _Engine:
         self.loaded = 0  # clauses loaded into the solver so far
         self.solve_limited: Any = None  # CaDiCaL: solve_limited without PySAT's SIGINT handler
         self.direct: _Direct | None = None  # CaDiCaL: its C entry points (the hot path)
+        # CaDiCaL: the grid of a model read in C (see _grid_reader); None: through PySAT
+        self.reader: _GridReader | None = None
         # Relation, domain, sum and sandwich rules on top of these base rules, each loaded
         # under a guard literal (see activate); ``extra`` is the active one's guard.
         self.overlays: OrderedDict[RuleSet, int] = OrderedDict()
@@ -575,6 +670,8 @@ class _Engine:
         if not self.info.interrupt and self.info.limited:
             self.solve_limited = _quiet_solve_limited(self.solver, self.info.name)
             self.direct = _Direct.of(self.solver, self.info.name)
+            if self.direct is not None:
+                self.reader = _grid_reader(self.info.name)
         if load:
             self.load()
         self.next_var = self.first_free
@@ -672,9 +769,23 @@ class _Engine:
 
     def model_grid_and_literals(self) -> tuple[Grid, list[int] | None]:
         """The grid of the solver's model and its cell literals in cell order (None when
-        the rules do not give every cell one digit; the grid is then decoded the slow
-        way)."""
+        they were not listed: the grid was read in C, or the rules do not give every cell
+        one digit and the grid was decoded the slow way). Only right after a solve that
+        answered SAT."""
+        grid = self.read_grid()
+        if grid is not None:
+            return grid, None
         return self.decode(self.solver.get_model())
+
+    def read_grid(self) -> Grid | None:
+        """The grid of the solver's model read in C (:class:`_GridReader`), or None when
+        there is no reader or a cell has no true digit or two (read the model then). Only
+        right after a solve that answered SAT."""
+        reader, direct = self.reader, self.direct
+        if reader is None or direct is None:
+            return None
+        digits = reader.digits(direct.handle, self.shape.size, self.cell_count)
+        return None if digits is None else Grid._trusted(self.shape, digits)
 
     def decode(self, model: list[int]) -> tuple[Grid, list[int] | None]:
         """:meth:`model_grid_and_literals` of a model read already."""
@@ -1373,14 +1484,22 @@ class PySATBackend(Backend):
                 self._stats_since(engine, before),
                 stopped_by_budget=run.stopped,
             )
-        first, positive = engine.decode(direct.model(handle))
+        reader = engine.reader
+        read = None
+        if reader is not None:  # the grid, its free literals and their negations, in C
+            read = reader.with_free(handle, engine.shape.size, engine.cell_count, givens)
+        if read is not None:
+            digits, free, clause = read
+            first = Grid._trusted(engine.shape, digits)
+        else:  # PySAT's whole model
+            first, positive = engine.decode(direct.model(handle))
+            if positive is None:
+                free = engine.free_literals(first.values, givens)
+            else:  # the model's own cell literals: no second pass over the grid
+                free = list(compress(positive, map(not_, givens)))
+            clause = list(map(neg, free))
         guard = engine.fresh_guard()
         assumptions.append(guard)
-        if positive is None:
-            free = engine.free_literals(first.values, givens)
-        else:  # the model's own cell literals: no second pass over the grid
-            free = list(compress(positive, map(not_, givens)))
-        clause = list(map(neg, free))
         set_phases = direct.set_phases
         if phased:  # the second search starts away from the first solution
             set_phases(handle, clause)
@@ -1388,7 +1507,11 @@ class PySATBackend(Backend):
         try:
             direct.add_clause(handle, clause)
             result = self._solve_direct(engine, direct, assumptions, run)
-            found = [first, engine.decode(direct.model(handle))[0]] if result else [first]
+            if result:
+                second = engine.read_grid() or engine.decode(direct.model(handle))[0]
+                found = [first, second]
+            else:
+                found = [first]
             after = direct.stats(handle)
         finally:
             if phased:

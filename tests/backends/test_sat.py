@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 
 import pytest
 
@@ -491,3 +492,123 @@ def test_the_default_backend_rebuilds_its_solver_every_recycle_after_guards() ->
         backend.check_unique(puzzle)
     assert engine.generation == generation + 1  # one guard per check: rebuilt once
     backend.close()
+
+
+# -- the grid of a model read in C (backends/_satread.c; issue 18, item 5) ---------------------
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checked on Linux builds")
+def test_the_grid_reader_binds_for_the_cadical_solvers_of_this_pysat() -> None:
+    # where it does not bind, every model goes through PySAT's whole-model read: correct
+    # but ~60 us slower per read; this says so instead of losing the speed silently
+    for name in ("cadical153", "cadical195"):
+        assert sat._grid_reader(name) is not None, name
+    assert sat._grid_reader("cadical300") is None  # its val() takes two arguments
+    assert sat._grid_reader("glucose4") is None
+
+
+def _models(shape: Shape, rules: RuleSet, count: int, seed: int) -> list[Puzzle]:
+    """Puzzles with givens taken from random solutions, so that each solve answers SAT."""
+    rng = random.Random(seed)
+    native = get_backend("native")
+    out = []
+    for _ in range(count):
+        grid = native.random_solution(rules, rng)
+        assert grid is not None
+        keep = [v if rng.random() < 0.3 else 0 for v in grid.values]
+        out.append(Puzzle(Grid(shape, keep), rules))
+    return out
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "cadical195"])
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (4, 4)])
+def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int]) -> None:
+    shape = Shape(*box)
+    backend = create(solver)
+    variants = RuleSet.build(shape, variants=["diagonal"])
+    for rules in (RuleSet.classic(shape), variants):
+        for k, puzzle in enumerate(_models(shape, rules, 6, seed=box[0] * 7 + box[1])):
+            engine = backend._engine(puzzle.rules)
+            assert engine.reader is not None
+            for _ in range(k % 3):  # guards after the cell variables, as checks leave
+                engine.retire(engine.fresh_guard(), backend.recycle_after)
+            run = sat._Run(Budget())
+            assert backend._call(engine, engine.assumptions(puzzle.givens.values), run)
+            grid = engine.read_grid()
+            assert engine.direct is not None
+            model = engine.direct.model(engine.direct.handle)
+            assert grid is not None and grid == engine.decode(model)[0]
+            assert puzzle.check(grid).ok
+            assert engine.reader is not None
+            givens = puzzle.givens.values
+            free = engine.free_literals(grid.values, givens)
+            assert engine.reader.with_free(
+                engine.direct.handle, shape.size, shape.cell_count, givens
+            ) == (grid.values, free, [-lit for lit in free])
+    backend.close()
+
+
+def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
+    from pysat.solvers import Solver
+
+    from backends import _satread
+
+    read = sat._grid_reader("cadical195")
+    assert read is not None
+    solver = Solver(name="cadical195")
+    direct = sat._Direct.of(solver, "cadical195")
+    assert direct is not None
+    for clause in ([1], [-2], [-3], [-4]):  # cell 0: digit 1; cell 1: no digit
+        direct.add_clause(direct.handle, clause)
+    assert direct.solve(direct.handle, [], 0) == 1
+    assert read.digits(direct.handle, 2, 1) == (1,)
+    assert read.digits(direct.handle, 2, 2) is None
+    assert read.digits(direct.handle, 1, 2) is None  # cell 1 (variable 2) false: no digit
+    direct.add_clause(direct.handle, [5])
+    direct.add_clause(direct.handle, [6])
+    assert direct.solve(direct.handle, [], 0) == 1
+    assert read.digits(direct.handle, 3, 2) is None  # cell 1 (4, 5, 6): two digits
+    # with the givens: the free cells' literals and their negations (cell 0 given)
+    assert read.with_free(direct.handle, 3, 1, (0,)) == ((1,), [1], [-1])
+    assert read.with_free(direct.handle, 3, 1, (1,)) == ((1,), [], [])
+    assert read.with_free(direct.handle, 3, 2, (1, 0)) is None
+    with pytest.raises(ValueError, match="one value a cell"):
+        read.with_free(direct.handle, 3, 1, (1, 0))
+    with pytest.raises(ValueError, match="slot"):
+        _satread.grid(99, direct.handle, 2, 1)
+    with pytest.raises(ValueError, match="range"):
+        _satread.grid(0, direct.handle, 0, 1)
+    solver.delete()
+
+
+def test_a_grid_reader_that_misreads_its_test_model_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from backends import _satread
+
+    monkeypatch.setattr(_satread, "grid", lambda slot, handle, size, cells, *givens: (1,) * cells)
+    assert sat._bind_grid_reader("cadical195") is None
+    monkeypatch.setattr(_satread, "bind", lambda library, symbol: -1)
+    assert sat._bind_grid_reader("cadical195") is None
+
+
+def test_without_the_grid_reader_the_checks_answer_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    puzzles = _uniqueness_mix()
+    reading = create("cadical195")
+    verdicts = [reading.check_unique(p) for p in puzzles]
+    assert reading._engines[puzzles[0].rules].reader is not None
+    monkeypatch.setattr(sat, "_grid_reader", lambda name: None)
+    modelling = create("cadical195")
+    for puzzle, verdict in zip(puzzles, verdicts):
+        other = modelling.check_unique(puzzle)
+        engine = modelling._engines[puzzle.rules]
+        assert engine.direct is not None and engine.reader is None
+        # the same solver calls in the same order: the same models and witnesses
+        assert (other.kind, other.solution, other.witnesses, other.stats) == (
+            verdict.kind,
+            verdict.solution,
+            verdict.witnesses,
+            verdict.stats,
+        )
+    reading.close()
+    modelling.close()

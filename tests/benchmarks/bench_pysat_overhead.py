@@ -3,7 +3,7 @@
     python tests/benchmarks/bench_pysat_overhead.py [--data /work/shared/data]
         [--count 2000] [--seed 18] [--rounds 5] [--min-samples 300] [--chunk 50]
         [--solver-options tuned|default]
-        [--plain both|witnesses|verdict] [--baseline REV]
+        [--plain both|witnesses|verdict] [--floor] [--baseline REV]
 
 Per list (17-clue, top95, hardest, forum-hardest-1106 and a multi-solution list made by
 deleting one or two clues from 17-clue puzzles: no 9x9 puzzle of 16 clues or fewer is
@@ -37,6 +37,9 @@ warm-up call each). A short list is taken again under other random symmetries up
 ratio, between 0.85 and 1.10). Printed: us per puzzle for each side and ours/plain. Every side must
 agree on every verdict (unique / multiple / none), and every witness of every side is
 checked (off the clock) to be a solution of its puzzle, two different ones when multiple.
+``--floor`` races one more side, ``floor``: the C calls ``check_unique`` makes (the
+backend's own solver, CaDiCaL entry points and grid reader), in a bare loop (see
+:class:`FloorLoop`); ours minus floor is the Python of the backend's call path per check.
 ``--baseline REV`` races one more side, ``baseline``: ``check_unique`` of the backend as
 it was at that git revision (its ``backends/sat.py`` loaded beside today's), for old
 against new in one run (the ratio printed is ours / baseline).
@@ -61,7 +64,7 @@ from typing import cast
 
 from pysat.solvers import Solver
 
-from backends.sat import CADICAL_TUNING, RECYCLE_AFTER, PySATBackend
+from backends.sat import CADICAL_TUNING, FIRST_SLICE, RECYCLE_AFTER, PySATBackend
 from sudoku_model import Puzzle, RuleSet
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
@@ -187,6 +190,62 @@ class PlainLoop:
             self.solver = None
 
 
+class FloorLoop:
+    """The C calls that ``check_unique`` makes, in a bare loop: the backend's own solver and
+    entry points (:class:`backends.sat._Direct`, the grid reader of ``backends._satread``),
+    in the same order (positive phases, stats, first slice, solve, grid with its free
+    literals, phases away from it, guarded blocking clause, solve, second grid, stats,
+    phases back, retire), with as little Python as a loop can have. ``ours`` minus this is
+    the Python of the backend's call path per check (``--floor``)."""
+
+    def __init__(self) -> None:
+        self.backend = PySATBackend("cadical195")
+        self.backend.check_unique(Puzzle.empty(SHAPE, RULES))
+        self.engine = self.backend._engines[RULES]
+        if self.engine.direct is None or self.engine.reader is None:
+            raise SystemExit("--floor: no direct CaDiCaL entry points or grid reader here")
+
+    def _solve(self, assumptions: list[int]) -> int:
+        direct = self.engine.direct
+        assert direct is not None
+        while True:  # a search beyond the first slice goes on (the backend's _call)
+            direct.budget(direct.handle, FIRST_SLICE)
+            raw: int = direct.solve(direct.handle, assumptions, 0)
+            if raw:
+                return raw
+
+    def check(self, values: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """(0, 1 or 2 solutions, the witnesses), as :meth:`PlainLoop.check`."""
+        engine = self.engine
+        direct, reader = engine.direct, engine.reader
+        assert direct is not None and reader is not None
+        handle = direct.handle
+        engine.force_positive_phases()
+        assumptions = engine.assumptions(values)
+        before = direct.stats(handle)
+        if self._solve(assumptions) < 0:
+            direct.stats(handle)
+            return 0, ()
+        read = reader.with_free(handle, 9, 81, values)
+        assert read is not None
+        first, free, clause = read
+        guard = engine.fresh_guard()
+        assumptions.append(guard)
+        direct.set_phases(handle, clause)
+        clause.append(-guard)
+        direct.add_clause(handle, clause)
+        found = self._solve(assumptions) > 0
+        second = reader.digits(handle, 9, 81) if found else None
+        after = direct.stats(handle)
+        direct.set_phases(handle, free)
+        engine.retire(guard, RECYCLE_AFTER)
+        self.stats = {k: after[k] - before[k] for k in ("conflicts", "decisions")}
+        return (2, (first, second)) if second is not None else (1, (first,))
+
+    def close(self) -> None:
+        self.backend.close()
+
+
 UNITS = [
     *([9 * r + c for c in range(9)] for r in range(9)),
     *([9 * r + c for r in range(9)] for c in range(9)),
@@ -277,6 +336,7 @@ def baseline_backend(revision: str) -> type[PySATBackend]:
     ).stdout
     text = text.replace("\nfrom .cnf import", "\nfrom backends.cnf import")
     text = text.replace("\nfrom .threads import", "\nfrom backends.threads import")
+    text = text.replace("from . import _satread", "from backends import _satread")
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
     path = folder / "sat_baseline.py"
     path.write_text(text)
@@ -307,11 +367,15 @@ def race(
         backends = {"ours": PySATBackend("cadical195")}
         if baseline is not None:
             backends["baseline"] = baseline("cadical195")
-        loops = {side: PlainLoop(options) for side in sides if side not in backends}
+        loops: dict[str, PlainLoop | FloorLoop] = {
+            side: FloorLoop() if side == "floor" else PlainLoop(options)
+            for side in sides
+            if side not in backends
+        }
         for backend in backends.values():
             backend.check_unique(Puzzle.empty(SHAPE, RULES))  # load the solver
         for loop in loops.values():
-            loop.count2((0,) * 81)
+            loop.check((0,) * 81)
         # What exists now (puzzles, clause lists of every side) is set aside from the
         # garbage collector: a full collection walks it, several milliseconds charged to
         # whichever side happens to be running (on hardest, 11 puzzles, the ratio swung
@@ -334,7 +398,7 @@ def race(
                         given = v.witnesses if n == 2 else (v.solution,) if n == 1 else ()
                         found = [g.values for g in given if g is not None]
                         bad += witnesses_bad(puzzles[i], n, found)
-                elif side == "plain":
+                elif side in ("plain", "floor"):
                     plain_check = loops[side].check
                     t0 = time.thread_time()
                     answers = [plain_check(puzzles[i]) for i in part]
@@ -343,7 +407,7 @@ def race(
                     for i, (n, grids_of) in zip(part, answers):
                         bad += witnesses_bad(puzzles[i], n, grids_of)
                 else:
-                    count2 = loops[side].count2
+                    count2 = cast(PlainLoop, loops[side]).count2
                     t0 = time.thread_time()
                     counts[side] = [count2(puzzles[i]) for i in part]
                     totals[side] += time.thread_time() - t0
@@ -383,6 +447,12 @@ def main(argv: list[str] | None = None) -> int:
         help="which plain loops race (witnesses: 'plain', verdict: 'plain-verdict')",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also race 'floor': the C calls of check_unique in a bare loop (ours - floor "
+        "is the Python of the backend's call path)",
+    )
+    parser.add_argument(
         "--baseline",
         metavar="REV",
         help="also race check_unique of backends/sat.py at this git revision ('baseline')",
@@ -396,6 +466,8 @@ def main(argv: list[str] | None = None) -> int:
         "witnesses": ("ours", "plain"),
         "verdict": ("ours", "plain-verdict"),
     }[args.plain]
+    if args.floor:
+        sides = (*sides, "floor")
     baseline = None
     if args.baseline:
         baseline = baseline_backend(args.baseline)

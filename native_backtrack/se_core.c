@@ -45,6 +45,7 @@ static u128 REGMASK[27];
 static u128 PEER[81];
 static int PEERLIST[81][20];
 static int POP[512];
+static int COMBO[5][126], NCOMBO[5]; /* the masks of 9 bits with k set, ascending */
 
 #define BIT128(c) ((u128)1 << (c))
 
@@ -77,6 +78,9 @@ static void init_tables(void)
     }
     for (int m = 0; m < 512; m++)
         POP[m] = __builtin_popcount((unsigned)m);
+    for (int m = 0; m < 512; m++)
+        if (POP[m] < 5)
+            COMBO[POP[m]][NCOMBO[POP[m]]++] = m;
 }
 
 static u128 FORWARD[81];
@@ -229,6 +233,10 @@ typedef struct {
     Py_ssize_t limit;
     RawHint *raw;
     int nraw, cap;
+    /* A dynamic chain "+" wants only the patterns that rest on its removals: with rem
+     * set (the digits each region lost to the chain), the searches skip the regions and
+     * digits whose hints could rest on none (chaining._rule_parents would be empty). */
+    const int *rem;
 } Sink;
 
 static int emit_s(Sink *s, int kind, double rating, const int *ec, const int *ed, int ne, int pc,
@@ -352,6 +360,8 @@ static int locking(const int *cands, int direct, Sink *out)
         for (int d = 1; d <= 9; d++) {
             int bit = 1 << (d - 1);
             for (int r1 = 9 * t1; r1 < 9 * t1 + 9; r1++) {
+                if (out->rem && !(out->rem[r1] & bit))
+                    continue; /* a chain "+": r1 must have lost d to the chain */
                 int pos1[9], n1 = 0;
                 u128 b1 = 0;
                 for (int i = 0; i < 9; i++)
@@ -429,6 +439,8 @@ static int hidden_sets(const int *values, const int *cands, int degree, int dire
     for (int t = 0; t < 3; t++) {
         int rtype = SCAN_TYPES[t];
         for (int r = 9 * rtype; r < 9 * rtype + 9; r++) {
+            if (out->rem && !out->rem[r])
+                continue; /* a chain "+" (see Sink): nothing lost in the region */
             int empty = empty_count(values, r);
             if (!(empty > 2 * degree || (direct && empty > degree)))
                 continue;
@@ -436,9 +448,10 @@ static int hidden_sets(const int *values, const int *cands, int degree, int dire
             for (int i = 0; i < 9; i++)
                 pos[i] = position_mask(cands, r, 1 << i);
             /* SE's combinations: increasing bitmask value */
-            for (int vmask = 0; vmask < 512; vmask++) {
-                if (POP[vmask] != degree)
-                    continue;
+            for (int ci = 0; ci < NCOMBO[degree]; ci++) {
+                int vmask = COMBO[degree][ci];
+                if (out->rem && !(out->rem[r] & vmask))
+                    continue; /* no chain removal of these digits in the region */
                 int uni = 0, ok = 1;
                 for (int i = 0; i < 9; i++)
                     if (vmask >> i & 1) {
@@ -509,9 +522,10 @@ static int naked_sets(const int *values, const int *cands, int degree, Sink *out
         for (int r = 9 * rtype; r < 9 * rtype + 9; r++) {
             if (empty_count(values, r) < 2 * degree)
                 continue;
-            for (int combo = 0; combo < 512; combo++) {
-                if (POP[combo] != degree)
-                    continue;
+            if (out->rem && !out->rem[r])
+                continue; /* no chain removal in the region */
+            for (int ci = 0; ci < NCOMBO[degree]; ci++) {
+                int combo = COMBO[degree][ci];
                 int uni = 0, ok = 1;
                 for (int i = 0; i < 9; i++)
                     if (combo >> i & 1) {
@@ -570,15 +584,27 @@ static int fish(const int *values, const int *cands, int degree, Sink *out)
     static const int TYPES[2][2] = {{2, 1}, {1, 2}};
     for (int p = 0; p < 2; p++) {
         int bt = TYPES[p][0], ct = TYPES[p][1];
-        int pos[10][9];
+        /* the digits worth a look: few enough placed, and for a chain "+" (see Sink) lost
+         * to the chain in some line of the base type */
+        int want = 0, lines_lost = 0, pos[10][9];
+        for (int i = 0; i < 9; i++)
+            lines_lost |= out->rem ? out->rem[9 * bt + i] : 511;
         for (int d = 1; d <= 9; d++)
-            for (int i = 0; i < 9; i++)
-                pos[d][i] = position_mask(cands, 9 * bt + i, 1 << (d - 1));
-        for (int base_mask = 0; base_mask < 512; base_mask++) {
-            if (POP[base_mask] != degree)
-                continue;
+            if (placed[d] + degree * 2 <= 9 && (lines_lost >> (d - 1) & 1)) {
+                want |= 1 << (d - 1);
+                for (int i = 0; i < 9; i++)
+                    pos[d][i] = position_mask(cands, 9 * bt + i, 1 << (d - 1));
+            }
+        for (int ci = 0; ci < NCOMBO[degree]; ci++) {
+            int base_mask = COMBO[degree][ci], lost = 511;
+            if (out->rem) { /* a chain "+": a base line must have lost d to the chain */
+                lost = 0;
+                for (int i = 0; i < 9; i++)
+                    if (base_mask >> i & 1)
+                        lost |= out->rem[9 * bt + i];
+            }
             for (int d = 1; d <= 9; d++) {
-                if (placed[d] + degree * 2 > 9)
+                if (!(want & lost & (1 << (d - 1))))
                     continue;
                 int uni = 0, ok = 1;
                 for (int i = 0; i < 9; i++)
@@ -2203,6 +2229,10 @@ typedef struct {
     int np, pcap;
     DChain *chains; /* DYN_CHAINS of them */
     int grid[81];
+    /* the grid's places of each digit: per region (bit i: REG[r][i]) and as boards, for
+     * the puzzle (…0) and for the chain's grid as it loses candidates */
+    uint16_t rpos0[27][9], rpos[27][9];
+    u128 board0[9], board[9];
     int qon[CH_KEYS], qoff[CH_KEYS];
     int mark[CH_KEYS], stamp, bfs[CH_KEYS];
     int plus_out[CH_KEYS];
@@ -2214,6 +2244,7 @@ typedef struct {
 } Dyn;
 
 static int PEERSCAN[81][20]; /* box, row outside the box, column outside the box */
+static int POSIDX[81][3];    /* a cell's index in its box, row and column */
 
 static void init_peerscan(void)
 {
@@ -2226,7 +2257,25 @@ static void init_peerscan(void)
                     continue;
                 PEERSCAN[cell][n++] = c;
             }
+        for (int t = 0; t < 3; t++)
+            for (int i = 0; i < 9; i++)
+                if (REG[CREG[cell][t]][i] == cell)
+                    POSIDX[cell][t] = i;
     }
+}
+
+/* The places of each digit in `cands`, per region and as boards. */
+static void dyn_places(Dyn *D)
+{
+    memset(D->rpos0, 0, sizeof(D->rpos0));
+    memset(D->board0, 0, sizeof(D->board0));
+    for (int c = 0; c < 81; c++)
+        for (int m = D->cands[c]; m; m &= m - 1) {
+            int d0 = __builtin_ctz((unsigned)m);
+            D->board0[d0] |= BIT128(c);
+            for (int t = 0; t < 3; t++)
+                D->rpos0[CREG[c][t]][d0] |= (uint16_t)(1 << POSIDX[c][t]);
+        }
 }
 
 static int dyn_node(Dyn *D, int key, int par, int npar)
@@ -2333,7 +2382,13 @@ static int rule_parents(const RawHint *h, const int *grid, const int *src, int *
 static int dyn_plus(Dyn *D, DChain *ch, int *toff)
 {
     const int *grid = D->grid, *src = D->cands;
-    int nout = 0;
+    int nout = 0, rem[27];
+    for (int r = 0; r < 27; r++) {
+        rem[r] = 0;
+        for (int i = 0; i < 9; i++)
+            rem[r] |= src[REG[r][i]] & ~grid[REG[r][i]];
+    }
+    D->sink.rem = rem;
     for (int rule = 0; rule < 4 && nout == 0; rule++) {
         D->sink.nraw = 0;
         int rc;
@@ -2391,6 +2446,8 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
     int *grid = D->grid;
     const int *src = D->dynamic ? D->cands : NULL;
     memcpy(grid, D->cands, sizeof(int) * 81);
+    memcpy(D->rpos, D->rpos0, sizeof(D->rpos));
+    memcpy(D->board, D->board0, sizeof(D->board));
     int hon = 0, ton = 0, hoff = 0, toff = 0;
     for (int i = 0; i < ch->n_on; i++)
         D->qon[ton++] = ch->idx[ch->order_on[i]];
@@ -2404,11 +2461,13 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             if (D->y)
                 for (int m = grid[cell] & ~bit; m; m &= m - 1)
                     offs[no++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-            for (int i = 0; i < 20; i++) {
-                int c = PEERSCAN[cell][i];
-                if (grid[c] & bit)
-                    offs[no++] = (c * 9 + d0) << 1;
-            }
+            /* the peers in PEERSCAN order: box, row and column each ascend */
+            u128 b = D->board[d0], box = REGMASK[CREG[cell][0]];
+            u128 parts[3] = {b & box & ~BIT128(cell), b & REGMASK[CREG[cell][1]] & ~box,
+                             b & REGMASK[CREG[cell][2]] & ~box};
+            for (int t = 0; t < 3; t++)
+                for (u128 x = parts[t]; x; x &= x - 1)
+                    offs[no++] = (ctz128(x) * 9 + d0) << 1;
             for (int i = 0; i < no; i++) {
                 int off_key = offs[i], conj = off_key | 1;
                 if (ch->idx[conj] >= 0 || ch->idx[off_key] < 0) {
@@ -2452,19 +2511,11 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             }
             int seen = 0;
             for (int t = 0; t < 3; t++) {
-                int region = CREG[cell][t], found = -1;
-                for (int i = 0; i < 9; i++) {
-                    int c = REG[region][i];
-                    if (c != cell && (grid[c] & bit)) {
-                        if (found >= 0) {
-                            found = -2;
-                            break;
-                        }
-                        found = c;
-                    }
-                }
-                if (found < 0)
+                int region = CREG[cell][t];
+                int others = D->rpos[region][d0] & ~(1 << POSIDX[cell][t]);
+                if (POP[others] != 1)
                     continue;
+                int found = REG[region][__builtin_ctz((unsigned)others)];
                 int on_key = ((found * 9 + d0) << 1) | 1, dup = 0;
                 if (seen)
                     for (int k = 0; k < nm; k++)
@@ -2476,14 +2527,12 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                     return -1;
                 int npar = 1;
                 if (src)
-                    for (int i = 0; i < 9; i++) {
-                        int c = REG[region][i];
-                        if ((src[c] & bit) && !(grid[c] & bit)) {
-                            int q = ch->idx[(c * 9 + d0) << 1];
-                            if (q < 0 || dyn_par(D, q) < 0)
-                                return -1;
-                            npar++;
-                        }
+                    for (int h = D->rpos0[region][d0] & ~D->rpos[region][d0]; h; h &= h - 1) {
+                        int c = REG[region][__builtin_ctz((unsigned)h)];
+                        int q = ch->idx[(c * 9 + d0) << 1];
+                        if (q < 0 || dyn_par(D, q) < 0)
+                            return -1;
+                        npar++;
                     }
                 int n = dyn_node(D, on_key, start, npar);
                 if (n < 0)
@@ -2491,8 +2540,12 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                 made[nm++] = n;
                 seen = 1;
             }
-            if (D->dynamic)
+            if (D->dynamic && (grid[cell] & bit)) {
                 grid[cell] &= ~bit;
+                D->board[d0] &= ~BIT128(cell);
+                for (int t = 0; t < 3; t++)
+                    D->rpos[CREG[cell][t]][d0] &= (uint16_t)~(1 << POSIDX[cell][t]);
+            }
             for (int i = 0; i < nm; i++) {
                 int n = made[i], on_key = D->nodes[n].key, conj = on_key & ~1;
                 if (ch->idx[conj] >= 0) {
@@ -2733,6 +2786,7 @@ static PyObject *py_multiple_chains(PyObject *self, PyObject *args)
     D->plus = plus;
     D->y = !nishio;
     D->base = plus ? 9.0 : nishio ? 7.5 : dynamic ? 8.5 : 8.0;
+    dyn_places(D);
     PyObject *out = NULL;
     int rc = dyn_hints(D, deadline);
     if (rc == 1) {
@@ -2793,7 +2847,7 @@ static PyObject *py_scan(PyObject *args, PyObject *kwargs, int which)
     if (out == NULL)
         return NULL;
     int rc;
-    Sink sink = {out, limit, NULL, 0, 0};
+    Sink sink = {out, limit, NULL, 0, 0, NULL};
     switch (which) {
     case 0:
         rc = hidden_singles(values, cands, out, limit);

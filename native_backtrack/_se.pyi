@@ -58,3 +58,18 @@ def cycles_and_forcing_chains(
     ]
     | None
 ): ...
+def multiple_chains(
+    values: Sequence[int],
+    cands: Sequence[int],
+    nishio: bool,
+    multiple: bool,
+    dynamic: bool,
+    plus: bool,
+    deadline: float = -1.0,
+    /,
+) -> (
+    tuple[
+        int, float, int, int, tuple[tuple[int, int], ...], tuple[int, int] | None, tuple[int, ...]
+    ]
+    | None
+): ...

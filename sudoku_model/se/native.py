@@ -187,6 +187,16 @@ PLUS_RULES: tuple[chaining.PlusRule, ...] = (
 )
 
 
+#: Hint kinds of the C multiple-chain search (se_core.c's DK_* enum, same order).
+_MULTIPLE_KINDS = (
+    "Contradiction Forcing Chain",
+    "Double Forcing Chain",
+    "Cell Forcing Chain",
+    "Region Forcing Chain",
+    "Forcing Chain",
+)
+
+
 def multiple_chains(
     state: State,
     *,
@@ -196,10 +206,15 @@ def multiple_chains(
     level: int = 0,
     deadline: float | None = None,
 ) -> Iterator[SEStep]:
-    """:func:`chaining.multiple_chains` whose dynamic chains "+" (and nested levels)
-    apply the C searches of :data:`PLUS_RULES`. Raises
-    :class:`chaining.ChainBudgetExceeded` when the CPU clock passes ``deadline``."""
-    return chaining.multiple_chains(
+    """:func:`chaining.multiple_chains` with its chains in C: Nishio, multiple, dynamic
+    and dynamic "+" (``level`` 0 and 1) search entirely in C and give the same best hint;
+    the nested levels (2 and more) run the Python search, whose dynamic chains "+" apply
+    the C searches of :data:`PLUS_RULES`. Raises :class:`chaining.ChainBudgetExceeded`
+    when the CPU clock (``time.process_time``) passes ``deadline``."""
+    if level <= 1:
+        yield from _multiple_c(state, nishio, multiple, dynamic, level, deadline)
+        return
+    yield from chaining.multiple_chains(
         state,
         nishio=nishio,
         multiple=multiple,
@@ -208,6 +223,36 @@ def multiple_chains(
         deadline=deadline,
         plus_rules=PLUS_RULES,
     )
+
+
+def _multiple_c(
+    state: State, nishio: bool, multiple: bool, dynamic: bool, level: int, deadline: float | None
+) -> Iterator[SEStep]:
+    try:
+        got = _c.multiple_chains(
+            state.values,
+            state.cands,
+            nishio,
+            multiple,
+            dynamic,
+            level == 1,
+            -1.0 if deadline is None else deadline,
+        )
+    except TimeoutError:
+        raise chaining.ChainBudgetExceeded from None
+    if got is None:
+        return
+    kind, base, complexity, sort_key, elims, placement, cells = got
+    if level:
+        prefix, suffix = "Dynamic ", chaining.nested_suffix(level)
+    elif nishio:
+        prefix, suffix = "Nishio ", ""
+    elif dynamic:
+        prefix, suffix = "Dynamic ", ""
+    else:
+        prefix, suffix = "", ""
+    name = f"{prefix}{_MULTIPLE_KINDS[kind]}{suffix}"
+    yield chaining.chain_step(name, base, complexity, sort_key, elims, placement, cells)
 
 
 #: Chain names by (kind, sort key) of the C search: kind 0 a cycle, 1 a forcing chain.

@@ -281,3 +281,109 @@ def test_c_plus_rules_give_the_python_hints() -> None:
                     assert list(c(s)) == expected
                     seen += len(expected)
     assert seen > 100
+
+
+# -- multiple and dynamic chains ------------------------------------------------------------
+
+TOP1465 = Path(__file__).resolve().parents[3] / "sudoku_model" / "data" / "magictour-top1465.txt"
+
+#: The producers that run in C: Nishio, multiple, dynamic and dynamic "+" forcing chains.
+_MULTIPLE_MODES: tuple[dict[str, object], ...] = (
+    {"nishio": True, "dynamic": True},
+    {"multiple": True},
+    {"multiple": True, "dynamic": True},
+    {"multiple": True, "dynamic": True, "level": 1},
+)
+
+
+def _top1465(*indices: int) -> list[list[int]]:
+    """Puzzles of top1465 by their index in the file (comments not counted)."""
+    lines = [ln for ln in TOP1465.read_text().splitlines() if len(ln) >= 81 and ln[0] != "#"]
+    return [[int(ch) if ch.isdigit() else 0 for ch in lines[i][:81]] for i in indices]
+
+
+def _compare_multiple(state: State, names: collections.Counter[str]) -> None:
+    for mode in _MULTIPLE_MODES:
+        expected = list(
+            chaining.multiple_chains(state, plus_rules=native.PLUS_RULES, **mode)  # type: ignore[arg-type]
+        )
+        got = list(native.multiple_chains(state, **mode))  # type: ignore[arg-type]
+        assert got == expected, (mode, state.values, state.cands)
+        names.update(s.technique for s in expected)
+
+
+def test_c_multiple_chains_give_the_python_hint_along_rated_paths() -> None:
+    # States along the rating of two top1465 puzzles of ER 9.4 and 9.0 (a dynamic
+    # contradiction and a dynamic cell forcing chain at their hardest) and of the tests'
+    # sample: the best hint of each producer, its name, rating, complexity, kind,
+    # eliminations, placement and cells.
+    names: collections.Counter[str] = collections.Counter()
+    states = 0
+    for values in _top1465(186, 228):
+        for i, state in enumerate(_path_states(values)):
+            if i % 8 == 0:
+                _compare_multiple(state, names)
+                states += 1
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=24):
+        for i, state in enumerate(_path_states(values)):
+            if i % 4 == 0:
+                _compare_multiple(state, names)
+                states += 1
+    assert states > 40
+    kinds = {
+        "Nishio Forcing Chain",
+        "Region Forcing Chain",
+        "Dynamic Contradiction Forcing Chain",
+        "Dynamic Region Forcing Chain",
+        "Dynamic Cell Forcing Chain",
+        "Dynamic Double Forcing Chain (+)",
+        "Dynamic Contradiction Forcing Chain (+)",
+    }
+    assert kinds <= set(names), names
+
+
+def test_c_multiple_chains_give_the_python_hint_on_thinned_states() -> None:
+    # Candidates removed at random (seeded): other cells bivalue, other contradictions,
+    # grids where no producer has a hint.
+    rng = random.Random(31)
+    found = compared = 0
+    names: collections.Counter[str] = collections.Counter()
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=12):
+        for i, state in enumerate(_path_states(values)):
+            if i % 6:
+                continue
+            cands = list(state.cands)
+            for c in range(81):
+                for d in range(9):
+                    if cands[c] >> d & 1 and rng.random() < 0.15 and cands[c] & (cands[c] - 1):
+                        cands[c] &= ~(1 << d)
+            before = sum(names.values())
+            _compare_multiple(State(state.values, cands), names)
+            found += sum(names.values()) > before
+            compared += 1
+    assert compared > 10 and found > 5
+
+
+@pytest.mark.slow
+def test_c_multiple_chains_along_more_of_top1465() -> None:
+    names: collections.Counter[str] = collections.Counter()
+    # Every other state of three more 9.x puzzles (ER 9.2, 9.4, 9.0).
+    for values in _top1465(6, 279, 297):
+        for i, state in enumerate(_path_states(values)):
+            if i % 2 == 0:
+                _compare_multiple(state, names)
+    assert sum(names.values()) > 100
+
+
+def test_c_multiple_chains_keep_the_budget_and_refuse_bad_input() -> None:
+    state = State.from_values(_top1465(0)[0])
+    with pytest.raises(chaining.ChainBudgetExceeded):
+        list(native.multiple_chains(state, multiple=True, dynamic=True, level=1, deadline=0.0))
+    from native_backtrack import _se
+
+    with pytest.raises(ValueError, match="81 cells"):
+        _se.multiple_chains([0] * 81, [0] * 80, False, True, True, True)
+    with pytest.raises(ValueError, match="dynamic"):
+        _se.multiple_chains([0] * 81, [511] * 81, False, True, False, True)
+    # No candidates at all: no chain to start, no hint.
+    assert _se.multiple_chains([0] * 81, [0] * 81, False, True, True, True) is None

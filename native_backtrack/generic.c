@@ -684,9 +684,10 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
     }
 }
 
-nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
-                         const int32_t *forbidden, int nforbidden,
-                         const uint8_t *avoid, int randomise, uint64_t seed)
+/* nb_search_new, or with `seen` (see nb_solve_seen) the givens taken as placed. */
+static nb_search *search_new(const nb_model *m, const uint8_t *givens, const uint32_t *seen,
+                             const int32_t *forbidden, int nforbidden, const uint8_t *avoid,
+                             int randomise, uint64_t seed)
 {
     nb_search *s = nb_calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -712,7 +713,7 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
     s->rng = seed;
     s->phase = PH_START;
 
-    int st = nb_check_givens(m, givens);
+    int st = seen ? 0 : nb_check_givens(m, givens);
     if (st) {
         s->phase = PH_DONE;
         s->final_status = st;
@@ -740,18 +741,32 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
                 return s;
             }
             cand[c] = b;
-            s->queue[qn++] = (int16_t)c;
-        } else if (!(cand[c] & (cand[c] - 1))) {
-            if (!cand[c]) {
-                s->phase = PH_DONE;
-                s->final_status = NB_EXHAUSTED;
-                return s;
+            if (seen) { /* placed: its peers' masks already leave its digit out */
+                val[c] = givens[c];
+                h->nassigned++;
+            } else
+                s->queue[qn++] = (int16_t)c;
+        } else {
+            if (seen) cand[c] &= ~seen[c]; /* the givens' digits among its peers */
+            if (!(cand[c] & (cand[c] - 1))) {
+                if (!cand[c]) {
+                    s->phase = PH_DONE;
+                    s->final_status = NB_EXHAUSTED;
+                    return s;
+                }
+                s->queue[qn++] = (int16_t)c;
             }
-            s->queue[qn++] = (int16_t)c;
         }
     }
     s->qn = qn;
     return s;
+}
+
+nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
+                         const int32_t *forbidden, int nforbidden,
+                         const uint8_t *avoid, int randomise, uint64_t seed)
+{
+    return search_new(m, givens, NULL, forbidden, nforbidden, avoid, randomise, seed);
 }
 
 void nb_search_free(nb_search *s)
@@ -949,15 +964,10 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
     }
 }
 
-int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
-             int nforbidden, const uint8_t *avoid, const uint8_t *hint,
-             uint64_t limit, uint8_t *out,
-             uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
+/* One search from search_new's state to a status (nb_solve's contract). */
+static int solve_one(nb_search *s, const uint8_t *hint, uint64_t limit, uint8_t *out,
+                     uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
-    if (m->classic9)  /* c9_solve checks the givens itself, faster */
-        return c9_solve(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
-                        count, st);
-    nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
     if (s && !nb_search_hint(s, hint)) {
         nb_search_free(s);
         s = NULL;
@@ -971,4 +981,25 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
     nb_search_stats(s, st);
     nb_search_free(s);
     return status;
+}
+
+int nb_solve_seen(const nb_model *m, const uint8_t *givens, const uint32_t *seen,
+                  const int32_t *forbidden, int nforbidden, const uint8_t *avoid,
+                  const uint8_t *hint, uint64_t limit, uint8_t *out, uint64_t keep,
+                  const nb_budget *budget, uint64_t *count, nb_stats *st)
+{
+    nb_search *s = search_new(m, givens, seen, forbidden, nforbidden, avoid, 0, 0);
+    return solve_one(s, hint, limit, out, keep, budget, count, st);
+}
+
+int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
+             int nforbidden, const uint8_t *avoid, const uint8_t *hint,
+             uint64_t limit, uint8_t *out,
+             uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
+{
+    if (m->classic9)  /* c9_solve checks the givens itself, faster */
+        return c9_solve(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
+                        count, st);
+    nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
+    return solve_one(s, hint, limit, out, keep, budget, count, st);
 }

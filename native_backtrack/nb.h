@@ -168,6 +168,15 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
              uint64_t limit, uint8_t *out,
              uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st);
 
+/* nb_solve on the generic path for a caller that keeps, per cell, the digits its peers
+ * hold among the givens (`seen`, bit d-1; exact for every empty cell): the givens are
+ * taken as placed, without nb_solve's walk over their peers and without the check for
+ * clashing givens (the caller's givens must not clash). Same answers, nodes and states. */
+int nb_solve_seen(const nb_model *m, const uint8_t *givens, const uint32_t *seen,
+                  const int32_t *forbidden, int nforbidden, const uint8_t *avoid,
+                  const uint8_t *hint, uint64_t limit, uint8_t *out, uint64_t keep,
+                  const nb_budget *budget, uint64_t *count, nb_stats *st);
+
 /* Direct clash among givens (or a value > n): NB_CONTRADICTORY / NB_INVALID / 0. */
 int nb_check_givens(const nb_model *m, const uint8_t *givens);
 

@@ -25,6 +25,7 @@
 
 #define POPCOUNT(x) __builtin_popcount(x)
 #define CTZ(x) __builtin_ctz(x)
+#define CTZ64(x) __builtin_ctzll(x)
 
 int nb_interrupt_flag = 0;
 
@@ -108,6 +109,28 @@ void nb_model_release(nb_model *m)
     m->lk_start = NULL;
     m->lk_full = NULL;
     m->nlocked = 0;
+    nb_free(m->cu_mask);
+    nb_free(m->lk_units);
+    m->cu_mask = NULL;
+    m->lk_units = NULL;
+    m->dirty_words = 0;
+}
+
+/* The full units of each cell as bit masks (cu_mask), for the dirty-unit sweeps of
+ * hidden singles and locked candidates; left out (every unit swept) above NB_DIRTY_UNITS
+ * full units. 0 on allocation failure. */
+static int index_cell_units(nb_model *m)
+{
+    if (m->nfull > NB_DIRTY_UNITS || !m->nfull) return 1;
+    const int nc = m->nc, n = m->n, words = (m->nfull + 63) / 64;
+    uint64_t *mask = nb_calloc((size_t)nc * (size_t)words, sizeof *mask);
+    if (!mask) return 0;
+    for (int u = 0; u < m->nfull; u++)
+        for (int i = 0; i < n; i++)
+            mask[(size_t)m->unit_cells[(size_t)u * n + i] * words + (u >> 6)] |= 1ull << (u & 63);
+    m->cu_mask = mask;
+    m->dirty_words = words;
+    return 1;
 }
 
 /* Append `x` to a growing int array; 0 on allocation failure. */
@@ -133,6 +156,7 @@ int nb_model_prepare(nb_model *m)
     size_t ncells = 0, capcells = 0;
     int32_t *starts = NULL;
     uint8_t *fullflags = NULL;
+    int16_t *pairunits = NULL;
     size_t npairs = 0, cappairs = 0;
     if (!mark) return 0;
     for (int u = 0; u < nu; u++) {
@@ -154,10 +178,15 @@ int nb_model_prepare(nb_model *m)
                 uint8_t *nf = nb_realloc(fullflags, ncap);
                 if (!nf) goto fail;
                 fullflags = nf;
+                int16_t *nu2 = nb_realloc(pairunits, 2 * ncap * sizeof *pairunits);
+                if (!nu2) goto fail;
+                pairunits = nu2;
                 cappairs = ncap;
             }
             size_t k = npairs++;
             fullflags[k] = (uint8_t)((u < m->nfull) | ((v < m->nfull) << 1));
+            pairunits[2 * k] = (int16_t)u;
+            pairunits[2 * k + 1] = (int16_t)v;
             starts[3 * k] = (int32_t)ncells;
             for (int j = 0; j < vl; j++)
                 if (mark[vc[j]] && !push16(&cells, &ncells, &capcells, vc[j])) goto fail;
@@ -179,12 +208,18 @@ int nb_model_prepare(nb_model *m)
     m->lk_cells = cells;
     m->lk_start = starts;
     m->lk_full = fullflags;
+    m->lk_units = pairunits;
+    if (!index_cell_units(m)) {
+        nb_model_release(m);
+        return 0;
+    }
     return 1;
 fail:
     nb_free(mark);
     nb_free(cells);
     nb_free(starts);
     nb_free(fullflags);
+    nb_free(pairunits);
     return 0;
 }
 
@@ -200,6 +235,50 @@ int nb_check_givens(const nb_model *m, const uint8_t *g)
     return 0;
 }
 
+/* Dirty units: the full units that a change may have given new hidden singles (h) or
+ * locked candidates (l) since their last sweep: a cell of theirs lost a candidate or was
+ * placed. words = 0 on a model without tracking (every unit is swept, every pair
+ * checked). */
+typedef struct {
+    uint64_t w[NB_DIRTY_UNITS / 64];
+} dirty_set;
+
+typedef struct {
+    dirty_set h, l;
+    int words;
+} dirty_track;
+
+static inline void touch(const nb_model *m, dirty_track *d, int c)
+{
+    const uint64_t *mk = m->cu_mask + (size_t)c * (size_t)d->words;
+    for (int i = 0; i < d->words; i++) {
+        d->h.w[i] |= mk[i];
+        d->l.w[i] |= mk[i];
+    }
+}
+
+static inline void touch_all(const nb_model *m, dirty_track *d)
+{
+    for (int u = 0; u < m->nfull && d->words; u++) {
+        d->h.w[u >> 6] |= 1ull << (u & 63);
+        d->l.w[u >> 6] |= 1ull << (u & 63);
+    }
+}
+
+static inline int is_set(const dirty_set *d, int u) { return (int)((d->w[u >> 6] >> (u & 63)) & 1); }
+
+/* The lowest unit of h, taken out of it; -1 when none. */
+static inline int take_dirty(dirty_track *d)
+{
+    for (int i = 0; i < d->words; i++)
+        if (d->h.w[i]) {
+            int u = CTZ64(d->h.w[i]);
+            d->h.w[i] &= d->h.w[i] - 1;
+            return i * 64 + u;
+        }
+    return -1;
+}
+
 /* OR of the candidates of a run of cells (placed cells included: their digit is taken). */
 static inline uint32_t or_cells(const uint32_t *cand, const int16_t *c, const int16_t *e)
 {
@@ -210,8 +289,9 @@ static inline uint32_t or_cells(const uint32_t *cand, const int16_t *c, const in
 
 /* Remove `b` from the open cells of a run; cells left with one candidate go to q.
  * Returns the new queue length, or -1 on a contradiction. *changed is set on a removal. */
-static inline int strip_cells(uint32_t *cand, const uint8_t *val, const int16_t *c,
-                              const int16_t *e, uint32_t b, int16_t *q, int qn, int *changed)
+static inline int strip_cells(const nb_model *m, dirty_track *d, uint32_t *cand,
+                              const uint8_t *val, const int16_t *c, const int16_t *e,
+                              uint32_t b, int16_t *q, int qn, int *changed)
 {
     for (; c < e; c++) {
         uint32_t x = cand[*c];
@@ -220,6 +300,7 @@ static inline int strip_cells(uint32_t *cand, const uint8_t *val, const int16_t 
         if (!x) return -1;
         cand[*c] = x;
         *changed = 1;
+        touch(m, d, *c);
         if (!(x & (x - 1))) q[qn++] = *c;
     }
     return qn;
@@ -227,15 +308,24 @@ static inline int strip_cells(uint32_t *cand, const uint8_t *val, const int16_t 
 
 /* One pass of locked candidates over the unit pairs of the model: a digit that a unit of
  * n cells can only hold in the cells it shares with another unit is removed from the
- * other unit's remaining cells. Cells left with one candidate are queued in q (*qn
- * entries). Returns -1 on a contradiction, 0 when nothing changed, 1 after a removal. */
+ * other unit's remaining cells. With tracking, a pair of two full units neither of which
+ * is dirty in d->l is left out: no cell of it changed since it was last checked. Cells
+ * left with one candidate are queued in q (*qn entries). Returns -1 on a contradiction, 0
+ * when nothing changed, 1 after a removal. */
 static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *val,
-                             int16_t *q, int *qn)
+                             int16_t *q, int *qn, dirty_track *d)
 {
     int n = 0, changed = 0;
     const int16_t *cells = m->lk_cells;
     const int32_t *st = m->lk_start;
+    const int nfull = m->nfull;
+    dirty_set check = d->l;
+    memset(&d->l, 0, sizeof d->l);
     for (int k = 0; k < m->nlocked; k++, st += 3) {
+        if (d->words) {
+            int u = m->lk_units[2 * k], v = m->lk_units[2 * k + 1];
+            if (u < nfull && v < nfull && !is_set(&check, u) && !is_set(&check, v)) continue;
+        }
         const int16_t *a = cells + st[0], *b = cells + st[1], *c = cells + st[2],
                       *e = cells + st[3];
         uint32_t in = or_cells(cand, a, b);
@@ -244,9 +334,9 @@ static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *v
         /* digits that u holds only in the shared cells and v's other cells still allow */
         uint32_t from_v = (full & 1) ? in & ~u_rest & v_rest : 0;
         uint32_t from_u = (full & 2) ? in & ~v_rest & u_rest : 0;
-        if (from_v && (n = strip_cells(cand, val, c, e, from_v, q, n, &changed)) < 0)
+        if (from_v && (n = strip_cells(m, d, cand, val, c, e, from_v, q, n, &changed)) < 0)
             return -1;
-        if (from_u && (n = strip_cells(cand, val, b, c, from_u, q, n, &changed)) < 0)
+        if (from_u && (n = strip_cells(m, d, cand, val, b, c, from_u, q, n, &changed)) < 0)
             return -1;
     }
     *qn = n;
@@ -482,13 +572,62 @@ size_t nb_combos(int n, int k, int64_t total, uint32_t *out, size_t cap)
     return count > cap ? cap + 1 : count;
 }
 
-/* Propagate the `qn` cells in q (each has a single candidate, not yet placed).
- * Returns 0 on contradiction. */
-static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *nassigned,
-                     int16_t *q, int qn, int locked)
+/* Hidden singles in the full unit u: a digit with one open place left goes there (the
+ * cell is queued in q). Returns -1 on a contradiction (a digit with no place, or two
+ * digits forced into one cell), else the new queue length. */
+static inline int hidden_singles(const nb_model *m, int u, uint32_t *cand, const uint8_t *val,
+                                 int16_t *q, int qn)
 {
-    const int nc = m->nc, n = m->n;
-    const uint32_t full = m->full;
+    const int n = m->n;
+    const int16_t *uc = m->unit_cells + (size_t)u * n;
+    uint32_t once = 0, twice = 0, placed = 0;
+    for (int i = 0; i < n; i++) {
+        int c = uc[i];
+        uint32_t x = cand[c];
+        if (val[c]) placed |= x;
+        else { twice |= once & x; once |= x; }
+    }
+    if ((once | placed) != m->full) return -1;
+    uint32_t h = once & ~twice & ~placed;
+    while (h) {
+        uint32_t b = h & (0u - h);
+        h ^= b;
+        for (int i = 0; i < n; i++) {
+            int c = uc[i];
+            uint32_t x = cand[c];
+            if (!val[c] && (x & b)) {
+                if (x == b) break;              /* already forced, queued */
+                if (!(x & (x - 1))) return -1;  /* forced to another digit */
+                cand[c] = b;
+                q[qn++] = (int16_t)c;
+                break;
+            }
+        }
+    }
+    return qn;
+}
+
+/* Propagate the `qn` cells in q (each has a single candidate, not yet placed), from a
+ * state where every rule held except around the queued cells (a branch from a saved
+ * fixpoint), or with `all` from any state. Returns 0 on contradiction.
+ *
+ * Hidden singles are swept, and locked pairs of two full units checked, only where a
+ * unit is dirty (a cell of it lost a candidate or was placed since that unit's last
+ * sweep; every unit after an extra revision, which does not say where it removed): the
+ * rules only remove candidates, so they reach the same fixpoint in any order, and a
+ * contradiction in every order. The state after each propagation, hence nodes, guesses
+ * and every seed's grids, is the one a sweep over every unit and pair reaches. */
+static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *nassigned,
+                     int16_t *q, int qn, int locked, int all)
+{
+    const int nc = m->nc;
+    dirty_track d;
+    d.words = m->dirty_words;
+    memset(&d.h, 0, sizeof d.h);
+    memset(&d.l, 0, sizeof d.l);
+    if (all) touch_all(m, &d);
+    else
+        for (int i = 0; i < qn; i++) touch(m, &d, q[i]);
     for (;;) {
         int qi = 0;
         while (qi < qn) {
@@ -507,6 +646,7 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
                     cand[*p] = x;
                     if (!x) return 0;
                     if (!(x & (x - 1))) q[qn++] = *p;
+                    touch(m, &d, *p);
                 }
             }
         }
@@ -516,50 +656,38 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
             return extra_sweep(m, cand, val, q, &qn) == 0;
         }
         qn = 0;
-        /* hidden singles: per unit of n cells, digits seen once / twice among open cells */
-        for (int u = 0; u < m->nfull; u++) {
-            const int16_t *uc = m->unit_cells + (size_t)u * n;
-            uint32_t once = 0, twice = 0, placed = 0;
-            for (int i = 0; i < n; i++) {
-                int c = uc[i];
-                uint32_t x = cand[c];
-                if (val[c]) placed |= x;
-                else { twice |= once & x; once |= x; }
+        if (d.words) {
+            /* placed before the next unit: their removals may settle other dirty units */
+            int u;
+            while (!qn && (u = take_dirty(&d)) >= 0) {
+                qn = hidden_singles(m, u, cand, val, q, 0);
+                if (qn < 0) return 0;
+                for (int i = 0; i < qn; i++) touch(m, &d, q[i]); /* they lost digits */
             }
-            if ((once | placed) != full) return 0;
-            uint32_t h = once & ~twice & ~placed;
-            while (h) {
-                uint32_t b = h & (0u - h);
-                h ^= b;
-                for (int i = 0; i < n; i++) {
-                    int c = uc[i];
-                    uint32_t x = cand[c];
-                    if (!val[c] && (x & b)) {
-                        if (x == b) break;            /* already forced this sweep */
-                        if (!(x & (x - 1))) return 0;  /* forced to another digit */
-                        cand[c] = b;
-                        q[qn++] = (int16_t)c;
-                        break;
-                    }
-                }
-            }
+        } else {
+            for (int u = 0; u < m->nfull; u++)
+                if ((qn = hidden_singles(m, u, cand, val, q, qn)) < 0) return 0;
         }
         if (qn) continue;
         if (m->has_extra) {
             int ex = extra_sweep(m, cand, val, q, &qn);
             if (ex < 0) return 0;
-            if (ex > 0) continue;
+            if (ex > 0) {  /* it does not say where it removed */
+                touch_all(m, &d);
+                continue;
+            }
         }
         if (!locked) return 1;
         /* singles are exhausted: locked candidates, then singles again after a removal */
-        int lc = locked_candidates(m, cand, val, q, &qn);
+        int lc = locked_candidates(m, cand, val, q, &qn, &d);
         if (lc <= 0) return lc == 0;
     }
 }
 
-nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
-                         const int32_t *forbidden, int nforbidden,
-                         const uint8_t *avoid, int randomise, uint64_t seed)
+/* nb_search_new, or with `seen` (see nb_solve_seen) the givens taken as placed. */
+static nb_search *search_new(const nb_model *m, const uint8_t *givens, const uint32_t *seen,
+                             const int32_t *forbidden, int nforbidden, const uint8_t *avoid,
+                             int randomise, uint64_t seed)
 {
     nb_search *s = nb_calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -585,7 +713,7 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
     s->rng = seed;
     s->phase = PH_START;
 
-    int st = nb_check_givens(m, givens);
+    int st = seen ? 0 : nb_check_givens(m, givens);
     if (st) {
         s->phase = PH_DONE;
         s->final_status = st;
@@ -613,18 +741,32 @@ nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
                 return s;
             }
             cand[c] = b;
-            s->queue[qn++] = (int16_t)c;
-        } else if (!(cand[c] & (cand[c] - 1))) {
-            if (!cand[c]) {
-                s->phase = PH_DONE;
-                s->final_status = NB_EXHAUSTED;
-                return s;
+            if (seen) { /* placed: its peers' masks already leave its digit out */
+                val[c] = givens[c];
+                h->nassigned++;
+            } else
+                s->queue[qn++] = (int16_t)c;
+        } else {
+            if (seen) cand[c] &= ~seen[c]; /* the givens' digits among its peers */
+            if (!(cand[c] & (cand[c] - 1))) {
+                if (!cand[c]) {
+                    s->phase = PH_DONE;
+                    s->final_status = NB_EXHAUSTED;
+                    return s;
+                }
+                s->queue[qn++] = (int16_t)c;
             }
-            s->queue[qn++] = (int16_t)c;
         }
     }
     s->qn = qn;
     return s;
+}
+
+nb_search *nb_search_new(const nb_model *m, const uint8_t *givens,
+                         const int32_t *forbidden, int nforbidden,
+                         const uint8_t *avoid, int randomise, uint64_t seed)
+{
+    return search_new(m, givens, NULL, forbidden, nforbidden, avoid, randomise, seed);
 }
 
 void nb_search_free(nb_search *s)
@@ -741,7 +883,8 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
     if (s->phase == PH_START) {
         if (s->fill9_tried) s->nodes = s->guesses = 0; /* the replay counts them again */
         s->nodes++;
-        if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn, s->locked)) s->phase = PH_DESCEND;
+        if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn, s->locked, 1))
+            s->phase = PH_DESCEND;
         else {
             s->phase = PH_DONE;
             s->final_status = NB_EXHAUSTED;
@@ -813,7 +956,7 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
             s->nodes++;
             cand[c] = b;
             s->queue[0] = (int16_t)c;
-            if (propagate(m, cand, val, &ch->nassigned, s->queue, 1, s->locked)) {
+            if (propagate(m, cand, val, &ch->nassigned, s->queue, 1, s->locked, 0)) {
                 s->phase = PH_DESCEND;
                 break;
             }
@@ -821,15 +964,10 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
     }
 }
 
-int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
-             int nforbidden, const uint8_t *avoid, const uint8_t *hint,
-             uint64_t limit, uint8_t *out,
-             uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
+/* One search from search_new's state to a status (nb_solve's contract). */
+static int solve_one(nb_search *s, const uint8_t *hint, uint64_t limit, uint8_t *out,
+                     uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
-    if (m->classic9)  /* c9_solve checks the givens itself, faster */
-        return c9_solve(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
-                        count, st);
-    nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
     if (s && !nb_search_hint(s, hint)) {
         nb_search_free(s);
         s = NULL;
@@ -843,4 +981,25 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
     nb_search_stats(s, st);
     nb_search_free(s);
     return status;
+}
+
+int nb_solve_seen(const nb_model *m, const uint8_t *givens, const uint32_t *seen,
+                  const int32_t *forbidden, int nforbidden, const uint8_t *avoid,
+                  const uint8_t *hint, uint64_t limit, uint8_t *out, uint64_t keep,
+                  const nb_budget *budget, uint64_t *count, nb_stats *st)
+{
+    nb_search *s = search_new(m, givens, seen, forbidden, nforbidden, avoid, 0, 0);
+    return solve_one(s, hint, limit, out, keep, budget, count, st);
+}
+
+int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
+             int nforbidden, const uint8_t *avoid, const uint8_t *hint,
+             uint64_t limit, uint8_t *out,
+             uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
+{
+    if (m->classic9)  /* c9_solve checks the givens itself, faster */
+        return c9_solve(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
+                        count, st);
+    nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
+    return solve_one(s, hint, limit, out, keep, budget, count, st);
 }

@@ -19,6 +19,8 @@
 
 #define NB_MAXN 25
 #define NB_MAXC (NB_MAXN * NB_MAXN)
+/* Most full units whose hidden singles are swept only when one of their cells changed. */
+#define NB_DIRTY_UNITS 256
 
 /* Search status codes (also exported to Python). */
 enum {
@@ -72,6 +74,13 @@ typedef struct {
     int16_t *lk_cells;
     int32_t *lk_start;
     uint8_t *lk_full;
+    /* Dirty-unit tracking (built by nb_model_prepare; dirty_words = 0 without it, or
+     * with more than NB_DIRTY_UNITS full units: propagation then sweeps every full unit
+     * and checks every pair). cu_mask[c * dirty_words ..]: the full units holding cell c,
+     * one bit each; lk_units[2k], lk_units[2k+1]: the units u, v of locked pair k. */
+    int dirty_words;
+    uint64_t *cu_mask;
+    int16_t *lk_units;
     /* Extra constraints (generic path only; all zero / NULL when absent). The arrays are
      * owned by whoever filled them (core.c: PyMem_Raw), like the unit and peer arrays.
      * has_extra != 0 when there is a relation, a sum or a sandwich: propagate() then
@@ -122,8 +131,9 @@ typedef struct {
 
 double nb_now(void);
 
-/* Build the locked-candidate tables of a model whose units are set (malloc'd; 0 on
- * allocation failure) and free them (safe on a zeroed model). */
+/* Build the locked-candidate tables and the full units of each cell of a model whose
+ * units are set (malloc'd; 0 on allocation failure) and free them (safe on a zeroed
+ * model). */
 int nb_model_prepare(nb_model *m);
 void nb_model_release(nb_model *m);
 
@@ -157,6 +167,15 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
              int nforbidden, const uint8_t *avoid, const uint8_t *hint,
              uint64_t limit, uint8_t *out,
              uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st);
+
+/* nb_solve on the generic path for a caller that keeps, per cell, the digits its peers
+ * hold among the givens (`seen`, bit d-1; exact for every empty cell): the givens are
+ * taken as placed, without nb_solve's walk over their peers and without the check for
+ * clashing givens (the caller's givens must not clash). Same answers, nodes and states. */
+int nb_solve_seen(const nb_model *m, const uint8_t *givens, const uint32_t *seen,
+                  const int32_t *forbidden, int nforbidden, const uint8_t *avoid,
+                  const uint8_t *hint, uint64_t limit, uint8_t *out, uint64_t keep,
+                  const nb_budget *budget, uint64_t *count, nb_stats *st);
 
 /* Direct clash among givens (or a value > n): NB_CONTRADICTORY / NB_INVALID / 0. */
 int nb_check_givens(const nb_model *m, const uint8_t *givens);

@@ -186,8 +186,9 @@ static int search(pass_ctx *x, const uint8_t *values, const int32_t *forbidden, 
      * directly, without nb_solve's clash check of every given (a third of a search here). */
     int status = x->m->classic9 ? c9_solve(values, forbidden, nforbidden, avoid, 1, x->scratch,
                                            0, &b, &count, &st)
-                                : nb_solve(x->m, values, forbidden, nforbidden, avoid, x->known,
-                                           1, x->scratch, 0, &b, &count, &st);
+                                : nb_solve_seen(x->m, values, x->seen, forbidden, nforbidden,
+                                                avoid, x->known, 1, x->scratch, 0, &b, &count,
+                                                &st);
     x->total.nodes += st.nodes;
     x->total.guesses += st.guesses;
     if (count) return 1;
@@ -218,8 +219,12 @@ static int test_group(pass_ctx *x, uint8_t *values, const int32_t *cells, int le
             break;
         }
         values[cells[i]] = x->known[cells[i]]; /* solutions differing here are ruled out */
+        show(x, cells[i], x->known[cells[i]], 1);     /* (seen stays exact for the search) */
     }
-    for (int j = 0; j < i; j++) values[cells[j]] = 0;
+    for (int j = 0; j < i; j++) {
+        values[cells[j]] = 0;
+        show(x, cells[j], x->known[cells[j]], -1);
+    }
     return answer;
 }
 

@@ -5,6 +5,7 @@ per engine.
         [--symmetries 3]
     python tests/benchmarks/bench_large.py split [--symmetries 3]
     python tests/benchmarks/bench_large.py generate [--sizes 16,25] [--count 15]
+    python tests/benchmarks/bench_large.py generate --sizes 16 --trees OLD,NEW --rounds 3
     python tests/benchmarks/bench_large.py make-data --count 8 --seed 2518   # tests/data
 
 ``unique``: ``check_unique`` on each puzzle of ``/work/shared/data/16x16-100.csv`` (16x16)
@@ -28,6 +29,12 @@ searches are of the same order: neither alone is the bottleneck.
 
 ``generate``: minimal puzzles with the default backend, as ``sudoku generate`` makes them
 (seeded); CPU time per puzzle, median and maximum.
+
+With ``--trees OLD,NEW`` (two source trees, each holding ``sudoku_model``, ``backends``
+and ``native_backtrack`` with its ``_core`` extension built in place, e.g. ``git archive
+REV | tar -x -C DIR`` and the extension compiled there), each round runs the same seeds in
+a child process per tree, in alternating order, and prints both medians and maxima
+(process CPU time per puzzle) and whether both made the same puzzles (a digest).
 
 ``make-data``: the stored 25x25 puzzles: for each index, a random full grid from the
 native search seeded with ``random.Random(seed * 1000 + index)``, its cells visited in a
@@ -223,6 +230,68 @@ def bench_generate(sizes: list[int], count: int, seed: int) -> None:
         )
 
 
+CHILD = r"""
+import hashlib, json, sys, time
+from sudoku_model import RuleSet, get_backend, shape_for_size
+from sudoku_model.generate import GenerationSpec, engine_for, generate_one, puzzle_seed
+import native_backtrack
+size, seed, count = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+spec = GenerationSpec(RuleSet.classic(shape_for_size(size)))
+gen = engine_for(get_backend())
+generate_one(spec, gen, seed=puzzle_seed(seed, -1))
+times, lines = [], []
+for index in range(count):
+    t0 = time.process_time()
+    made = generate_one(spec, gen, seed=puzzle_seed(seed, index), index=index)
+    times.append(time.process_time() - t0)
+    lines.append(made.puzzle.givens.to_line())
+print(json.dumps({"times": times, "where": native_backtrack.__file__,
+                  "digest": hashlib.sha256("".join(lines).encode()).hexdigest()[:16]}))
+"""
+
+
+def bench_generate_trees(
+    sizes: list[int], count: int, seed: int, trees: list[Path], rounds: int
+) -> None:
+    import json
+    import os
+    import subprocess
+
+    for size in sizes:
+        for r in range(rounds):
+            order = trees if r % 2 == 0 else trees[::-1]
+            got = {}
+            for tree in order:
+                tree = tree.resolve()
+                done = subprocess.run(
+                    [sys.executable, "-c", CHILD, str(size), str(seed), str(count)],
+                    capture_output=True,
+                    text=True,
+                    env=dict(os.environ, PYTHONPATH=str(tree)),
+                    cwd=tree,
+                    check=False,
+                )
+                if done.returncode:
+                    raise SystemExit(f"child on {tree} failed:\n{done.stderr}")
+                got[tree] = json.loads(done.stdout)
+                if not got[tree]["where"].startswith(str(tree)):
+                    raise SystemExit(f"the child on {tree} imported {got[tree]['where']}")
+            same = len({g["digest"] for g in got.values()}) == 1
+            parts = []
+            for tree in trees:
+                times = got[tree.resolve()]["times"]
+                parts.append(
+                    f"{tree.resolve().name}: median {statistics.median(times) * 1e3:.1f} ms"
+                    f" max {max(times) * 1e3:.1f} ms"
+                )
+            print(
+                f"{size}x{size} round {r}: "
+                + "  ".join(parts)
+                + f"  (n={count}, {'same puzzles' if same else 'DIFFERENT PUZZLES'})",
+                flush=True,
+            )
+
+
 def make_data(count: int, seed: int, out: Path) -> None:
     rules = RuleSet.classic(Shape(5, 5))
     sat = PySATBackend("cadical195", reduce_from=4)
@@ -268,6 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--symmetries", type=int, default=1)
     parser.add_argument("--out", type=Path, default=DATA_25)
+    parser.add_argument("--trees", default=None, help="OLD,NEW: generate in both, alternated")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1]] + sys.argv)}", flush=True)
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -277,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     elif args.what == "split":
         bench_split(args.data, args.seed, args.symmetries)
+    elif args.what == "generate" and args.trees:
+        trees = [Path(t) for t in args.trees.split(",")]
+        bench_generate_trees(sizes, args.count, args.seed, trees, args.rounds)
     elif args.what == "generate":
         bench_generate(sizes, args.count, args.seed)
     else:

@@ -129,8 +129,8 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(SETS), help=f"comma list of {', '.join(SETS)}")
     ap.add_argument(
         "--isa",
-        help="instruction set of our classic 9x9 search (c, sse2, popcnt, avx2; default: the "
-        "best this CPU runs); sse2 is the code as built before runtime dispatch",
+        help="instruction set of our classic 9x9 search (c, sse2, popcnt, avx2, avx512; default: "
+        "the best this CPU runs); sse2 is the code as built before runtime dispatch",
     )
     args = ap.parse_args()
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]

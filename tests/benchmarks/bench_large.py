@@ -317,6 +317,10 @@ def _variant_run(puzzle: Puzzle, variant: str) -> tuple[float, float, int, int]:
 
 
 def bench_variants(data: Path, seed: int, symmetries: int, variants: list[str]) -> None:
+    known = ("base", "level", "triads", "complement", "fresh-proof", "solver", "opt")
+    for variant in variants:
+        if variant.partition(":")[0] not in known:
+            raise SystemExit(f"unknown variant {variant!r}; kinds: {', '.join(known)}")
     rows: dict[str, list[tuple[float, float, int, int]]] = {v: [] for v in variants}
     for index, puzzle in enumerate(instances(25, data, seed, symmetries)):
         for variant in variants:

@@ -875,21 +875,46 @@ class ReducedCNF:
     """
 
     def __init__(
-        self, rules: RuleSet, givens: Sequence[int], *, stop: Callable[[], bool] | None = None
+        self,
+        rules: RuleSet,
+        givens: Sequence[int],
+        *,
+        stop: Callable[[], bool] | None = None,
+        level: str = "givens",
     ) -> None:
         """``stop()`` is asked every n cells and every unit; a true answer raises
-        :class:`_Expired`."""
+        :class:`_Expired`. ``level`` (one of :data:`backends.preprocess.LEVELS`) narrows
+        the candidates first with :func:`backends.preprocess.reduce_candidates`; the
+        cells it decides then count as givens (:meth:`decode` fills them in,
+        :meth:`blocking_clause` leaves them out: no solution differs there). The default,
+        ``givens``, only takes out what a peer given holds: stronger levels were measured
+        no faster on minimal 25x25 puzzles (``bench_large.py variants``).
+
+        Raises:
+            ValueError: ``level`` is not one of the levels.
+        """
         n = rules.shape.size
         peers = rules.peers
+        cand: list[tuple[int, ...]] = []
+        contradiction = False
+        if level != "givens":
+            from .preprocess import reduce_candidates
+
+            reduced = reduce_candidates(rules, givens, level, stop=stop)
+            givens = tuple(reduced.values)
+            contradiction = reduced.contradiction
+            for cell, value in enumerate(givens):
+                mask = 0 if value else reduced.candidates[cell]
+                cand.append(tuple(d for d in range(1, n + 1) if mask >> d & 1))
+        else:
+            full = frozenset(range(1, n + 1))
+            for cell, value in enumerate(givens):
+                if value:
+                    cand.append(())
+                    continue
+                cand.append(tuple(sorted(full.difference([givens[p] for p in peers[cell]]))))
         self.givens = givens
         # var(cell, digit) = cell_var[cell] + index of digit among the cell's candidates
-        cand: list[tuple[int, ...]] = []
-        full = frozenset(range(1, n + 1))
-        for cell, value in enumerate(givens):
-            if value:
-                cand.append(())
-                continue
-            cand.append(tuple(sorted(full.difference([givens[p] for p in peers[cell]]))))
         self.candidates = cand
         var_of: list[dict[int, int]] = []
         top = 0
@@ -906,7 +931,7 @@ class ReducedCNF:
                 lits = list(table.values())
                 clauses.append(lits)
                 clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :])
-        self.impossible = any(not c and not v for c, v in zip(cand, givens))
+        self.impossible = contradiction or any(not c and not v for c, v in zip(cand, givens))
         full_units = set(rules.full_units)
         for unit in rules.units:
             if stop is not None and stop():
@@ -942,11 +967,14 @@ class ReducedCNF:
         return tuple(values)
 
     def blocking_clause(self, grid: Sequence[int], cells: Sequence[int] | None = None) -> list[int]:
-        """ "Some empty cell (of ``cells``, default all) differs from ``grid``"."""
+        """ "Some empty cell (of ``cells``, default all) differs from ``grid``". Cells
+        the givens (or a ``level``'s eliminations) decide are left out: no solution differs
+        there, so the clause may be empty (no such solution)."""
         var_of = self.var_of
+        givens = self.givens
         if cells is None:
-            cells = [c for c, v in enumerate(self.givens) if not v]
-        return [-var_of[c][grid[c]] for c in cells]
+            cells = [c for c, v in enumerate(givens) if not v]
+        return [-var_of[c][grid[c]] for c in cells if not givens[c]]
 
     def phases_of(self, grid: Sequence[int]) -> list[int]:
         """Every variable's literal, positive where ``grid`` holds that digit."""

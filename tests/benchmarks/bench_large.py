@@ -7,6 +7,8 @@ per engine.
     python tests/benchmarks/bench_large.py generate [--sizes 16,25] [--count 15]
     python tests/benchmarks/bench_large.py generate --sizes 16 --trees OLD,NEW --rounds 3
     python tests/benchmarks/bench_large.py make-data --count 8 --seed 2518   # tests/data
+    python tests/benchmarks/bench_large.py variants --symmetries 3 \
+        --variants base,level:locked,level:pairs,triads,complement,fresh-proof
 
 ``unique``: ``check_unique`` on each puzzle of ``/work/shared/data/16x16-100.csv`` (16x16)
 and of ``tests/data/minimal-25x25.txt`` (25x25), each under ``--symmetries`` random
@@ -36,6 +38,19 @@ REV | tar -x -C DIR`` and the extension compiled there), each round runs the sam
 a child process per tree, in alternating order, and prints both medians and maxima
 (process CPU time per puzzle) and whether both made the same puzzles (a digest).
 
+``variants``: alternatives to the routed 25x25 check's formula and searches, run one after
+another on each instance (alternated per instance): CPU and CaDiCaL conflicts of the first
+solution and of the proof, median, maximum and sum per variant. Conflicts do not depend
+on the machine's load, so they compare variants exactly where CPU times are noisy.
+``base`` is what the routed check does (:class:`~backends.sat.ReducedCNF`,
+``REDUCED_TUNING``, the proof in the same solver with the first solution blocked);
+``level:L`` narrows the candidates first (``backends.preprocess`` level L); ``triads``
+adds a variable per (box-line intersection, digit) with "exactly one intersection" per
+line and per box (tdoku's triads, as clauses); ``complement`` sets the proof's phases to
+the complement of the first solution; ``fresh-proof`` proves in a fresh solver (no learnt
+clauses kept); ``solver:NAME`` another PySAT solver (positive phases set); ``opt:K=V``
+one more CaDiCaL option over ``REDUCED_TUNING``.
+
 ``make-data``: the stored 25x25 puzzles: for each index, a random full grid from the
 native search seeded with ``random.Random(seed * 1000 + index)``, its cells visited in a
 random order of the same generator, each emptied unless a solution differing from the grid
@@ -51,7 +66,7 @@ import sys
 import time
 from pathlib import Path
 
-from backends.sat import PySATBackend
+from backends.sat import PySATBackend, ReducedCNF
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, get_backend, shape_for_size
 from sudoku_model.canon import Transform
 from sudoku_model.solving import Backend, VerdictKind
@@ -203,6 +218,138 @@ def bench_split(data: Path, seed: int, symmetries: int) -> None:
         )
 
 
+def _triad_clauses(rules: RuleSet, cnf: ReducedCNF, top: int) -> tuple[list[list[int]], int]:
+    """Exactly one of the intersections of a line with the boxes, and of a box with the
+    lines, holds each digit, through a variable per (intersection, digit)."""
+    shape = rules.shape
+    n, br, bc = shape.size, shape.box_rows, shape.box_cols
+    values, var_of = cnf.givens, cnf.var_of
+    out: list[list[int]] = []
+
+    def exactly_one(group: list[int | bool]) -> None:
+        if True in group:
+            return
+        lits = [x for x in group if x is not False and x is not True]
+        out.append(lits)
+        out.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :])
+
+    for d in range(1, n + 1):
+        seg: dict[tuple[str, int, int], int | bool] = {}
+        for kind, per, width in (("r", n // bc, bc), ("c", n // br, br)):
+            for line in range(n):
+                for k in range(per):
+                    cells = (
+                        [line * n + k * bc + j for j in range(width)]
+                        if kind == "r"
+                        else [(k * br + j) * n + line for j in range(width)]
+                    )
+                    if any(values[c] == d for c in cells):
+                        seg[kind, line, k] = True
+                        continue
+                    lits = [var_of[c][d] for c in cells if d in var_of[c]]
+                    if len(lits) <= 1:
+                        seg[kind, line, k] = lits[0] if lits else False
+                        continue
+                    top += 1
+                    out.append([-top, *lits])
+                    out.extend([-x, top] for x in lits)
+                    seg[kind, line, k] = top
+        for line in range(n):
+            exactly_one([seg["r", line, k] for k in range(n // bc)])
+            exactly_one([seg["c", line, k] for k in range(n // br)])
+        for r in range(n // br):
+            for c in range(n // bc):
+                exactly_one([seg["r", r * br + j, c] for j in range(br)])
+                exactly_one([seg["c", c * bc + j, r] for j in range(bc)])
+    return out, top
+
+
+def _variant_run(puzzle: Puzzle, variant: str) -> tuple[float, float, int, int]:
+    """(first solution CPU, proof CPU, their conflicts) of one variant on one puzzle; the
+    first CPU figure includes building and loading the formula."""
+    from pysat.solvers import Solver
+
+    from backends.sat import REDUCED_TUNING
+
+    kind, _, arg = variant.partition(":")
+    name = arg if kind == "solver" else "cadical195"
+    options: dict[str, int] = dict(REDUCED_TUNING)
+    if kind == "opt":
+        key, _, value = arg.partition("=")
+        options[key] = int(value)
+
+    def conflicts(solver: Solver) -> int:
+        return int(solver.accum_stats().get("conflicts", 0)) if name != "kissat404" else 0
+
+    t0 = time.process_time()
+    cnf = ReducedCNF(puzzle.rules, puzzle.givens.values, level=arg if kind == "level" else "givens")
+    clauses = cnf.clauses
+    if kind == "triads":
+        extra, _ = _triad_clauses(puzzle.rules, cnf, cnf.num_vars)
+        clauses = clauses + extra
+
+    def load() -> Solver:
+        solver = Solver(name=name)
+        if name.startswith("cadical") and name != "cadical103":
+            solver.solver.configure(options)
+        solver.append_formula(clauses)
+        if not name.startswith("cadical"):
+            solver.set_phases(range(1, cnf.num_vars + 1))
+        return solver
+
+    solver = load()
+    try:
+        if not solver.solve():
+            raise SystemExit(f"{variant}: no solution")
+        first = cnf.decode(solver.get_model())
+        c1 = conflicts(solver)
+        t1 = time.process_time()
+        block = cnf.blocking_clause(first)
+        if kind == "fresh-proof":
+            solver.delete()
+            solver = load()
+            c1_base = 0
+        else:
+            c1_base = c1
+        if kind == "complement":
+            solver.set_phases(block)
+        solver.add_clause(block)
+        if solver.solve():
+            raise SystemExit(f"{variant}: not unique")
+        c2 = conflicts(solver) - c1_base
+        t2 = time.process_time()
+    finally:
+        solver.delete()
+    return t1 - t0, t2 - t1, c1, c2
+
+
+def bench_variants(data: Path, seed: int, symmetries: int, variants: list[str]) -> None:
+    known = ("base", "level", "triads", "complement", "fresh-proof", "solver", "opt")
+    for variant in variants:
+        if variant.partition(":")[0] not in known:
+            raise SystemExit(f"unknown variant {variant!r}; kinds: {', '.join(known)}")
+    rows: dict[str, list[tuple[float, float, int, int]]] = {v: [] for v in variants}
+    for index, puzzle in enumerate(instances(25, data, seed, symmetries)):
+        for variant in variants:
+            row = _variant_run(puzzle, variant)
+            rows[variant].append(row)
+            print(
+                f"  #{index} {variant:<16} first {row[0]:.3f} s ({row[2]} conflicts), "
+                f"proof {row[1]:.3f} s ({row[3]} conflicts)",
+                file=sys.stderr,
+                flush=True,
+            )
+    for variant, got in rows.items():
+        cpu = [a + b for a, b, _, _ in got]
+        conf = [c + d for _, _, c, d in got]
+        print(
+            f"25x25 {variant:<16} n={len(got)} CPU median {statistics.median(cpu):.3f} s "
+            f"max {max(cpu):.3f} s sum {sum(cpu):.1f} s; conflicts median "
+            f"{statistics.median(conf):.0f} max {max(conf)} sum {sum(conf)}",
+            flush=True,
+        )
+
+
 def bench_generate(sizes: list[int], count: int, seed: int) -> None:
     from sudoku_model.generate import GenerationSpec, engine_for, generate_one, puzzle_seed
 
@@ -328,7 +475,8 @@ def make_data(count: int, seed: int, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("unique", "split", "generate", "make-data"))
+    parser.add_argument("what", choices=("unique", "split", "generate", "make-data", "variants"))
+    parser.add_argument("--variants", default="base,level:locked,triads,complement,fresh-proof")
     parser.add_argument("--sizes", default="16,25")
     parser.add_argument("--engines", default="default,native-c,pysat-full,reduced,cpsat")
     parser.add_argument("--data", type=Path, default=SHARED)
@@ -351,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "generate" and args.trees:
         trees = [Path(t) for t in args.trees.split(",")]
         bench_generate_trees(sizes, args.count, args.seed, trees, args.rounds)
+    elif args.what == "variants":
+        bench_variants(args.data, args.seed, args.symmetries, args.variants.split(","))
     elif args.what == "generate":
         bench_generate(sizes, args.count, args.seed)
     else:

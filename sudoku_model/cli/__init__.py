@@ -201,4 +201,11 @@ def run() -> None:
     :class:`~sudoku_model.cli.common.Terminated` (outputs closed, exit 143). Only here, not
     in :func:`main`, which tests and notebooks call in-process."""
     signal.signal(signal.SIGTERM, _terminate)
-    raise SystemExit(main())
+    code = main()
+    # The process ends now: the collections of the interpreter's teardown would walk every
+    # object of every imported module (14 ms of a 100 ms `sudoku verify` of one puzzle).
+    # Frozen objects are skipped; outputs are closed and stdout flushed by main already.
+    import gc
+
+    gc.freeze()
+    raise SystemExit(code)

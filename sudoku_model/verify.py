@@ -1646,7 +1646,7 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
     if answer is None or not answer.evidence_ok:
         return None
     codes = answer.codes
-    options = _options_of(config)
+    options = _bulk_options(config)
     size = answer.size
     seconds = answer.seconds / size if size else 0.0
     stats = {"batch_size": size, **{f"batch_{k}": v for k, v in answer.stats.items()}}
@@ -1686,6 +1686,21 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
     chunk = TextChunk(text, count, summary, notes)
     chunk.nbytes = len(joined) + 1
     return chunk
+
+
+_BULK_OPTIONS: dict[VerifyConfig, dict[str, Any]] = {}
+
+
+def _bulk_options(config: VerifyConfig) -> dict[str, Any]:
+    """The options of a configuration, one dict for every chunk of it: the record tail
+    that holds them is cached by the dict's identity (:func:`_tail`), so a dict per chunk
+    formatted it anew each time. Callers never change it."""
+    options = _BULK_OPTIONS.get(config)
+    if options is None:
+        if len(_BULK_OPTIONS) > 16:
+            _BULK_OPTIONS.clear()
+        options = _BULK_OPTIONS[config] = _options_of(config)
+    return options
 
 
 _ODD_CODE = PLAIN_KINDS.index(None)

@@ -114,6 +114,81 @@ void nb_model_release(nb_model *m)
     m->cu_mask = NULL;
     m->lk_units = NULL;
     m->dirty_words = 0;
+    nb_free(m->lk_pmask);
+    m->lk_pmask = NULL;
+    nb_free(m->lk_rest);
+    nb_free(m->lk_rest_start);
+    nb_free(m->cs_start);
+    nb_free(m->cs_list);
+    m->lk_rest = NULL;
+    m->lk_rest_start = NULL;
+    m->cs_start = NULL;
+    m->cs_list = NULL;
+}
+
+/* The segment recipes of the locked pairs (nb_model.lk_rest) and the segments of each
+ * cell; left out (every run read cell by cell) above NB_SEG_MAX pairs. Each run is
+ * covered greedily by the segments of at least two cells that lie inside it and are
+ * disjoint from those taken, then by its remaining cells. 0 on allocation failure. */
+static int index_segments(nb_model *m)
+{
+    const int np = m->nlocked, nc = m->nc;
+    if (!np || np > NB_SEG_MAX) return 1;
+    const int16_t *cells = m->lk_cells;
+    const int32_t *st = m->lk_start;
+    uint8_t *mark = nb_calloc((size_t)nc, 1);
+    int32_t *rest_start = nb_malloc(sizeof(int32_t) * (size_t)(2 * np + 1));
+    int32_t *cs_start = nb_calloc((size_t)nc + 1, sizeof(int32_t));
+    int32_t *cs_list = nb_malloc(sizeof(int32_t) * (size_t)(st[3 * np] + 1));
+    /* a run's recipe is never longer than the run */
+    int32_t *rest = nb_malloc(sizeof(int32_t) * (size_t)(st[3 * np] + 1));
+    int32_t *fill = NULL;
+    if (!mark || !rest_start || !cs_start || !cs_list || !rest) goto fail;
+    size_t len = 0;
+    for (int k = 0; k < np; k++)
+        for (int side = 0; side < 2; side++) {
+            const int16_t *a = cells + st[3 * k + 1 + side], *e = cells + st[3 * k + 2 + side];
+            rest_start[2 * k + side] = (int32_t)len;
+            for (const int16_t *c = a; c < e; c++) mark[*c] = 1; /* 1: to cover */
+            for (int sg = 0; sg < np; sg++) {
+                const int16_t *sa = cells + st[3 * sg], *se = cells + st[3 * sg + 1];
+                if (se - sa < 2) continue;
+                int inside = 1;
+                for (const int16_t *c = sa; c < se && inside; c++) inside = mark[*c] == 1;
+                if (!inside) continue;
+                for (const int16_t *c = sa; c < se; c++) mark[*c] = 2; /* 2: covered */
+                rest[len++] = sg;
+            }
+            for (const int16_t *c = a; c < e; c++) {
+                if (mark[*c] == 1) rest[len++] = -(int32_t)*c - 1;
+                mark[*c] = 0;
+            }
+        }
+    rest_start[2 * np] = (int32_t)len;
+    for (int k = 0; k < np; k++)
+        for (int32_t i = st[3 * k]; i < st[3 * k + 1]; i++) cs_start[cells[i] + 1]++;
+    for (int c = 0; c < nc; c++) cs_start[c + 1] += cs_start[c];
+    nb_free(mark);
+    mark = NULL;
+    fill = nb_malloc(sizeof(int32_t) * (size_t)nc);
+    if (!fill) goto fail;
+    memcpy(fill, cs_start, sizeof(int32_t) * (size_t)nc);
+    for (int k = 0; k < np; k++)
+        for (int32_t i = st[3 * k]; i < st[3 * k + 1]; i++) cs_list[fill[cells[i]]++] = k;
+    nb_free(fill);
+    m->lk_rest = rest;
+    m->lk_rest_start = rest_start;
+    m->cs_start = cs_start;
+    m->cs_list = cs_list;
+    return 1;
+fail:
+    nb_free(mark);
+    nb_free(fill);
+    nb_free(rest_start);
+    nb_free(cs_start);
+    nb_free(cs_list);
+    nb_free(rest);
+    return 0;
 }
 
 /* The full units of each cell as bit masks (cu_mask), for the dirty-unit sweeps of
@@ -130,6 +205,15 @@ static int index_cell_units(nb_model *m)
             mask[(size_t)m->unit_cells[(size_t)u * n + i] * words + (u >> 6)] |= 1ull << (u & 63);
     m->cu_mask = mask;
     m->dirty_words = words;
+    if (words == 1 && m->nlocked) {
+        uint64_t *pm = nb_malloc(sizeof *pm * (size_t)m->nlocked);
+        if (!pm) return 0;
+        for (int k = 0; k < m->nlocked; k++) {
+            int u = m->lk_units[2 * k], v = m->lk_units[2 * k + 1];
+            pm[k] = u < m->nfull && v < m->nfull ? (1ull << u) | (1ull << v) : ~0ull;
+        }
+        m->lk_pmask = pm;
+    }
     return 1;
 }
 
@@ -209,7 +293,7 @@ int nb_model_prepare(nb_model *m)
     m->lk_start = starts;
     m->lk_full = fullflags;
     m->lk_units = pairunits;
-    if (!index_cell_units(m)) {
+    if (!index_cell_units(m) || !index_segments(m)) {
         nb_model_release(m);
         return 0;
     }
@@ -287,11 +371,40 @@ static inline uint32_t or_cells(const uint32_t *cand, const int16_t *c, const in
     return x;
 }
 
+/* The ORs of the segments (see nb_model.lk_rest) during one locked-candidates pass, each
+ * computed when first asked and dropped when a cell of it loses a candidate: every OR
+ * read is the one of the cells as they are, as if the run were read cell by cell. */
+typedef struct {
+    uint32_t or_[NB_SEG_MAX];
+    uint8_t ok[NB_SEG_MAX];
+} seg_cache;
+
+static inline uint32_t seg_or(const nb_model *m, seg_cache *sc, const uint32_t *cand, int s)
+{
+    if (!sc->ok[s]) {
+        sc->or_[s] = or_cells(cand, m->lk_cells + m->lk_start[3 * s],
+                              m->lk_cells + m->lk_start[3 * s + 1]);
+        sc->ok[s] = 1;
+    }
+    return sc->or_[s];
+}
+
+/* OR of the candidates of the run whose recipe is lk_rest[from .. to). */
+static inline uint32_t or_recipe(const nb_model *m, seg_cache *sc, const uint32_t *cand,
+                                 int32_t from, int32_t to)
+{
+    uint32_t x = 0;
+    for (const int32_t *r = m->lk_rest + from, *e = m->lk_rest + to; r < e; r++)
+        x |= *r >= 0 ? seg_or(m, sc, cand, *r) : cand[-*r - 1];
+    return x;
+}
+
 /* Remove `b` from the open cells of a run; cells left with one candidate go to q.
- * Returns the new queue length, or -1 on a contradiction. *changed is set on a removal. */
-static inline int strip_cells(const nb_model *m, dirty_track *d, uint32_t *cand,
-                              const uint8_t *val, const int16_t *c, const int16_t *e,
-                              uint32_t b, int16_t *q, int qn, int *changed)
+ * Returns the new queue length, or -1 on a contradiction. *changed is set on a removal;
+ * the segments of a cell that changed are dropped from sc (when not NULL). */
+static inline int strip_cells(const nb_model *m, dirty_track *d, seg_cache *sc,
+                              uint32_t *cand, const uint8_t *val, const int16_t *c,
+                              const int16_t *e, uint32_t b, int16_t *q, int qn, int *changed)
 {
     for (; c < e; c++) {
         uint32_t x = cand[*c];
@@ -301,6 +414,9 @@ static inline int strip_cells(const nb_model *m, dirty_track *d, uint32_t *cand,
         cand[*c] = x;
         *changed = 1;
         touch(m, d, *c);
+        if (sc)
+            for (int32_t i = m->cs_start[*c]; i < m->cs_start[*c + 1]; i++)
+                sc->ok[m->cs_list[i]] = 0;
         if (!(x & (x - 1))) q[qn++] = *c;
     }
     return qn;
@@ -321,22 +437,35 @@ static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *v
     const int nfull = m->nfull;
     dirty_set check = d->l;
     memset(&d->l, 0, sizeof d->l);
+    seg_cache cache, *sc = m->lk_rest ? &cache : NULL;
+    if (sc) memset(sc->ok, 0, (size_t)m->nlocked);
     for (int k = 0; k < m->nlocked; k++, st += 3) {
-        if (d->words) {
+        if (m->lk_pmask) {
+            if (!(check.w[0] & m->lk_pmask[k])) continue;
+        } else if (d->words) {
             int u = m->lk_units[2 * k], v = m->lk_units[2 * k + 1];
             if (u < nfull && v < nfull && !is_set(&check, u) && !is_set(&check, v)) continue;
         }
         const int16_t *a = cells + st[0], *b = cells + st[1], *c = cells + st[2],
                       *e = cells + st[3];
-        uint32_t in = or_cells(cand, a, b);
-        uint32_t u_rest = or_cells(cand, b, c), v_rest = or_cells(cand, c, e);
+        uint32_t in, u_rest, v_rest;
+        if (sc) {
+            const int32_t *rs = m->lk_rest_start + 2 * k;
+            in = seg_or(m, sc, cand, k);
+            u_rest = or_recipe(m, sc, cand, rs[0], rs[1]);
+            v_rest = or_recipe(m, sc, cand, rs[1], rs[2]);
+        } else {
+            in = or_cells(cand, a, b);
+            u_rest = or_cells(cand, b, c);
+            v_rest = or_cells(cand, c, e);
+        }
         int full = m->lk_full[k];
         /* digits that u holds only in the shared cells and v's other cells still allow */
         uint32_t from_v = (full & 1) ? in & ~u_rest & v_rest : 0;
         uint32_t from_u = (full & 2) ? in & ~v_rest & u_rest : 0;
-        if (from_v && (n = strip_cells(m, d, cand, val, c, e, from_v, q, n, &changed)) < 0)
+        if (from_v && (n = strip_cells(m, d, sc, cand, val, c, e, from_v, q, n, &changed)) < 0)
             return -1;
-        if (from_u && (n = strip_cells(m, d, cand, val, b, c, from_u, q, n, &changed)) < 0)
+        if (from_u && (n = strip_cells(m, d, sc, cand, val, b, c, from_u, q, n, &changed)) < 0)
             return -1;
     }
     *qn = n;
@@ -584,8 +713,11 @@ static inline int hidden_singles(const nb_model *m, int u, uint32_t *cand, const
     for (int i = 0; i < n; i++) {
         int c = uc[i];
         uint32_t x = cand[c];
-        if (val[c]) placed |= x;
-        else { twice |= once & x; once |= x; }
+        /* without a branch: whether a cell is placed is close to random here */
+        uint32_t open = val[c] ? 0u : ~0u, y = x & open;
+        placed |= x & ~open;
+        twice |= once & y;
+        once |= y;
     }
     if ((once | placed) != m->full) return -1;
     uint32_t h = once & ~twice & ~placed;

@@ -21,6 +21,8 @@
 #define NB_MAXC (NB_MAXN * NB_MAXN)
 /* Most full units whose hidden singles are swept only when one of their cells changed. */
 #define NB_DIRTY_UNITS 256
+/* Most locked pairs whose runs are read through segments (see nb_model.lk_rest). */
+#define NB_SEG_MAX 1024
 
 /* Search status codes (also exported to Python). */
 enum {
@@ -81,6 +83,22 @@ typedef struct {
     int dirty_words;
     uint64_t *cu_mask;
     int16_t *lk_units;
+    /* Segments (built by nb_model_prepare for at most NB_SEG_MAX pairs; lk_rest = NULL
+     * otherwise): segment k is the shared run u&v of pair k. The runs u-v and v-u of pair
+     * k are covered, disjointly, by whole segments and single cells: entries
+     * lk_rest[lk_rest_start[2k] .. lk_rest_start[2k+1]] (u-v) and
+     * [lk_rest_start[2k+1] .. lk_rest_start[2k+2]] (v-u), a segment s as s >= 0, a cell c
+     * as -(c+1). So a locked-candidates pass ORs each segment once (on a box and line
+     * model: a third of the loads) instead of every cell of every pair; a segment's OR is
+     * dropped when one of its cells loses a candidate (the segments of cell c:
+     * cs_list[cs_start[c] .. cs_start[c+1]]). */
+    /* With one dirty word (at most 64 full units): lk_pmask[k] has the bits of the units
+     * u, v of pair k when both are full, else every bit (the pair is always checked). */
+    uint64_t *lk_pmask;
+    int32_t *lk_rest;
+    int32_t *lk_rest_start;
+    int32_t *cs_start;
+    int32_t *cs_list;
     /* Extra constraints (generic path only; all zero / NULL when absent). The arrays are
      * owned by whoever filled them (core.c: PyMem_Raw), like the unit and peer arrays.
      * has_extra != 0 when there is a relation, a sum or a sandwich: propagate() then

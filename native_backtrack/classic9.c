@@ -560,6 +560,20 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
 #define C9_OLD(name) C9_FN(name)
 #endif
 
+/* Bit count: the instruction where the variant has it, else without (the build targets
+ * any x86_64, where __builtin_popcountll would be a libgcc call); both searches use it. */
+C9_TARGET static inline int C9_FN(pop64)(uint64_t x)
+{
+#if C9_POPCNT
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 #if !C9_FIRST_AVX2
 
 /* Remove `cells` from the nine entries g[0..8] of a band; returns the bits of those that
@@ -651,20 +665,6 @@ C9_TARGET static inline void C9_FN(count_digits)(const uint32_t *g, uint32_t *on
     *one = c1;
     *two = c2;
     *three = c3;
-#endif
-}
-
-/* Bit count: the instruction where the variant has it, else without (the build targets
- * any x86_64, where __builtin_popcountll would be a libgcc call). */
-C9_TARGET static inline int C9_FN(pop64)(uint64_t x)
-{
-#if C9_POPCNT
-    return __builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
 #endif
 }
 
@@ -1050,18 +1050,6 @@ typedef int (*C9_FN(k9_band_fn))(k9_state *, int);
 static const C9_FN(k9_band_fn) C9_FN(k9_bands)[6] = {C9_FN(band0), C9_FN(band1), C9_FN(band2),
                                                C9_FN(band3), C9_FN(band4), C9_FN(band5)};
 
-C9_TARGET static inline int C9_FN(k9_pop64)(uint64_t x)
-{
-#if C9_POPCNT
-    return __builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
-
 C9_TARGET static void C9_FN(k9_extract)(const k9_state *s, uint8_t *out)
 {
     for (int b = 0; b < 9; b++) {
@@ -1078,7 +1066,7 @@ C9_TARGET static void C9_FN(k9_search)(k9_state *s, c9_ctx *ctx)
     for (int j = 0; j < 6; j++) {
         typedef uint64_t q2 __attribute__((vector_size(16)));
         q2 q = (q2)s->cfg[j];
-        int n = C9_FN(k9_pop64)(q[0]) + C9_FN(k9_pop64)(q[1]);
+        int n = C9_FN(pop64)(q[0]) + C9_FN(pop64)(q[1]);
         if (n > 9 && n < bestn) {
             bestn = n;
             best = j;
@@ -1214,7 +1202,7 @@ C9_TARGET static int C9_FN(count_body)(const uint8_t *givens, const int32_t *for
     uint64_t glo;
     uint32_t ghi;
     C9_FN(k9_given_cells)(givens, &glo, &ghi);
-    if (C9_FN(k9_pop64)(glo) + C9_FN(k9_pop64)(ghi) < K9_MIN_GIVENS)
+    if (C9_FN(pop64)(glo) + C9_FN(pop64)(ghi) < K9_MIN_GIVENS)
         return C9_OLD(solve_body)(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
                                  count, st);
     c9_ctx ctx = {limit, keep, 0, out, avoid, budget, 1, 0, 0};
@@ -1230,8 +1218,8 @@ C9_TARGET static int C9_FN(count_body)(const uint8_t *givens, const int32_t *for
     }
     uint32_t biv[3];
     if (!ok || !C9_OLD(propagate)(&o, biv)) return C9_FN(k9_finish)(&ctx, count, st);
-    int open = C9_FN(k9_pop64)(o.unsolved[0] | (uint64_t)o.unsolved[1] << 27) +
-               C9_FN(k9_pop64)(o.unsolved[2]);
+    int open = C9_FN(pop64)(o.unsolved[0] | (uint64_t)o.unsolved[1] << 27) +
+               C9_FN(pop64)(o.unsolved[2]);
     if (open < K9_OPEN_CELLS) {
         C9_OLD(search)(&o, &ctx, biv);  /* solved (open == 0) included */
         return C9_FN(k9_finish)(&ctx, count, st);

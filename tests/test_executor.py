@@ -154,6 +154,34 @@ def test_a_local_cluster_works_here_while_it_starts_then_hands_over_in_order():
     assert ex.width == 4  # two tasks in flight per worker thread
 
 
+def _wait_for_the_cluster(item: tuple[int, int, str]) -> bool:
+    """The first item waits (here, while the cluster starts) until a Dask worker has run
+    a later one; later items, run by a worker, say so."""
+    index, parent, marker = item
+    if os.getpid() != parent:
+        with open(marker, "a"):
+            pass
+        return True
+    if index > 0:
+        return False
+    deadline = time.monotonic() + 90
+    while not os.path.exists(marker) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.path.exists(marker)
+
+
+def test_a_cluster_that_comes_up_gets_work_before_the_task_here_ends(tmp_path):
+    # The hand-over used to wait for the task at the head of the queue (running here)
+    # to end: the new workers idled meanwhile, up to a whole task.
+    pytest.importorskip("dask.distributed")
+    marker = str(tmp_path / "a-worker-ran")
+    items = [(i, os.getpid(), marker) for i in range(6)]
+    with Executor(kind="dask", dask="local", jobs=2) as ex:
+        results = [r for _, r in ex.map(_wait_for_the_cluster, items)]
+    assert results[0], "the workers got no task while the first one ran here"
+    assert results[2:] == [True] * 4
+
+
 def test_work_that_holds_the_gil_waits_for_the_local_cluster():
     # A search holding the GIL here would starve the thread that starts the cluster
     # (PySAT: the cluster came up only when a 15 s run was over); so nothing runs here.

@@ -193,6 +193,35 @@ def test_work_that_holds_the_gil_waits_for_the_local_cluster():
     assert os.getpid() not in {pid for _, (_, pid) in got}
 
 
+def _sized_result(item: int) -> tuple[int, bytes]:
+    return item, bytes([item % 256]) * (item * 1024)
+
+
+@pytest.mark.parametrize("stop_early", [False, True])
+def test_a_local_clusters_big_results_come_back_through_files_that_are_removed(
+    monkeypatch, stop_early
+):
+    pytest.importorskip("dask.distributed")
+    from sudoku_model import executor
+
+    loaded = []
+    real_load = executor._Spilled.load
+    monkeypatch.setattr(executor._Spilled, "load", lambda s: loaded.append(s) or real_load(s))
+    sizes = [1, 200, 3, 70, 100, 2, 64, 65] * 3  # KiB; spilled from 64 on
+    ex = Executor(kind="dask", dask="local", jobs=2, work_while_starting=False)
+    got = []
+    with ex:
+        folder = ex._spill
+        assert folder is not None and os.path.isdir(folder)
+        for item, result in ex.map(_sized_result, sizes):
+            got.append((item, result))
+            if stop_early and len(got) == 5:
+                break  # results of tasks in flight are left in the folder
+    assert not os.path.exists(folder)
+    assert got == [(s, _sized_result(s)) for s in sizes[: len(got)]]
+    assert len(loaded) == sum(s >= 64 for s in sizes[: len(got)])
+
+
 def test_verify_lets_only_gil_free_backends_work_while_the_cluster_starts():
     from sudoku_model.verify import releases_gil
 

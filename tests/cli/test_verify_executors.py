@@ -185,8 +185,11 @@ def test_dask_run_stopped_by_a_signal_then_resumed(tmp_path, sig):
     assert sudoku("verify", str(source), "-o", str(full)).returncode == 2
     part = tmp_path / "part.jsonl"
     args = ["verify", str(source), "-o", str(part), "--dask", "local", "--jobs", "2"]
+    spill = tmp_path / "tmp"  # where the workers leave big results: removed at the end
+    spill.mkdir()
+    env = {**os.environ, "TMPDIR": str(spill)}
     proc = subprocess.Popen(
-        [*CLI, *args], stderr=subprocess.PIPE, text=True, start_new_session=True
+        [*CLI, *args], stderr=subprocess.PIPE, text=True, start_new_session=True, env=env
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
@@ -205,6 +208,7 @@ def test_dask_run_stopped_by_a_signal_then_resumed(tmp_path, sig):
     while session_processes(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not session_processes(proc.pid), "Dask processes left behind"
+    assert not list(spill.glob("sudoku-dask-*")), "a folder of results left behind"
     written = part.read_text()
     assert written.endswith("\n")
     want = untimed(full.read_text(), "jsonl")

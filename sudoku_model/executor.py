@@ -312,8 +312,13 @@ def _call_pickled(blob: bytes) -> Any:  # pragma: no cover - runs on Dask worker
     global _spilled
     _spilled += 1
     path = os.path.join(spill, f"{os.getpid()}-{_spilled}")
-    with open(path, "wb") as f:
-        f.write(data)
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError:  # a full disk, a folder removed by a run that is ending: send it
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return result
     return _Spilled(path)
 
 

@@ -222,6 +222,21 @@ def test_a_local_clusters_big_results_come_back_through_files_that_are_removed(
     assert len(loaded) == sum(s >= 64 for s in sizes[: len(got)])
 
 
+def test_a_result_that_cannot_be_left_in_a_file_is_sent_as_it_is(tmp_path):
+    import pickle
+
+    from sudoku_model.executor import _call_pickled, _Spilled
+
+    big = _sized_result(100)
+    left = _call_pickled(pickle.dumps((_sized_result, 100, str(tmp_path))))
+    assert isinstance(left, _Spilled) and os.path.dirname(left.path) == str(tmp_path)
+    assert left.load() == big and not list(tmp_path.iterdir())
+    gone = str(tmp_path / "removed")  # the run is ending: its folder is gone
+    assert _call_pickled(pickle.dumps((_sized_result, 100, gone))) == big
+    assert _call_pickled(pickle.dumps((_sized_result, 1, str(tmp_path)))) == _sized_result(1)
+    assert not list(tmp_path.iterdir())
+
+
 def test_verify_lets_only_gil_free_backends_work_while_the_cluster_starts():
     from sudoku_model.verify import releases_gil
 

@@ -9,10 +9,12 @@ start-up and worker start-up included), on the same input, writing JSONL to a te
 file; every run must give the same verdict counts. Columns: wall seconds (median of
 ``--repeat``; with ``--repeat`` above 1 the settings alternate, round after round, so that
 a change in the machine's load hits them alike), puzzles per second, speed-up over the first
-setting, CPU seconds of the whole session (the CLI, its workers, the fork server of Dask's
-workers and their children: sampled every 0.05 s from /proc), the largest resident memory
-of the CLI process alone and of its whole session. On a shared machine the CPU column is
-the figure to compare; wall ratios only beside the load average printed with them.
+setting (and, with ``--repeat`` above 1, round by round: each run against the first
+setting's run of the same round), CPU seconds of the whole session (the CLI, its workers,
+the fork server of Dask's workers and their children: sampled every 0.05 s from /proc), the
+largest resident memory of the CLI process alone and of its whole session. On a shared
+machine the CPU column is the figure to compare; wall ratios only beside the load average
+printed with them.
 
 ``--old TREE`` runs every setting also on another checkout (``PYTHONPATH=TREE``: a
 ``git worktree add /tmp/old main`` with its extension built, or ``git archive`` plus the
@@ -370,6 +372,17 @@ def main() -> None:
                 f"{name:<24} {wall:8.2f} {rate:10,.0f} {rate / base:8.2f}x {cpu:7.1f} "
                 f"{rss:7.0f} {tree:8.0f}  ({', '.join(f'{w:.2f}' for w in walls)})"
             )
+        if args.repeat > 1:
+            # each round against the first setting's run of the same round: a drift of the
+            # machine's speed between rounds (this VM's vCPUs drift by 10-20%) cancels out
+            print("speed-up round by round (against the first setting in the same round):")
+            first = runs[settings[0][0]]
+            for name, _, _ in settings[1:]:
+                ratios = [f.wall / r.wall for f, r in zip(first, runs[name], strict=True)]
+                print(
+                    f"{name:<24} median {statistics.median(ratios):.2f}x  "
+                    f"({', '.join(f'{x:.2f}' for x in ratios)})"
+                )
         if args.steady:
             print(f"steady ({puzzles - half_puzzles:,} puzzles more than the half input):")
             print(f"{'setting':<24} {'puzzles/s':>10} {'speed-up':>9} {'fixed s':>8}")

@@ -660,7 +660,9 @@ class Executor:
 
         ``items`` is read lazily, at most :attr:`width` ahead of the results consumed.
         ``on_wait`` is called every :data:`POLL_SECONDS` while the next result is not ready
-        (a progress line that must say something even when a single item takes long).
+        (a progress line that must say something even when a single item takes long);
+        every :data:`HANDOVER_POLL_SECONDS` while a LocalCluster starts and this process
+        works meanwhile (it looks that often whether the cluster is up).
         Inside :func:`stop_on_signals`, a signal stops the run: the ``on_stop`` hooks are
         called, the results already complete at the head are yielded, and
         :class:`Interrupted` is raised. The executor is closed when the iteration ends,

@@ -264,7 +264,9 @@ def _budget_args(budget: Budget) -> dict[str, Any]:
 
 
 def _grid(shape: Shape, raw: bytes) -> Grid:
-    return Grid._trusted(shape, tuple(raw))
+    # untracked by the garbage collector (only ints inside): a count's 10,000 grids no
+    # longer make it run over them while the answer is built (see nb.grid_values)
+    return Grid._trusted(shape, nb.grid_values(raw))
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,7 @@ from ._core import (
     Model,
     Search,
     clear_interrupt,
+    grid_values,
     interrupt,
     interrupted,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "interrupt",
     "clear_interrupt",
     "interrupted",
+    "grid_values",
     "STATUS_NAMES",
     "DratChecker",
     "DratResult",

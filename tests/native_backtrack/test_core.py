@@ -487,3 +487,21 @@ def test_counting_search_answers_like_the_first_search_on_hard_and_multi_puzzles
             assert sols == sols0
         routed += count == 2
     assert routed >= 30  # the multi-solution puzzles were counted to 2
+
+
+def test_grid_values_are_the_bytes_as_ints_in_a_tuple_the_collector_does_not_track():
+    import gc
+
+    raw = bytes(random.Random(5).randrange(26) for _ in range(625))
+    for cells in (raw, bytearray(raw), memoryview(raw), b""):
+        values = nb.grid_values(cells)
+        assert type(values) is tuple and values == tuple(cells)
+        assert not gc.is_tracked(values)
+    # the native backend's grids hold them: a count's 288 solutions of the empty 4x4
+    from sudoku_model import Puzzle, get_backend
+
+    result = get_backend("native").count(Puzzle.empty(Shape(2, 2)), limit=1000)
+    assert result.count == 288 and len({g.values for g in result.solutions}) == 288
+    assert not any(gc.is_tracked(g.values) for g in result.solutions)
+    with pytest.raises(TypeError):
+        nb.grid_values("1234")  # type: ignore[arg-type]

@@ -2,7 +2,7 @@
 
     python tests/benchmarks/bench_scaling.py --backend native --seconds 10 --dask local
         [--cores N] [--jobs-list 1,2] [--input FILE | --copies N | --lines N]
-        [--repeat 3] [--settings "--jobs 1" "--dask local"] [--overhead]
+        [--repeat 3] [--settings "--jobs 1" "--dask local"] [--overhead] [--by-process]
 
 Each setting runs the CLI in a subprocess of its own session, as a user does (interpreter
 start-up and worker start-up included), on the same input, writing JSONL to a temporary
@@ -26,6 +26,11 @@ one job (measured first: one copy and four copies, the difference gives the cost
 without start-up); ``--copies`` fixes the number instead; ``--lines N`` takes the first N
 lines of the 17-clue list repeated (easy puzzles: the per-record cost of reading, writing
 and moving records dominates; the 1,000,000-line memory test); ``--input`` any file.
+
+``--by-process`` adds the session's CPU split by process: the CLI (with its threads: the
+scheduler's and the client's event loop of a LocalCluster run there), the fork server of
+Dask's workers, the workers, the resource tracker; the difference between ``--jobs 2``
+and ``--dask local`` shows where Dask's cost goes.
 
 ``--steady`` runs every setting on the input and on its first half too: the difference
 gives the steady throughput (puzzles per second once the workers run) and the fixed cost
@@ -98,6 +103,27 @@ class Run(NamedTuple):
     rss: float
     tree_rss: float
     counts: dict[str, int]
+    roles: dict[str, float]  # CPU seconds by role (see _role)
+
+
+def _role(pid: int, sid: int) -> str:
+    """What a process of the session started by the CLI (``sid``) is: ``cli``, ``fork
+    server`` (a child of the CLI running multiprocessing's fork server), ``worker`` (a
+    child of the fork server, or of the CLI otherwise: a pool worker or a Dask worker
+    process), ``resource tracker``, or ``other``."""
+    if pid == sid:
+        return "cli"
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+    except (OSError, ValueError, IndexError):
+        return "other"
+    if "resource_tracker" in cmd:
+        return "resource tracker"
+    if "forkserver" in cmd and parent == sid:
+        return "fork server"
+    return "worker"
 
 
 def run(
@@ -122,6 +148,7 @@ def run(
     )
     peak = [0.0]
     cpu: dict[int, float] = {}
+    roles: dict[int, str] = {}
     done = threading.Event()
 
     def sample() -> None:
@@ -129,6 +156,8 @@ def run(
             now = _session(proc.pid)
             for pid, (seconds, _) in now.items():
                 cpu[pid] = max(cpu.get(pid, 0.0), seconds)
+                if pid not in roles:
+                    roles[pid] = _role(pid, proc.pid)
             peak[0] = max(peak[0], sum(rss for _, rss in now.values()))
             if done.is_set() and not now:
                 return
@@ -150,12 +179,17 @@ def run(
         sys.exit(f"failed ({code}): {' '.join(extra)}\n{err}")
     with open(out, encoding="utf-8") as f:
         counts = Counter(map(_verdict, f))
+    by_role: dict[str, float] = {}
+    for pid, seconds in cpu.items():
+        role = roles.get(pid, "other")
+        by_role[role] = by_role.get(role, 0.0) + seconds
     return Run(
         wall,
         sum(cpu.values()),
         usage.ru_maxrss / 1024,
         peak[0],
         dict(sorted(counts.items())),
+        by_role,
     )
 
 
@@ -291,6 +325,11 @@ def main() -> None:
     ap.add_argument(
         "--steady", action="store_true", help="also run on half the input: steady rate, fixed cost"
     )
+    ap.add_argument(
+        "--by-process",
+        action="store_true",
+        help="also the CPU of the session by process role (cli, fork server, workers)",
+    )
     args = ap.parse_args()
     cores = args.cores or os.cpu_count() or 1
     if args.overhead:
@@ -383,6 +422,13 @@ def main() -> None:
                     f"{name:<24} median {statistics.median(ratios):.2f}x  "
                     f"({', '.join(f'{x:.2f}' for x in ratios)})"
                 )
+        if args.by_process:
+            print("CPU seconds by process (median of the rounds; the CLI with its threads):")
+            names = ["cli", "fork server", "worker", "resource tracker", "other"]
+            print(f"{'setting':<24} " + " ".join(f"{n:>16}" for n in names))
+            for name, _, _ in settings:
+                cells = [statistics.median(r.roles.get(n, 0.0) for r in runs[name]) for n in names]
+                print(f"{name:<24} " + " ".join(f"{c:16.2f}" for c in cells))
         if args.steady:
             print(f"steady ({puzzles - half_puzzles:,} puzzles more than the half input):")
             print(f"{'setting':<24} {'puzzles/s':>10} {'speed-up':>9} {'fixed s':>8}")

@@ -78,6 +78,16 @@ from sudoku_model.data import bundled_path
 CLI = [sys.executable, "-m", "sudoku_model.cli"]
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name (``[1]`` the parent,
+    ``[3]`` the session, ``[11]`` and ``[12]`` user and system ticks).
+
+    Raises:
+        OSError: for a process that is gone."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2 :].split()
+
+
 def _session(sid: int) -> dict[int, tuple[float, float]]:
     """``pid: (CPU seconds of the process itself, resident MB)`` for every live (or not yet
     reaped) process of session ``sid``."""
@@ -87,8 +97,7 @@ def _session(sid: int) -> dict[int, tuple[float, float]]:
         if not entry.isdigit():
             continue
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            fields = stat[stat.rindex(")") + 2 :].split()
+            fields = _stat(entry)
             if int(fields[3]) == sid:
                 rss = int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page / 2**20
                 found[int(entry)] = ((int(fields[11]) + int(fields[12])) / tick, rss)
@@ -115,8 +124,7 @@ def _role(pid: int, sid: int) -> str:
         return "cli"
     try:
         cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+        parent = int(_stat(pid)[1])
     except (OSError, ValueError, IndexError):
         return "other"
     if "resource_tracker" in cmd:
@@ -263,10 +271,9 @@ def _tree_cpu(root: int) -> float:
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
+                fields = _stat(entry)
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2 :].split()
             parent[int(entry)] = int(fields[1])
             cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
     total = 0.0

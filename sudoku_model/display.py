@@ -8,7 +8,8 @@ What the pictures show:
   (a thick line wherever two neighbouring cells belong to different regions);
 * diagonals as light lines, windoku windows shaded; rules that cannot be drawn on the grid
   (anti-knight, anti-king) are named in a caption under it;
-* optional pencil marks: the digits no peer already holds, small, in each empty cell;
+* optional pencil marks: the candidates the rules leave each empty cell
+  (:mod:`sudoku_model.pencil_marks`), small, below the corner total of a cage or sum line;
 * for a ``multiple`` verdict, the two witnesses side by side with the cells where they differ
   highlighted; for a ``contradictory`` one, the clashing givens highlighted.
 
@@ -40,6 +41,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .geometry import Shape
 from .grid import DEFAULT_ALPHABET, Alphabet, Grid
+from .pencil_marks import candidates, mark_boxes
 from .rule_marks import OutsideClue, RuleMarks, rule_marks
 from .rules import AllDifferent, RuleSet
 
@@ -378,31 +380,6 @@ class SVG(str):
 
 
 # -- one board -----------------------------------------------------------------------------
-def candidates(rules: RuleSet, values: Sequence[int]) -> list[frozenset[int]]:
-    """For each empty cell, the digits no peer holds and the even/odd cells and the
-    relations (dots, signs, thermometers) allow on their own (empty set for filled cells).
-
-    >>> from sudoku_model import Grid, RuleSet
-    >>> g = Grid.parse(".2..3....1....4.")
-    >>> sorted(candidates(RuleSet.classic(g.shape), g.values)[0])
-    [1, 4]
-    """
-    n = rules.shape.size
-    peers = rules.peers
-    allowed = (
-        rules.candidate_digits
-        if rules.constraint_rules
-        else (frozenset(range(1, n + 1)),) * len(values)
-    )
-    out: list[frozenset[int]] = []
-    for cell, v in enumerate(values):
-        if v:
-            out.append(frozenset())
-        else:
-            out.append(allowed[cell] - {values[p] for p in peers[cell]})
-    return out
-
-
 def _region_labels(rules: RuleSet) -> list[int]:
     """The region (jigsaw region, else box) of each cell: thick lines go between them."""
     regions = rules.regions
@@ -537,18 +514,22 @@ def board(
             )
         )
     if pencil_marks:
-        per_row = math.ceil(math.sqrt(n))
-        sub = cell / per_row
+        # the cells with a cage total or sum-line total in their corner keep it free
+        labelled = {c.cells[0] for c in marks.cages if c.total is not None}
+        labelled |= {line.cells[0] for line in marks.sum_lines}
+        band = _CAGE_INSET * 0.5 + _label_size(cell) * 1.15 / cell
+        plain, below = mark_boxes(n, band if marks.cages or marks.sum_lines else None)
         for c, cands in enumerate(candidates(rules, values)):
             r, k = divmod(c, n)
+            box = below if c in labelled else plain
             for digit in sorted(cands):
-                i, j = divmod(digit - 1, per_row)
+                x, y = box.centre(digit)
                 d.items.append(
                     _Text(
-                        x_of(k) + (j + 0.5) * sub,
-                        y_of(r) + (i + 0.55) * sub,
+                        x_of(k + x),
+                        y_of(r + y),
                         symbols[digit - 1],
-                        sub * 0.8,
+                        box.size * cell,
                         palette.pencil,
                         False,
                         "pencil",
@@ -745,6 +726,11 @@ def _sign(v: float) -> int:
     return (v > 0) - (v < 0)
 
 
+def _label_size(cell: float) -> float:
+    """The font size of the totals in cage and sum-line corners."""
+    return max(5.0, cell * 0.26)
+
+
 def _corner_label(
     d: Drawing, x: float, y: float, text: str, size: float, color: str, css: str, palette: Palette
 ) -> None:
@@ -789,7 +775,7 @@ def _rule_marks(
         )
     for arrow in marks.arrows:
         _arrow(d, arrow.circle, arrow.shaft, n, cell, centre, palette)
-    size = max(5.0, cell * 0.26)
+    size = _label_size(cell)
     for cage in marks.cages:
         loops = [
             tuple((x_of(x), y_of(y)) for x, y in _inset(loop, _CAGE_INSET))

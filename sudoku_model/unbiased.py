@@ -63,12 +63,40 @@ and grows slowly: 47 of 3,329 puzzles, 65 of 26,858 in two runs (seeds 1 and 2);
 :attr:`ClueEstimate.effective_size` reports it, and the intervals are only as good as it.
 
 Weighted, not resampled: ``sudoku generate --unbiased`` writes every minimal puzzle with
-its log weight, and statistics over them must be weighted (:func:`estimate`). Turning the
-tries into unweighted puzzles by rejection (keep a try with probability W / cap) is exact
-only with a cap above every weight; measured on 160,000 tries, a cap that keeps 0.6% of
-the tries still clips 25% of the total weight (the rare 28- and 29-clue puzzles carry
-weights thousands of times the median), so an honest unweighted sampler from this
-proposal would keep well under one try in a thousand: it is not offered.
+its log weight, and statistics over them must be weighted (:func:`estimate`): the puzzles
+themselves, counted once each, are the top-down bias again (mean about 24.3 clues).
+
+Exact unweighted samples: rejection with a proven bound
+-------------------------------------------------------
+Rejection turns the tries into unweighted puzzles exactly only with a bound B proven above
+every weight: keep a try with probability W / B. Write W as a product over the removal
+steps (``(N - n)! = T! * prod_i (T + i)``)::
+
+    W = C(N, T) * prod_{i=1..k} |A_i| / (T + i)        (k = N - T - n removals)
+
+and |A_i| is at most the r_i = N - T - i + 1 clues left, so each factor is at most 1
+whenever ``T + 1 >= N - T``: then B = C(N, T) is a bound, reached only by a grid whose
+head leaves a minimal puzzle. No smaller bound holds for every grid, and it costs
+everything: the rejection keeps a try with probability ``E[W] / C(N, T)``, the mean
+number of minimal puzzles of a grid over C(N, T).
+
+:func:`exact_tries` runs that rejection without counting A_i at all: at step i it draws
+one of T + i slots, the first r_i of them the clues left; a slot on a removable clue
+removes it (probability 1 / (T + i) for each removable clue), any other slot ends the try,
+kept exactly when no clue left is removable (the puzzle is minimal). Every minimal puzzle P
+of S with n <= N - T clues comes out of one try with probability exactly::
+
+    C(N - n, T) * k! * prod_{i=1..k} 1 / (T + i) / C(N, T)  =  1 / C(N, T)
+
+(the C(N - n, T) heads outside P, the k! orders of the other cells outside P, each step
+1 / (T + i)): the same for every minimal puzzle of every grid, so the kept puzzles are a
+uniform sample of the minimal puzzles with at most N - T clues (every one counted once,
+grids in the law of the backend's grid search). Exact and unweighted, and for 9x9
+hopeless: with T = 50 (puzzles of up to 31 clues, all but a share below 1e-5 of the
+published distribution) a try keeps a puzzle with probability about
+4.65e15 / C(81, 50) = 2e-7, and a try costs a uniqueness check (see
+``tests/benchmarks/bench_unbiased.py --exact``). For 4x4 grids it is fast, and its tests
+check it against an exhaustive count.
 """
 
 from __future__ import annotations
@@ -90,6 +118,9 @@ __all__ = [
     "PUBLISHED_SD",
     "TRIES_PER_GRID",
     "WeightedPuzzle",
+    "exact_bound_holds",
+    "exact_tries",
+    "exact_puzzles",
     "ClueEstimate",
     "default_head",
     "grid_seed",
@@ -256,6 +287,117 @@ def weighted_puzzles(
         yield from weighted_tries(
             rules, solution, rng, backend=engine, tries=tries, head=head, budget=budget, grid=index
         )
+        index += 1
+
+
+# -- exact rejection -----------------------------------------------------------------------
+def exact_bound_holds(cells: int, head: int) -> bool:
+    """Whether every step factor ``|A_i| / (head + i)`` is at most 1 (the rejection of
+    :func:`exact_tries` is exact): ``head + 1 >= cells - head``."""
+    return 0 <= head <= cells and head + 1 >= cells - head
+
+
+def exact_tries(
+    rules: RuleSet,
+    solution: Grid,
+    rng: random.Random,
+    *,
+    backend: Backend,
+    tries: int,
+    head: int,
+    budget: Budget | None = None,
+) -> Iterator[Puzzle]:
+    """The puzzles kept by ``tries`` rejection tries on one full grid (module notes): each
+    minimal puzzle of ``solution`` with at most ``cells - head`` clues comes out of a try
+    with probability exactly ``1 / C(cells, head)``, so the kept puzzles are uniform over
+    those minimal puzzles. A try the budget leaves undecided keeps nothing.
+
+    Raises:
+        ValueError: when ``head`` does not make the bound hold (:func:`exact_bound_holds`)
+            or ``solution`` is not a full grid.
+        SearchInterrupted: after ``backend.interrupt()``.
+    """
+    cells = rules.shape.cell_count
+    if not exact_bound_holds(cells, head):
+        raise ValueError(f"head must be in {cells // 2}..{cells} for {cells} cells, got {head}")
+    known = solution.values
+    order = list(range(cells))
+    with backend.removal_oracle(rules, solution, budget=budget) as oracle:
+        for _ in range(tries):
+            emptied = rng.sample(order, head)
+            values = bytearray(known)
+            for c in emptied:
+                values[c] = 0
+            if head and oracle.still_unique(values, emptied) is not True:
+                continue
+            left = [c for c in order if values[c]]  # the r_i clues left, in slot order
+            necessary: set[int] = set()
+            step = 1
+            while True:
+                slot = rng.randrange(head + step)
+                if slot < len(left) and left[slot] not in necessary:
+                    c = left[slot]
+                    values[c] = 0
+                    answer = oracle.still_unique(values, (c,))
+                    if answer is True:
+                        left[slot] = left[-1]
+                        left.pop()
+                        step += 1
+                        continue
+                    values[c] = known[c]
+                    if answer is None:
+                        break
+                    necessary.add(c)  # a necessary clue stays necessary
+                # a miss: keep the puzzle exactly when no clue left is removable
+                minimal = True
+                for c in left:
+                    if c in necessary:
+                        continue
+                    values[c] = 0
+                    answer = oracle.still_unique(values, (c,))
+                    values[c] = known[c]
+                    if answer is not False:
+                        minimal = False  # removable (or undecided): the try ends empty
+                        break
+                if minimal:
+                    yield Puzzle(Grid._trusted(rules.shape, tuple(values)), rules)
+                break
+
+
+def exact_puzzles(
+    rules: RuleSet,
+    *,
+    seed: int,
+    head: int,
+    grids: int | None = None,
+    first_grid: int = 0,
+    backend: Backend | str = "native",
+    tries: int = TRIES_PER_GRID,
+    budget: Budget | None = None,
+) -> Iterator[tuple[Puzzle, Grid, int]]:
+    """Uniform minimal puzzles with at most ``cells - head`` clues, unweighted, with their
+    solution and grid index: :func:`exact_tries` on grid after grid (grid i from
+    :func:`grid_seed` (seed, i)), ``tries`` tries a grid, for ``grids`` grids (None: without
+    end).
+
+    Raises:
+        ValueError: when ``head`` does not make the bound hold.
+        BackendNotFoundError, BackendUnavailableError: for a backend name that cannot load.
+        SearchInterrupted: after the backend was interrupted.
+    """
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    if not exact_bound_holds(rules.shape.cell_count, head):
+        raise ValueError(f"head {head} does not bound the weights for {rules.shape}")
+    index = first_grid
+    while grids is None or index < first_grid + grids:
+        rng = random.Random(grid_seed(seed, index))
+        solution = None
+        while solution is None:
+            solution = engine.random_solution(rules, rng, budget=budget)
+        for puzzle in exact_tries(
+            rules, solution, rng, backend=engine, tries=tries, head=head, budget=budget
+        ):
+            yield puzzle, solution, index
         index += 1
 
 

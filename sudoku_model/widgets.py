@@ -20,37 +20,46 @@ from __future__ import annotations
 
 import base64
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .grid import Grid
 from .puzzle import Puzzle
 
-__all__ = ["Editor"]  # noqa: F822 - made on first use by __getattr__ (needs anywidget)
+__all__ = ["HAVE_ANYWIDGET", "Editor"]
+
+try:
+    import anywidget
+    import traitlets
+except ImportError:
+    #: Whether anywidget is installed (without it, making an :class:`Editor` raises).
+    HAVE_ANYWIDGET = False
+else:
+    HAVE_ANYWIDGET = True
+
+_NEEDS = "the notebook editor needs anywidget: pip install 'sudoku-model[editor]'"
 
 
-def __getattr__(name: str) -> Any:
-    if name == "Editor":
-        return _editor_class()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def _restore(value: dict[str, Any]) -> Editor:
+    """An editor showing the wire object ``value`` (how an :class:`Editor` unpickles)."""
+    editor = Editor()
+    editor.value = value
+    return editor
 
 
-@cache
-def _editor_class() -> type:
-    try:
-        import anywidget
-        import traitlets
-    except ImportError as exc:
-        raise ImportError(
-            "the notebook editor needs anywidget: pip install 'sudoku-model[editor]'"
-        ) from exc
+if HAVE_ANYWIDGET or TYPE_CHECKING:
     from .editor import EditorService, decode_puzzle, encode_puzzle, static_text
 
     class Editor(anywidget.AnyWidget):  # type: ignore[misc]
         """The puzzle editor as a notebook widget (see :mod:`sudoku_model.widgets`).
 
+        An editor pickles as what it shows (a new widget, with a service of its own,
+        on unpickling).
+
         Args:
             puzzle: the puzzle to open (an empty 9x9 grid when None).
+
+        Raises:
+            ImportError: when anywidget is not installed.
         """
 
         _esm = static_text("editor.js")
@@ -67,6 +76,13 @@ def _editor_class() -> type:
             self._service = EditorService(start)
             self._workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sudoku-widget")
             self.on_msg(self._on_message)
+
+        def __repr__(self) -> str:
+            verdict = f"verdict {self.verdict!r}" if self.verdict else "not counted yet"
+            return f"<Editor of {self.puzzle!r}; {verdict}>"
+
+        def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+            return _restore, (dict(self.value),)
 
         # -- Python side of the sync -----------------------------------------------------
         @property
@@ -116,5 +132,14 @@ def _editor_class() -> type:
             self._workers.shutdown(wait=False, cancel_futures=True)
             super().close()
 
-    Editor.__module__ = __name__
-    return Editor
+else:
+
+    class Editor:  # type: ignore[no-redef]
+        """The notebook editor; anywidget is not installed, so making one raises.
+
+        Raises:
+            ImportError: always (install anywidget: ``pip install 'sudoku-model[editor]'``).
+        """
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            raise ImportError(_NEEDS)

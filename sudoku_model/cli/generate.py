@@ -164,9 +164,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument(
         "--unbiased",
         action="store_true",
-        help="minimal classic 9x9 puzzles whose clue counts follow the real distribution "
-        "of minimal puzzles (an importance sampler with exact weights, kept by rejection; "
-        "slow: a few puzzles a second); the weighted estimate with 95%% intervals on stderr",
+        help="weighted minimal classic 9x9 puzzles: an importance sample, each puzzle with "
+        "the log of its exact weight. Counted once each they are biased toward fewer clues "
+        "(mean about 24.3, against 26.58 for all minimal puzzles): statistics over them "
+        "must be weighted by exp(log_weight). The weighted estimate of the clue-count "
+        "distribution, with 95%% intervals, goes to stderr",
     )
     add_input_options(p)
     add_budget_options(p)

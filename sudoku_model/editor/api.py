@@ -14,6 +14,10 @@ interrupts the job's backends when it runs out, so a workflow of many calls (gen
 minimise, solve) ends in time too. A spent budget is an answer (``"budget_exhausted":
 true``, verdict ``unknown``), not an error.
 
+At most ``max_searches`` (:data:`MAX_SEARCHES`) searching requests run at once; one more
+waits up to :data:`SEARCH_WAIT_SECONDS` for a place (after superseding its client's
+previous request, whose place frees within 0.1 s), then gets 503 ``busy``.
+
 A request may carry ``client`` (an id the page draws once) and ``seq`` (a number it
 increases with every request). A newer request of the same client on the same endpoint
 *supersedes* the one in flight: its backends are interrupted
@@ -77,6 +81,8 @@ __all__ = [
     "BUDGETS",
     "MAX_BUDGET_SECONDS",
     "MAX_LIMIT",
+    "MAX_SEARCHES",
+    "SEARCH_WAIT_SECONDS",
     "MAX_TEXT_CHARS",
     "EditorService",
     "Job",
@@ -95,6 +101,10 @@ BUDGETS: dict[str, float] = {
 MAX_BUDGET_SECONDS = 120.0
 #: The largest ``limit`` a status request may count to.
 MAX_LIMIT = 1_000_000
+#: The most searching requests (the endpoints of :data:`BUDGETS`) that run at once.
+MAX_SEARCHES = 4
+#: How long a searching request waits for one of those places before a 503 ``busy``.
+SEARCH_WAIT_SECONDS = 2.0
 #: The longest text ``load`` reads (characters).
 MAX_TEXT_CHARS = 2_000_000
 #: Backends tried in order; the first that supports the rules answers.
@@ -290,15 +300,29 @@ def _budget_exhausted(job: Job, **extra: Any) -> Reply:
 
 
 class EditorService:
-    """The editor's API (see the module notes). Thread-safe: the server answers each
-    request in a thread of its own.
+    """The editor's API (see the module notes). Thread-safe: the server answers
+    requests from several threads at once.
 
     Args:
         initial: the puzzle the page opens with (an empty 9x9 grid when None).
         initial_solution: its solution when the file carried one.
+        max_searches: the most searching requests run at once.
+
+    Raises:
+        ValueError: when ``max_searches`` is below 1.
     """
 
-    def __init__(self, initial: Puzzle | None = None, initial_solution: Grid | None = None) -> None:
+    def __init__(
+        self,
+        initial: Puzzle | None = None,
+        initial_solution: Grid | None = None,
+        *,
+        max_searches: int = MAX_SEARCHES,
+    ) -> None:
+        if max_searches < 1:
+            raise ValueError(f"max_searches must be at least 1, got {max_searches}")
+        self.max_searches = max_searches
+        self._searches = threading.BoundedSemaphore(max_searches)
         self.initial = initial
         self.initial_solution = initial_solution
         self._pool = _Pool()
@@ -402,9 +426,20 @@ class EditorService:
         timer = threading.Timer(seconds * 1.1 + 0.5, job.stop, ("budget",))
         timer.daemon = True
         timer.start()
+        searching = False
         try:
+            if endpoint in BUDGETS:
+                searching = self._searches.acquire(timeout=SEARCH_WAIT_SECONDS)
+                if not searching:
+                    raise ApiError(
+                        503,
+                        "busy",
+                        f"{self.max_searches} searches are running; try again when one ends",
+                    )
             yield job
         finally:
+            if searching:
+                self._searches.release()
             timer.cancel()
             job.finish()
             if key is not None:

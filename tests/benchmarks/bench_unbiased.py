@@ -5,6 +5,7 @@ puzzles would cost: the share of tries kept and of the weight clipped at several
 
     python tests/benchmarks/bench_unbiased.py --grids 2500            # rates + estimate
     python tests/benchmarks/bench_unbiased.py --grids 20000 --seed 2 --caps
+    python tests/benchmarks/bench_unbiased.py --exact --grids 200 --head 50   # exact rejection
 
 One process, one core; times are CPU seconds (time.process_time).
 """
@@ -16,7 +17,14 @@ import math
 import time
 
 from sudoku_model import RuleSet, Shape
-from sudoku_model.unbiased import PUBLISHED, TRIES_PER_GRID, chi_square, estimate, weighted_puzzles
+from sudoku_model.unbiased import (
+    PUBLISHED,
+    TRIES_PER_GRID,
+    chi_square,
+    estimate,
+    exact_puzzles,
+    weighted_puzzles,
+)
 
 BINS = [(0, 24), (25, 25), (26, 26), (27, 27), (28, 99)]
 
@@ -26,8 +34,29 @@ def main() -> None:
     parser.add_argument("--grids", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--caps", action="store_true", help="rejection costs")
+    parser.add_argument("--exact", action="store_true", help="the exact rejection sampler")
+    parser.add_argument("--head", type=int, default=50, help="head of --exact (default 50)")
+    parser.add_argument("--box", default="3x3", help="box shape, e.g. 2x2 (default 3x3)")
+    parser.add_argument("--tries", type=int, default=TRIES_PER_GRID, help="tries a grid")
     args = parser.parse_args()
-    rules = RuleSet.classic(Shape(3, 3))
+    rows, cols = (int(x) for x in args.box.split("x"))
+    rules = RuleSet.classic(Shape(rows, cols))
+    if args.exact:
+        start = time.process_time()
+        kept = list(
+            exact_puzzles(rules, seed=args.seed, head=args.head, grids=args.grids, tries=args.tries)
+        )
+        cpu = time.process_time() - start
+        tries = args.grids * args.tries
+        clues: dict[int, int] = {}
+        for p, _, _ in kept:
+            clues[p.givens.clues] = clues.get(p.givens.clues, 0) + 1
+        print(
+            f"exact rejection, head {args.head}: {tries} tries on {args.grids} grids in "
+            f"{cpu:.1f} s CPU ({1e6 * cpu / tries:.0f} us a try) -> {len(kept)} puzzles "
+            f"({len(kept) / cpu:.3g} puzzles/s); clue counts {dict(sorted(clues.items()))}"
+        )
+        return
     start = time.process_time()
     drawn = list(weighted_puzzles(rules, seed=args.seed, grids=args.grids))
     cpu = time.process_time() - start

@@ -83,3 +83,26 @@ def test_requests_are_answered_and_the_verdict_syncs_back() -> None:
     assert printed["content_type"] == "image/svg+xml" and printed["body_base64"]
     bad = editor.answer({"id": 6, "endpoint": "status", "payload": {"puzzle": {"size": 9}}})
     assert bad["status"] == 400 and bad["json"]["error"]["field"] == "givens"
+
+
+def test_the_widget_class_is_importable_by_name_and_pickles() -> None:
+    import pickle
+
+    import sudoku_model.widgets as widgets
+
+    assert Editor is widgets.Editor and Editor.__qualname__ == "Editor"
+    assert repr(Editor) == "<class 'sudoku_model.widgets.Editor'>"
+    assert pickle.loads(pickle.dumps(Editor)) is Editor
+    puzzle = Puzzle.parse(HARD)
+    editor = Editor(puzzle)
+    values = list(puzzle.givens.values)
+    values[1] = 1
+    editor.set_state({"value": {**editor.value, "values": values}})
+    assert repr(editor) == f"<Editor of {puzzle!r}; not counted yet>"
+    copy = pickle.loads(pickle.dumps(editor))
+    assert isinstance(copy, Editor) and copy is not editor  # anywidget subclasses per instance
+    assert copy.puzzle == puzzle and copy.grid == editor.grid and copy.grid[1] == 1
+    editor.answer(
+        {"type": "request", "id": 1, "endpoint": "status", "payload": {"puzzle": editor.value}}
+    )
+    assert repr(editor) == f"<Editor of {puzzle!r}; verdict 'unique'>"

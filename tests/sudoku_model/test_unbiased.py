@@ -20,6 +20,9 @@ from sudoku_model.unbiased import (
     chi_square,
     chi_square_sf,
     estimate,
+    exact_bound_holds,
+    exact_puzzles,
+    exact_tries,
     weighted_puzzles,
     weighted_tries,
 )
@@ -80,6 +83,110 @@ def test_weights_reject_the_top_down_bias_on_a_4x4_grid(four) -> None:
     total = sum(exact.values())
     raw = {n: sum(1 for d in drawn if d.clues == n) / len(drawn) for n in exact}
     assert max(abs(raw[n] - exact[n] / total) for n in exact) > 0.05
+
+
+def _unweighted_chi_square(observed: dict, expected: dict[object, float], total: int) -> float:
+    """Pearson's chi-square p-value of ``observed`` counts against shares ``expected``,
+    bins pooled in order until each expects at least 5."""
+    pooled: list[tuple[float, int]] = []
+    e_acc = o_acc = 0.0
+    for key in sorted(expected):
+        e_acc += expected[key] * total
+        o_acc += observed.get(key, 0)
+        if e_acc >= 5:
+            pooled.append((e_acc, int(o_acc)))
+            e_acc = o_acc = 0.0
+    if e_acc:
+        e_last, o_last = pooled.pop()
+        pooled.append((e_last + e_acc, o_last + int(o_acc)))
+    assert sum(o for _, o in pooled) == total
+    statistic = sum((o - e) ** 2 / e for e, o in pooled)
+    return chi_square_sf(statistic, len(pooled) - 1)
+
+
+def _exact_sample(four, count: int, seed: int) -> list[Puzzle]:
+    rules = RuleSet.classic(Shape(2, 2))
+    rng = random.Random(seed)
+    out: list[Puzzle] = []
+    backend = get_backend("native")
+    while len(out) < count:
+        out.extend(exact_tries(rules, Grid.parse(GRID4), rng, backend=backend, tries=2000, head=8))
+    return out[:count]
+
+
+def test_exact_rejection_is_uniform_over_clue_counts(four) -> None:
+    # Unweighted: the kept puzzles of the exact rejection follow the exhaustive clue-count
+    # distribution of the grid's minimal puzzles (12, 256 and 16 puzzles of 4, 5 and 6
+    # clues), while the weighted sampler's puzzles counted once do not (test above).
+    exact, _ = four
+    total = sum(exact.values())
+    kept = _exact_sample(four, 600, seed=5)
+    counts: dict[int, int] = {}
+    for p in kept:
+        counts[p.givens.clues] = counts.get(p.givens.clues, 0) + 1
+    assert set(counts) <= set(exact)
+    assert _unweighted_chi_square(counts, {n: c / total for n, c in exact.items()}, 600) > 0.01
+
+
+@pytest.mark.slow
+def test_exact_rejection_is_uniform_over_puzzles(four) -> None:
+    # 2,000 kept puzzles over the 284 minimal puzzles of the grid: every one is minimal
+    # and each comes out equally often (chi-square at 1%, about 7 expected each).
+    exact, _ = four
+    rules = RuleSet.classic(Shape(2, 2))
+    backend = get_backend("native")
+    kept = _exact_sample(four, 2000, seed=6)
+    counts: dict[object, int] = {}
+    for p in kept:
+        counts[p.givens.values] = counts.get(p.givens.values, 0) + 1
+    total = sum(exact.values())
+    assert len(counts) <= total
+    for values in counts:
+        assert backend.check_unique(Puzzle(Grid(rules.shape, values), rules)).is_unique
+    shares = {v: 1 / total for v in counts}
+    missing = total - len(counts)
+    shares.update({("missing", k): 1 / total for k in range(missing)})
+    assert _unweighted_chi_square(counts, shares, 2000) > 0.01
+    # the clue counts of the same sample, against the exhaustive distribution
+    clues: dict[int, int] = {}
+    for p in kept:
+        clues[p.givens.clues] = clues.get(p.givens.clues, 0) + 1
+    assert _unweighted_chi_square(clues, {n: c / total for n, c in exact.items()}, 2000) > 0.01
+
+
+def test_exact_rejection_refuses_an_unproven_bound() -> None:
+    rules = RuleSet.classic(Shape(2, 2))
+    assert exact_bound_holds(16, 8) and not exact_bound_holds(16, 7)
+    assert exact_bound_holds(81, 40) and not exact_bound_holds(81, 39)
+    with pytest.raises(ValueError, match="head must be in 8..16"):
+        list(
+            exact_tries(
+                rules,
+                Grid.parse(GRID4),
+                random.Random(1),
+                backend=get_backend("native"),
+                tries=1,
+                head=7,
+            )
+        )
+    with pytest.raises(ValueError, match="does not bound"):
+        next(exact_puzzles(rules, seed=1, head=3, grids=1))
+
+
+def test_exact_puzzles_over_grids_are_minimal() -> None:
+    rules = RuleSet.classic(Shape(2, 2))
+    backend = get_backend("native")
+    kept = list(exact_puzzles(rules, seed=2, head=8, grids=20, tries=200))
+    assert kept and {g for _, _, g in kept} <= set(range(20))
+    for puzzle, solution, _ in kept:
+        assert puzzle.is_solution(solution) and backend.check_unique(puzzle).is_unique
+        values = list(puzzle.givens.values)
+        for c in puzzle.givens.filled_cells():
+            values[c], keep = 0, values[c]
+            assert not backend.check_unique(
+                Puzzle(Grid(rules.shape, tuple(values)), rules)
+            ).is_unique
+            values[c] = keep
 
 
 def test_nine_by_nine_estimate_matches_the_published_distribution() -> None:

@@ -138,8 +138,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--to",
         default=None,
         choices=FORMATS,
-        help="output format (default line; jsonl for killer puzzles, whose cages only the "
-        "JSON formats hold)",
+        help="output format (default line; jsonl for puzzles with rules beyond classic "
+        "sudoku: variants, jigsaw regions, killer cages, a non-standard box, which only the "
+        "JSON formats hold, so that the output reads back as the puzzles made)",
     )
     o.add_argument("--solutions", action="store_true", help="include the solutions")
     o.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
@@ -289,15 +290,34 @@ def _killer_options(args: argparse.Namespace) -> Any:
 
 
 def _output_format(args: argparse.Namespace, spec: Any) -> None:
-    """``--to`` defaults to line, or to jsonl when the rules have cages, dots or other rules
-    beyond all-different (from --variant killer or a --from file): only the JSON formats
-    hold them, so the text formats are refused for such puzzles."""
-    extra = spec.killer is not None or bool(spec.rules.constraint_rules)
+    """``--to`` defaults to line, or to jsonl when the puzzles have rules the text formats
+    cannot name (:func:`_rules_beyond_lines`); the text formats are refused for those, so
+    that the output always reads back as the puzzles that were made."""
+    extra = _rules_beyond_lines(spec)
     if args.to is None:
         args.to = "jsonl" if extra else "line"
     elif extra and args.to not in ("json", "jsonl"):
-        what = "killer cages" if spec.killer is not None else "the rules' cages and marks"
-        raise CliError(f"--to {args.to} cannot hold {what}: use --to json or jsonl (the default)")
+        raise CliError(f"--to {args.to} cannot hold {extra}: use --to json or jsonl (the default)")
+
+
+def _rules_beyond_lines(spec: Any) -> str | None:
+    """What the line, block and CSV formats would lose of the puzzles of ``spec`` (None
+    when nothing): a reader takes such text for classic puzzles with the standard box,
+    so killer cages, variants, jigsaw regions, other rules and a box other than the
+    standard one of the size need a format that holds them (the JSON puzzle format)."""
+    from ..geometry import shape_for_size
+
+    rules = spec.rules
+    if spec.killer is not None:
+        return "killer cages"
+    if rules.constraint_rules:
+        return "the rules' cages and marks"
+    if not rules.is_classic:
+        kinds = [v for v in rules.variants if v != "classic"]
+        return "the rules (" + (", ".join(kinds) or "extra units") + ")"
+    if rules.shape != shape_for_size(rules.shape.size):
+        return f"the {rules.shape.box_rows}x{rules.shape.box_cols} boxes"
+    return None
 
 
 # -- output --------------------------------------------------------------------------------

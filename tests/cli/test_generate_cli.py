@@ -436,3 +436,56 @@ def test_bad_pattern_or_regions_file_names_line_and_column(
     assert out.returncode == 2 and "Traceback" not in out.stderr
     first = out.stderr.splitlines()[0]
     assert first.startswith(f"{path}{where}") and message in first, first
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--variant", "diagonal", "--size", "6"],
+        ["--variant", "diagonal"],
+        ["--variant", "windoku"],
+        ["--variant", "windoku", "--size", "6"],
+        ["--variant", "anti-knight", "--size", "6"],
+        ["--variant", "anti-king"],
+        ["--variant", "diagonal,anti-king", "--size", "8"],
+        ["--variant", "killer", "--size", "6"],
+        ["--variant", "killer,diagonal", "--size", "6", "--max-cage", "4"],
+        ["--box", "3x2"],
+        ["--box", "4x2", "--symmetry", "rot180"],
+        ["--regions", "JIGSAW"],
+        ["--size", "6", "--to", "json"],
+    ],
+)
+def test_every_kind_generated_verifies_unique_from_the_file(capsys, tmp_path, options):
+    """What generate writes reads back as the puzzles it made: a variant, jigsaw or
+    non-standard box is written in a format that names it, so verify answers unique."""
+    if "JIGSAW" in options:
+        regions = tmp_path / "regions.txt"
+        regions.write_text(
+            "\n".join("".join("abcdef"[(r // 3) * 3 + c // 2] for c in range(6)) for r in range(6))
+            + "\n"
+        )
+        options = [str(regions) if o == "JIGSAW" else o for o in options]
+    made = tmp_path / "made.out"
+    code, _, err = run(capsys, *options, "-n", "3", "--seed", "5", "-q", "-o", str(made))
+    assert code == 0, err
+    code = main(["verify", str(made)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [row["verdict"] for row in rows] == ["unique"] * 3, rows
+
+
+@pytest.mark.parametrize(
+    "options,what",
+    [
+        (["--variant", "diagonal", "--to", "line"], "the rules (diagonal)"),
+        (["--variant", "anti-knight", "--to", "csv"], "the rules (anti-knight)"),
+        (["--variant", "windoku", "--to", "block"], "the rules (windoku)"),
+        (["--box", "3x2", "--to", "line"], "the 3x2 boxes"),
+    ],
+)
+def test_text_formats_are_refused_for_rules_they_cannot_hold(capsys, options, what):
+    code, out, err = run(capsys, *options)
+    assert code == 2 and out == ""
+    assert f"cannot hold {what}: use --to json or jsonl" in err

@@ -1389,13 +1389,21 @@ def level_histogram(
     return {name: counts[name] for name in (*LEVEL_NAMES, "unknown") if counts[name]}
 
 
-def bias_note(rules: RuleSet) -> str:
-    """The caveat on the clue distribution of top-down removal (for batch reports)."""
-    note = (
+def bias_note(spec: GenerationSpec) -> str | None:
+    """The caveat on the clue distribution of top-down removal, for batch reports, or None
+    where it does not apply. The figures are those of minimal classic 9x9 puzzles drawn by
+    single-clue removal: they say nothing of other shapes or rules, of symmetric removal
+    (group-minimal puzzles), of clue targets, patterns and starting grids (the clues are
+    not drawn freely) or of puzzles kept for their level (a selection of their own)."""
+    rules = spec.rules
+    if not (rules.is_classic and rules.shape == Shape(3, 3)):
+        return None
+    if spec.symmetry != "none" or spec.kind != "plain" or spec.start is not None:
+        return None
+    if spec.killer is not None or spec.level is not None:
+        return None
+    return (
         "top-down removal is biased toward few clues: minimal 9x9 puzzles made this way "
         "average about 24.4 clues, against about 26.6 for the real distribution of "
         "minimal puzzles"
     )
-    if not (rules.is_classic and rules.shape.size == 9):
-        note += " (figures for classic 9x9)"
-    return note

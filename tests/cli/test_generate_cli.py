@@ -93,11 +93,11 @@ def test_without_seed_the_seed_is_printed_and_reproduces(capsys):
     assert again == out
 
 
-def test_batch_summary_has_a_histogram_and_the_bias_note(capsys):
+def test_batch_summary_has_a_histogram(capsys):
     code, out, err = run(capsys, "--seed", "3", "-n", "20", "--size", "4")
     assert code == 0
     assert "generated 20 puzzles with native (seed 3)" in err
-    assert "clues  puzzles" in err and "24.4" in err and "26.6" in err
+    assert "clues  puzzles" in err
     hist = {
         int(line.split()[0]): int(line.split()[1])
         for line in err.splitlines()
@@ -489,3 +489,53 @@ def test_text_formats_are_refused_for_rules_they_cannot_hold(capsys, options, wh
     code, out, err = run(capsys, *options)
     assert code == 2 and out == ""
     assert f"cannot hold {what}: use --to json or jsonl" in err
+
+
+@pytest.mark.parametrize(
+    "options,noted",
+    [
+        (["--seed", "3", "-n", "4"], True),
+        (["--seed", "3", "-n", "4", "--size", "4"], False),
+        (["--seed", "3", "-n", "4", "--size", "6"], False),
+        (["--seed", "3", "-n", "2", "--size", "16"], False),
+        (["--seed", "3", "-n", "4", "--symmetry", "rot180"], False),
+        (["--seed", "3", "-n", "4", "--clues", "30"], False),
+        (["--seed", "3", "-n", "4", "--variant", "diagonal"], False),
+        (["--seed", "3", "-n", "2", "--level", "easy"], False),
+    ],
+)
+def test_bias_note_only_for_minimal_classic_9x9_removed_clue_by_clue(capsys, options, noted):
+    code, _, err = run(capsys, *options)
+    assert code == 0, err
+    assert "generated" in err
+    assert ("top-down removal is biased" in err) is noted
+    assert ("24.4" in err and "26.6" in err) is noted
+
+
+def test_heartbeat_on_stderr_while_puzzles_are_made(capsys, monkeypatch):
+    """Without a progress bar (stderr is not a terminal here) a line on stderr says how
+    far the run is, every HEARTBEAT_SECONDS; --quiet silences it."""
+    from sudoku_model.cli import generate as cli_generate
+
+    monkeypatch.setattr(cli_generate, "HEARTBEAT_SECONDS", 0.005)
+    code, out, err = run(capsys, "--seed", "1", "-n", "3", "--size", "16")
+    assert code == 0
+    beats = [ln for ln in err.splitlines() if ln.startswith("sudoku generate: ")]
+    assert beats, err
+    assert re.fullmatch(r"sudoku generate: \d+ of 3 puzzles made after \d+ s", beats[0])
+    done = [int(ln.split()[2]) for ln in beats]
+    assert done == sorted(done) and done[-1] <= 3
+    assert len(out.splitlines()) == 3
+    code, _, err = run(capsys, "--seed", "1", "-n", "3", "--size", "16", "-q")
+    assert code == 0 and err == ""
+    assert "5 s" in main_help("generate")
+
+
+def main_help(command: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sudoku_model.cli", command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return " ".join(proc.stdout.split())

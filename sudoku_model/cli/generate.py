@@ -175,7 +175,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_options(p)
     add_budget_options(p)
+    _describe_budget_seconds(p)
     p.set_defaults(func=run)
+
+
+def _describe_budget_seconds(p: argparse.ArgumentParser) -> None:
+    """``--budget-seconds`` of generate is a deadline per puzzle, not per search."""
+    for action in p._actions:
+        if action.dest == "budget_seconds":
+            action.help = (
+                "wall-clock deadline per puzzle: every search made for a puzzle gets at most "
+                "the time left, and those still running at the deadline are stopped; clues "
+                "whose test was cut stay (the puzzle is unique, its minimality unknown), and "
+                "a puzzle without a full grid by then ends the run (exit 1). Default: no "
+                "deadline, each search stops after 60 s"
+            )
+        elif action.dest in ("budget_nodes", "budget_conflicts"):
+            what = "search-node" if action.dest == "budget_nodes" else "conflict"
+            action.help = f"{what} limit per search (each clue test, each full grid)"
 
 
 # -- inputs --------------------------------------------------------------------------------
@@ -252,6 +269,7 @@ def _spec_from(args: argparse.Namespace) -> Any:
             level=tuple(args.level) if graded else None,
             level_tries=args.max_tries if graded else None,
             killer=killer,
+            max_seconds=getattr(args, "budget_seconds", None),
         )
     except ImpossibleRequestError:
         raise
@@ -563,8 +581,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--count must be non-negative, got {args.count}")
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
+    budget = budget_from(args)  # a bad budget is named before the spec is checked
     spec = _spec_from(args)
-    budget = budget_from(args)
     backend = get_backend_or_exit(args.backend)  # fails early, with the reason
     reason = backend.supports(Puzzle.empty(spec.rules.shape, spec.rules))
     if reason:

@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -539,3 +540,43 @@ def main_help(command: str) -> str:
         timeout=120,
     )
     return " ".join(proc.stdout.split())
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("backend", ["native", "pysat"])
+def test_budget_seconds_is_a_deadline_per_puzzle(capsys, backend):
+    """``--budget-seconds`` bounds each puzzle, not each of its searches: a 25x25 puzzle
+    (minutes of removal) comes back within a few seconds of it, unique with its
+    minimality unknown (exit 0), or, when not even a full grid was made in time, as the
+    deadline's failure (exit 1), as --help says."""
+    start = time.perf_counter()
+    code, out, err = run(
+        capsys,
+        "--box",
+        "5x5",
+        "-n",
+        "1",
+        "--budget-seconds",
+        "1",
+        "--seed",
+        "1",
+        "--backend",
+        backend,
+    )
+    seconds = time.perf_counter() - start
+    assert seconds < 1 + 4, seconds
+    assert code in (0, 1), err
+    if code == 1:
+        assert "no puzzle made within the deadline of 1 s per puzzle" in err
+        return
+    (rec,) = records(out, fmt="line")
+    assert rec.comment.endswith("minimality unknown (budget)")
+    verdict = get_backend("native").check_unique(rec.puzzle)
+    assert verdict.kind.value == "unique"
+
+
+def test_budget_seconds_zero_fails_at_once_with_exit_1(capsys):
+    code, out, err = run(capsys, "--box", "5x5", "--budget-seconds", "0", "--seed", "1")
+    assert code == 1 and out == ""
+    assert "no puzzle made within the deadline of 0 s per puzzle (--budget-seconds)" in err
+    assert "deadline per puzzle" in main_help("generate")

@@ -3,9 +3,12 @@
 
 The option itself is declared by ``sudoku rate``, ``explain`` and ``hint``
 (``cli/logic.py``), which hand the run to :func:`run_rate_se`, :func:`run_explain_se` or
-:func:`run_hint_se` when ``--scale se`` is given. Records carry ER, EP and ED, SE's
-step list (technique, rating, eliminations, placement), and the rater's name and
-version; the five-level ``level`` is derived from ER by :func:`level_from_er`.
+:func:`run_hint_se` when ``--scale se`` is given. Both scales of ``sudoku rate`` run
+through :func:`run_rating` (over :func:`sudoku_model.rating.rate_stream`). The SE scale
+is defined for classic 9x9 puzzles only: a variant or another shape is refused (exit 2).
+Records carry ER, EP and ED, SE's step list (technique, rating, eliminations,
+placement), and the rater's name and version; the five-level ``level`` is derived from
+ER by :func:`level_from_er`.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ __all__ = [
     "SE_LEVEL_BANDS",
     "level_from_er",
     "run_rate_se",
+    "run_rating",
     "run_explain_se",
     "run_hint_se",
     "DEFAULT_SE_SECONDS",

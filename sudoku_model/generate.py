@@ -1568,18 +1568,24 @@ def level_histogram(
     return {name: counts[name] for name in (*LEVEL_NAMES, "unknown") if counts[name]}
 
 
-def bias_note(spec: GenerationSpec) -> str | None:
+def bias_note(request: GenerationSpec | RuleSet) -> str | None:
     """The caveat on the clue distribution of top-down removal, for batch reports, or None
-    where it does not apply. The figures are those of minimal classic 9x9 puzzles drawn by
-    single-clue removal: they say nothing of other shapes or rules, of symmetric removal
-    (group-minimal puzzles), of clue targets, patterns and starting grids (the clues are
-    not drawn freely) or of puzzles kept for their level (a selection of their own)."""
-    rules = spec.rules
+    where it does not apply: ``request`` is the spec of the batch (rules alone stand for
+    the plain spec of minimal puzzles of those rules). The figures are those of minimal
+    classic 9x9 puzzles drawn by single-clue removal: they say nothing of other shapes or
+    rules, of symmetric removal (group-minimal puzzles), of clue targets, patterns and
+    starting grids (the clues are not drawn freely) or of puzzles kept for their level (a
+    selection of their own)."""
+    rules = request if isinstance(request, RuleSet) else request.rules
     if not (rules.is_classic and rules.shape == Shape(3, 3)):
         return None
-    if spec.symmetry != "none" or spec.kind != "plain" or spec.start is not None:
-        return None
-    if spec.killer is not None or spec.level is not None:
+    if isinstance(request, GenerationSpec) and (
+        request.symmetry != "none"
+        or request.kind != "plain"
+        or request.start is not None
+        or request.killer is not None
+        or request.level is not None
+    ):
         return None
     return (
         "top-down removal is biased toward few clues: minimal 9x9 puzzles made this way "

@@ -36,8 +36,10 @@ to the known solution), whose learnt clauses are far better at these; see
 ``backends.native.NativeRemovalOracle`` and ``REMOVAL_FALLBACK``. Most of those calls
 find a second solution, and it is far from the known one (on one 25x25 puzzle, a median
 146 of the ~330 empty cells differ), so no local search would find it. Give a budget per
-call (``budget=Budget(seconds=...)``, ``--budget-seconds``): a call that runs out keeps
-its clue, so the puzzle is still unique, and ``minimal`` is then reported unknown.
+call (``budget=Budget(seconds=...)``): a call that runs out keeps its clue, so the puzzle
+is still unique, and ``minimal`` is then reported unknown. A puzzle asks hundreds of such
+calls; ``GenerationSpec(max_seconds=...)`` (``--budget-seconds``) bounds the whole puzzle
+instead: a wall-clock deadline that every call respects (see :class:`GenerationEngine`).
 
 With a symmetry the clues go in *orbits* (a cell and its images): an orbit is removed when
 the puzzle stays unique without all of it, which is tested as "no solution differs from S
@@ -92,17 +94,20 @@ one thing that can vary between runs.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
-from .errors import SudokuError
+from .deadline import Watchdog
+from .errors import SearchInterrupted, SudokuError
 from .fill import Singles
 from .formats import read_char_grid
 from .geometry import Shape
@@ -303,6 +308,11 @@ def parse_pattern(
 #: Full grids (or full passes) tried per puzzle before giving up, by kind of request.
 DEFAULT_MAX_TRIES = {"plain": 20, "clues": 2000, "pattern": 2000}
 
+#: Groups per call of the removal pass under a deadline from 16x16 up
+#: (:meth:`GenerationEngine.remove_groups`): what a deadline can cut at once. A smaller
+#: grid's pass (a millisecond) is one call.
+DEADLINE_SLICE = 16
+
 #: The levels of :func:`sudoku_model.logic.grade`, easiest first (spelled out so that this
 #: module does not load the logic solver until it grades; a test keeps them equal).
 LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme")
@@ -382,6 +392,13 @@ class GenerationSpec:
             is a whole generation, itself allowed ``max_tries`` full grids.
         killer: make killer puzzles (:class:`KillerOptions`): cages are drawn on each full
             grid and added to ``rules`` (see :func:`generate_killer_one`).
+        max_seconds: a wall-clock deadline per puzzle (None: none). Every search made for
+            the puzzle (full grids, the removal pass, minimality tests, grading, killer
+            checks) gets at most the time left, and searches still running when it passes
+            are stopped (the engine's backend is interrupted, then cleared). Clues whose
+            test was cut stay, so the puzzle is still unique and its minimality is
+            reported unknown; a puzzle without a full grid or a finished killer by then
+            raises :class:`GenerationError`.
 
     Raises:
         ImpossibleRequestError: for options that contradict each other or a clue target
@@ -398,9 +415,17 @@ class GenerationSpec:
     level: tuple[str, ...] | None = None
     level_tries: int | None = None
     killer: KillerOptions | None = None
+    max_seconds: float | None = None
 
     def __post_init__(self) -> None:
         symmetry_orbits(self.rules.shape, self.symmetry)  # validates the name
+        seconds = self.max_seconds
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0
+        ):
+            raise ImpossibleRequestError(
+                f"max_seconds must be a non-negative number, got {seconds!r}"
+            )
         if self.killer is not None:
             _check_killer_spec(self)
         if self.level is not None:
@@ -583,6 +608,11 @@ class GenerationEngine:
 
     ``stats`` adds up what the oracles counted (native: ``fallback_calls``, the calls its
     SAT fallback answered).
+
+    Within :meth:`deadline` (a puzzle of a spec with ``max_seconds``) every search gets at
+    most the time left, a :class:`~sudoku_model.deadline.Watchdog` interrupts the backend
+    when the deadline passes, and from then on the questions above answer "not known"
+    (None) without asking the backend: :attr:`expired` says so.
     """
 
     def __init__(
@@ -597,6 +627,58 @@ class GenerationEngine:
         self.bulk_removal = bulk_removal
         self.stats: Counter[str] = Counter()
         self._oracle: RemovalOracle | None = None
+        self._deadline: float | None = None  # time.perf_counter() value, within deadline()
+        self._watchdog: Watchdog | None = None
+
+    # -- the deadline of one puzzle -------------------------------------------------------
+    @contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """Within this context the engine's searches end ``seconds`` from now at the
+        latest (see the class notes); None or infinity: no deadline. Nested uses keep the
+        outer deadline. On exit after the deadline passed, the current oracle is closed
+        and the backend's interrupt cleared, so the next puzzle starts clean."""
+        if seconds is None or math.isinf(seconds) or self._deadline is not None:
+            yield
+            return
+        watchdog = self._watchdog
+        if watchdog is None:
+            watchdog = self._watchdog = Watchdog(self.backend.interrupt)
+        self._deadline = time.perf_counter() + seconds
+        watchdog.arm(seconds)
+        try:
+            yield
+        finally:
+            self._deadline = None
+            if watchdog.disarm():
+                self.close()
+                self.backend.clear_interrupt()
+
+    @property
+    def expired(self) -> bool:
+        """True within :meth:`deadline` once the deadline has passed."""
+        at = self._deadline
+        return at is not None and time.perf_counter() >= at
+
+    def time_left(self) -> float | None:
+        """Seconds left before the deadline (None outside :meth:`deadline`)."""
+        at = self._deadline
+        return None if at is None else max(0.0, at - time.perf_counter())
+
+    def budget_now(self) -> Budget:
+        """The budget of the next search: :attr:`budget`, its seconds cut to the time
+        left before the deadline."""
+        at = self._deadline
+        if at is None:
+            return self.budget
+        left = max(0.0, at - time.perf_counter())
+        if self.budget.seconds is not None and self.budget.seconds <= left:
+            return self.budget
+        return replace(self.budget, seconds=left)
+
+    def _cut(self, exc: SearchInterrupted) -> None:
+        """Re-raise ``exc`` unless the deadline interrupted the search."""
+        if not (self._watchdog is not None and self._watchdog.fired and self._deadline):
+            raise exc
 
     @property
     def fallback_calls(self) -> int:
@@ -608,8 +690,17 @@ class GenerationEngine:
         self, rules: RuleSet, rng: random.Random, *, start: Grid | None = None
     ) -> Grid | None:
         """A random solution of ``rules`` extending ``start``, drawn from ``rng`` only
-        (the same ``rng`` state gives the same grid), or None when none was found."""
-        return self.backend.random_solution(rules, rng, start=start, budget=self.budget)
+        (the same ``rng`` state gives the same grid), or None when none was found (or the
+        deadline passed)."""
+        if self._deadline is None:
+            return self.backend.random_solution(rules, rng, start=start, budget=self.budget)
+        if self.expired:
+            return None
+        try:
+            return self.backend.random_solution(rules, rng, start=start, budget=self.budget_now())
+        except SearchInterrupted as exc:
+            self._cut(exc)
+            return None
 
     def oracle(self, rules: RuleSet, solution: Grid) -> RemovalOracle:
         """The removal oracle of this full grid (made on first use, kept until the grid
@@ -619,7 +710,9 @@ class GenerationEngine:
             return oracle  # the common case, without comparing grids
         if oracle is None or oracle.solution != solution or oracle.rules != rules:
             self.close()
-            oracle = self._oracle = self.backend.removal_oracle(rules, solution, budget=self.budget)
+            oracle = self._oracle = self.backend.removal_oracle(
+                rules, solution, budget=self.budget_now()
+            )
         return oracle
 
     def still_unique(
@@ -628,7 +721,15 @@ class GenerationEngine:
         """Whether ``givens`` (``solution`` minus some clues) is still unique, knowing the
         puzzle was unique before the ``removed`` cells were emptied: no other solution may
         differ from ``solution`` in a removed cell. None when a budget ran out."""
-        return self.oracle(rules, solution).still_unique(givens, removed)
+        if self._deadline is None:
+            return self.oracle(rules, solution).still_unique(givens, removed)
+        if self.expired:
+            return None
+        try:
+            return self.oracle(rules, solution).still_unique(givens, removed)
+        except SearchInterrupted as exc:
+            self._cut(exc)
+            return None
 
     def remove_groups(
         self,
@@ -641,12 +742,52 @@ class GenerationEngine:
     ) -> RemovalPass:
         """The removal pass over ``solution`` (:meth:`RemovalOracle.remove_groups`): the
         oracle's own bulk pass (native: one C call), or the contract's Python loop with
-        this module's logic shortcuts when it has none or :attr:`bulk_removal` is off."""
+        this module's logic shortcuts when it has none or :attr:`bulk_removal` is off.
+
+        Within a :meth:`deadline` the pass of a 16x16 or larger grid runs in slices of
+        :data:`DEADLINE_SLICE` groups (the same answers: each is a fact about the
+        puzzle), so that a deadline keeps what the slices before it removed; the groups
+        it cut answer None."""
         oracle = self.oracle(rules, solution)
-        if self.bulk_removal and oracle.bulk_removal:
-            return oracle.remove_groups(givens, groups, target=target)
-        shortcut = _removal_shortcut(rules, solution, oracle)
-        return RemovalOracle.remove_groups(oracle, givens, groups, target=target, shortcut=shortcut)
+        bulk = self.bulk_removal and oracle.bulk_removal
+        if self._deadline is None:  # the whole pass in one call
+            if bulk:
+                return oracle.remove_groups(givens, groups, target=target)
+            return RemovalOracle.remove_groups(
+                oracle,
+                givens,
+                groups,
+                target=target,
+                shortcut=_removal_shortcut(rules, solution, oracle),
+            )
+        shortcut = None if bulk else _removal_shortcut(rules, solution, oracle)
+
+        def run(values: Sequence[int], part: Sequence[Sequence[int]]) -> RemovalPass:
+            if bulk:
+                return oracle.remove_groups(values, part, target=target)
+            return RemovalOracle.remove_groups(
+                oracle, values, part, target=target, shortcut=shortcut
+            )
+
+        values: Sequence[int] = givens
+        answers: list[bool | None] = []
+        step = DEADLINE_SLICE if rules.shape.size >= 16 else len(groups) or 1
+        for start in range(0, len(groups), step):
+            part = groups[start : start + step]
+            done = None
+            if not self.expired:
+                try:
+                    done = run(values, part)
+                except SearchInterrupted as exc:
+                    self._cut(exc)
+            if done is None:  # the deadline passed: the groups left stay
+                answers.extend([None] * (len(groups) - start))
+                break
+            values = done.givens
+            answers.extend(done.answers)
+            if len(done.answers) < len(part):  # the clue target was reached
+                break
+        return RemovalPass(bytes(values), tuple(answers))
 
     def all_necessary(
         self,
@@ -656,11 +797,22 @@ class GenerationEngine:
         groups: Sequence[Sequence[int]],
     ) -> bool | None:
         """The minimality test over ``groups`` (:meth:`RemovalOracle.all_necessary`),
-        in bulk where the oracle can."""
-        oracle = self.oracle(rules, solution)
-        if self.bulk_removal and oracle.bulk_removal:
-            return oracle.all_necessary(givens, groups)
-        return RemovalOracle.all_necessary(oracle, givens, groups)
+        in bulk where the oracle can; None once the deadline has passed."""
+        if self._deadline is None:
+            oracle = self.oracle(rules, solution)
+            if self.bulk_removal and oracle.bulk_removal:
+                return oracle.all_necessary(givens, groups)
+            return RemovalOracle.all_necessary(oracle, givens, groups)
+        if self.expired:
+            return None
+        try:
+            oracle = self.oracle(rules, solution)
+            if self.bulk_removal and oracle.bulk_removal:
+                return oracle.all_necessary(givens, groups)
+            return RemovalOracle.all_necessary(oracle, givens, groups)
+        except SearchInterrupted as exc:
+            self._cut(exc)
+            return None
 
     def _collect(self) -> None:
         oracle = self._oracle
@@ -846,7 +998,8 @@ def _removal_shortcut(rules: RuleSet, solution: Grid, oracle: RemovalOracle) -> 
 def generate_one(
     spec: GenerationSpec, engine: GenerationEngine, *, seed: int, index: int = 0
 ) -> GeneratedPuzzle:
-    """Make one puzzle from ``seed`` (see the module notes for the method).
+    """Make one puzzle from ``seed`` (see the module notes for the method), within
+    ``spec.max_seconds`` of wall-clock time when it is set.
 
     With ``spec.level``, puzzles are made from :func:`level_seed` (``seed``, t) for
     t = 0, 1, ... and graded until one has a wanted level.
@@ -854,9 +1007,30 @@ def generate_one(
     Raises:
         GenerationError: when no puzzle met the request within ``spec.tries`` full grids
             (the message says what was tried), or none had a wanted level within
-            ``spec.graded_tries`` (the message counts the levels reached).
+            ``spec.graded_tries`` (the message counts the levels reached), or the
+            deadline passed before a full grid (or a killer puzzle) was made.
         ImpossibleRequestError: when the starting grid has no solution.
     """
+    if spec.max_seconds is None:
+        return _generate_one(spec, engine, seed=seed, index=index)
+    with engine.deadline(spec.max_seconds):
+        try:
+            return _generate_one(spec, engine, seed=seed, index=index)
+        except SearchInterrupted as exc:
+            engine._cut(exc)
+            raise _deadline_error(spec) from None
+
+
+def _deadline_error(spec: GenerationSpec) -> GenerationError:
+    return GenerationError(
+        f"no puzzle made within the deadline of {spec.max_seconds:g} s per puzzle "
+        "(--budget-seconds): give it more time"
+    )
+
+
+def _generate_one(
+    spec: GenerationSpec, engine: GenerationEngine, *, seed: int, index: int
+) -> GeneratedPuzzle:
     if spec.level is not None:
         return _generate_at_level(spec, engine, seed=seed, index=index)
     if spec.killer is not None:
@@ -872,6 +1046,8 @@ def generate_one(
     no_grid = 0
     for attempt in range(1, spec.tries + 1):
         solution = engine.random_full_grid(rules, rng, start=spec.start)
+        if engine.expired:
+            raise _deadline_error(spec)
         if solution is None:
             no_grid += 1
             if spec.start is not None and no_grid >= 3:
@@ -956,7 +1132,8 @@ def _generate_at_level(
     seconds = 0.0
     for attempt in range(spec.graded_tries):
         made = generate_one(plain, engine, seed=level_seed(seed, attempt), index=index)
-        graded = grade(made.puzzle, keep_steps=False)
+        left = engine.time_left()
+        graded = grade(made.puzzle, keep_steps=False, budget=None if left is None else Budget(left))
         seconds += made.seconds + graded.seconds
         if graded.verdict is VerdictKind.UNIQUE and graded.level is not None:
             level = graded.level
@@ -1155,7 +1332,7 @@ def _killer_verdict(
 ) -> Any:
     rules = _killer_rules(base, cages, solution.values)
     puzzle = Puzzle.empty(base.shape, rules)
-    limit = engine.budget
+    limit = engine.budget_now()
     budget = replace(
         limit,
         nodes=min(limit.nodes or KILLER_CHECK_NODES, KILLER_CHECK_NODES),
@@ -1195,6 +1372,8 @@ def generate_killer_one(
     rng = random.Random(seed)
     for attempt in range(1, spec.tries + 1):
         solution = engine.random_full_grid(base, rng)
+        if engine.expired:
+            raise _deadline_error(spec)
         if solution is None:
             continue
         s = solution.values
@@ -1389,13 +1568,27 @@ def level_histogram(
     return {name: counts[name] for name in (*LEVEL_NAMES, "unknown") if counts[name]}
 
 
-def bias_note(rules: RuleSet) -> str:
-    """The caveat on the clue distribution of top-down removal (for batch reports)."""
-    note = (
+def bias_note(request: GenerationSpec | RuleSet) -> str | None:
+    """The caveat on the clue distribution of top-down removal, for batch reports, or None
+    where it does not apply: ``request`` is the spec of the batch (rules alone stand for
+    the plain spec of minimal puzzles of those rules). The figures are those of minimal
+    classic 9x9 puzzles drawn by single-clue removal: they say nothing of other shapes or
+    rules, of symmetric removal (group-minimal puzzles), of clue targets, patterns and
+    starting grids (the clues are not drawn freely) or of puzzles kept for their level (a
+    selection of their own)."""
+    rules = request if isinstance(request, RuleSet) else request.rules
+    if not (rules.is_classic and rules.shape == Shape(3, 3)):
+        return None
+    if isinstance(request, GenerationSpec) and (
+        request.symmetry != "none"
+        or request.kind != "plain"
+        or request.start is not None
+        or request.killer is not None
+        or request.level is not None
+    ):
+        return None
+    return (
         "top-down removal is biased toward few clues: minimal 9x9 puzzles made this way "
         "average about 24.4 clues, against about 26.6 for the real distribution of "
         "minimal puzzles"
     )
-    if not (rules.is_classic and rules.shape.size == 9):
-        note += " (figures for classic 9x9)"
-    return note

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
-import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -18,12 +17,9 @@ from .common import (
     add_budget_options,
     add_input_options,
     budget_from,
-    exit_code,
     iter_inputs,
     json_dumps,
-    open_output,
     output_alphabet,
-    prefetch,
 )
 
 
@@ -85,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     _add_logic_options(p)
-    g = p.add_argument_group("Sudoku Explainer scale (issue 17; see sudoku_model/cli/rate.py)")
+    g = p.add_argument_group("Sudoku Explainer scale (classic 9x9 puzzles only)")
     g.add_argument(
         "--scale",
         choices=("levels", "se"),
@@ -101,7 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_scale_option(p: argparse.ArgumentParser, se_help: str) -> None:
-    g = p.add_argument_group("Sudoku Explainer scale (issue 17; see sudoku_model/cli/rate.py)")
+    g = p.add_argument_group("Sudoku Explainer scale (classic 9x9 puzzles only)")
     g.add_argument(
         "--scale",
         choices=("levels", "se"),
@@ -308,46 +304,37 @@ def run_rate(args: argparse.Namespace) -> int:
         return run_rate_se(args)
     if getattr(args, "no_steps", False):
         raise CliError("--no-steps applies to --scale se only")
-    from .rate import rate_records
+    from .rate import run_rating
 
     keys = tuple(t.key for t in _techniques(args))
     budget = budget_from(args)
-    if args.jobs < 1:
-        raise CliError(f"--jobs must be at least 1, got {args.jobs}")
-    # A missing input or a bad input option fails here, before the output is truncated.
-    records = prefetch(iter_inputs(args.file, args))
-    out = open_output(args.output) if args.output else sys.stdout
-    start = time.perf_counter()
+
+    def summary(count: int, seconds: float, levels: Counter[str]) -> str:
+        rate = count / seconds if seconds > 0 else 0.0
+        histogram = ", ".join(f"{k} {levels[k]}" for k in _RATE_ORDER if levels[k])
+        return f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}"
+
     # Technique keys, not Technique objects, cross to worker processes (picklable).
-    count, malformed, levels, code = rate_records(
+    return run_rating(
         args,
-        records,
-        out,
         _rate_one,
         lambda rec: (rec.puzzle, keys, budget),
         chunk=16,
         level_of=lambda rating: rating["level"] or rating["verdict"],
+        summary=summary,
     )
-    seconds = time.perf_counter() - start
-    rate = count / seconds if seconds > 0 else 0.0
-    order = [
-        "easy",
-        "medium",
-        "hard",
-        "expert",
-        "extreme",
-        "multiple",
-        "unsolvable",
-        "contradictory",
-        "unknown",
-        "malformed",
-    ]
-    histogram = ", ".join(f"{k} {levels[k]}" for k in order if levels[k])
-    tail = "; INTERRUPTED" if code is not None else ""
-    print(
-        f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}{tail}",
-        file=sys.stderr,
-    )
-    if code is not None:
-        return code
-    return exit_code(input_errors=malformed)
+
+
+#: The order of the summary's histogram of ``sudoku rate``.
+_RATE_ORDER = (
+    "easy",
+    "medium",
+    "hard",
+    "expert",
+    "extreme",
+    "multiple",
+    "unsolvable",
+    "contradictory",
+    "unknown",
+    "malformed",
+)

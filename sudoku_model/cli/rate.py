@@ -3,9 +3,12 @@
 
 The option itself is declared by ``sudoku rate``, ``explain`` and ``hint``
 (``cli/logic.py``), which hand the run to :func:`run_rate_se`, :func:`run_explain_se` or
-:func:`run_hint_se` when ``--scale se`` is given. Records carry ER, EP and ED, SE's
-step list (technique, rating, eliminations, placement), and the rater's name and
-version; the five-level ``level`` is derived from ER by :func:`level_from_er`.
+:func:`run_hint_se` when ``--scale se`` is given. Both scales of ``sudoku rate`` run
+through :func:`run_rating` (over :func:`sudoku_model.rating.rate_stream`). The SE scale
+is defined for classic 9x9 puzzles only: a variant or another shape is refused (exit 2).
+Records carry ER, EP and ED, SE's step list (technique, rating, eliminations,
+placement), and the rater's name and version; the five-level ``level`` is derived from
+ER by :func:`level_from_er`.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ __all__ = [
     "SE_LEVEL_BANDS",
     "level_from_er",
     "run_rate_se",
+    "run_rating",
     "run_explain_se",
     "run_hint_se",
     "DEFAULT_SE_SECONDS",
@@ -128,12 +132,45 @@ def _rate_one(job: tuple[Any, float, bool]) -> dict[str, Any]:
     return out
 
 
-def rate_batch(
-    rate_one: Callable[[Any], dict[str, Any]], batch: list[tuple[Any, Any]]
-) -> list[dict[str, Any] | None]:
-    """The unit of work of the executor: a chunk of (record, job) pairs, a job None for a
-    malformed record."""
-    return [None if job is None else rate_one(job) for _, job in batch]
+def run_rating(
+    args: argparse.Namespace,
+    rate_one: Callable[[Any], dict[str, Any]],
+    job_of: Callable[[Any], Any],
+    *,
+    chunk: int,
+    level_of: Callable[[dict[str, Any]], str],
+    summary: Callable[[int, float, Counter[str]], str],
+    refused: Callable[[Any, dict[str, Any]], str | None] | None = None,
+) -> int:
+    """``sudoku rate`` on either scale: rate every record of ``args.file`` with
+    :func:`sudoku_model.rating.rate_stream` into ``--output`` (JSONL, one record each,
+    malformed ones included and quoted on stderr), with ``--jobs`` worker processes,
+    stopping cleanly on a signal; then ``summary(records, seconds, count per level)`` on
+    stderr, followed by ``; INTERRUPTED`` after a signal. ``refused(record, rating)``
+    names a record the scale cannot rate (its message goes to stderr and counts as an
+    input error, like a malformed record).
+
+    Returns:
+        The exit code: the signal's, 2 after a malformed or refused record, else 0.
+
+    Raises:
+        CliError: for ``--jobs`` below 1 or an input that cannot be opened.
+    """
+    if args.jobs < 1:
+        raise CliError(f"--jobs must be at least 1, got {args.jobs}")
+    # A missing input or a bad input option fails here, before the output is truncated.
+    records = prefetch(iter_inputs(args.file, args))
+    out = open_output(args.output) if args.output else sys.stdout
+    start = time.perf_counter()
+    count, malformed, levels, code = rate_records(
+        args, records, out, rate_one, job_of, chunk=chunk, level_of=level_of, refused=refused
+    )
+    seconds = time.perf_counter() - start
+    tail = "; INTERRUPTED" if code is not None else ""
+    print(summary(count, seconds, levels) + tail, file=sys.stderr)
+    if code is not None:
+        return code
+    return exit_code(input_errors=malformed)
 
 
 def rate_records(
@@ -145,18 +182,17 @@ def rate_records(
     *,
     chunk: int,
     level_of: Callable[[dict[str, Any]], str],
+    refused: Callable[[Any, dict[str, Any]], str | None] | None = None,
 ) -> tuple[int, int, Counter[str], int | None]:
-    """Rate a stream of records into ``out`` (JSONL, one record each, malformed ones
-    included and quoted on stderr), with ``--jobs`` worker processes (the raters are
-    Python), stopping cleanly on a signal; closes ``out`` unless it is stdout. Shared by
-    both scales of ``sudoku rate``.
+    """Rate a stream of records into ``out`` (see :func:`run_rating`); closes ``out``
+    unless it is stdout.
 
     Returns:
-        (records, malformed records, count per level, exit code of a signal or None).
+        (records, input errors (malformed or refused records), count per level, exit code
+        of a signal or None).
     """
-    from functools import partial
-
-    from ..executor import Executor, Interrupted, chunks, stop_on_signals
+    from ..executor import Interrupted, stop_on_signals
+    from ..rating import rate_stream
     from ..records import JsonlWriter, head, malformed_record, puzzle_fields
 
     writer = JsonlWriter(out)
@@ -166,15 +202,8 @@ def rate_records(
     code: int | None = None
     try:
         with stop_on_signals(linger=True):  # a signal stops the run cleanly (sudoku_model.executor)
-            # Streaming: records are read as the workers need them, never all at once.
-            executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)
-            batches = chunks(
-                ((rec, None if rec.error is not None else job_of(rec)) for rec in records),
-                chunk,
-                first=1,
-            )
-            for batch, ratings in executor.map(partial(rate_batch, rate_one), batches):
-                for (rec, _), rating in zip(batch, ratings):
+            for rated in rate_stream(records, rate_one, job_of, jobs=args.jobs, chunk=chunk):
+                for rec, rating in rated:
                     count += 1
                     if rating is None:
                         malformed += 1
@@ -183,6 +212,10 @@ def rate_records(
                         row = malformed_record("rate", rec)
                         levels["malformed"] += 1
                     else:
+                        problem = refused(rec, rating) if refused is not None else None
+                        if problem is not None:
+                            malformed += 1
+                            print(problem, file=sys.stderr)
                         row = head("rate", rec.source, rec.line)
                         row.update(puzzle_fields(rec.puzzle, alphabet=output_alphabet(args, rec)))
                         row.update(rating)
@@ -197,35 +230,54 @@ def rate_records(
     return count, malformed, levels, code
 
 
+#: What the SE scale is defined for (Sudoku Explainer's techniques and ratings).
+SE_ONLY = "--scale se rates classic 9x9 puzzles only (Sudoku Explainer's scale)"
+
+
+def _se_input_check(args: argparse.Namespace) -> None:
+    """Refuse input options that make every puzzle one SE cannot rate (a variant, another
+    shape), before anything is read."""
+    from ..geometry import Shape
+    from .common import input_options
+
+    opts = input_options(args)
+    variants = [v for v in opts["variants"] if v != "classic"]
+    if variants:
+        raise CliError(f"{SE_ONLY}: not --variant {','.join(variants)}")
+    if opts["shape"] is not None and opts["shape"] != Shape(3, 3):
+        raise CliError(f"{SE_ONLY}: not a {opts['shape'].name} grid")
+
+
+def _se_refused(rec: Any, rating: dict[str, Any]) -> str | None:
+    if rating.get("se_status") == "unsupported":
+        return f"{rec.source}:{rec.line}: {SE_ONLY}"
+    return None
+
+
 def run_rate_se(args: argparse.Namespace) -> int:
-    """The ``--scale se`` branch of ``sudoku rate``."""
+    """The ``--scale se`` branch of ``sudoku rate``. A puzzle that is not classic 9x9
+    gets a record with ``se_status`` ``unsupported`` and counts as an input error."""
     seconds = args.budget_seconds if args.budget_seconds is not None else DEFAULT_SE_SECONDS
     if seconds < 0:
         raise CliError(f"--budget-seconds must be non-negative, got {seconds}")
-    if args.jobs < 1:
-        raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     if getattr(args, "techniques", None):
         raise CliError("--techniques does not apply to --scale se (SE's technique set is fixed)")
+    _se_input_check(args)
     with_steps = not args.no_steps
-    records = prefetch(iter_inputs(args.file, args))
-    out = open_output(args.output) if args.output else sys.stdout
-    start = time.perf_counter()
-    count, malformed, levels, code = rate_records(
+
+    def summary(count: int, wall: float, levels: Counter[str]) -> str:
+        histogram = ", ".join(f"{k} {v}" for k, v in sorted(levels.items()))
+        return f"rated {count} puzzles (SE scale) in {wall:.2f} s: {histogram}"
+
+    return run_rating(
         args,
-        records,
-        out,
         _rate_one,
         lambda rec: (rec.puzzle, seconds, with_steps),
         chunk=4,
         level_of=lambda rating: rating["level"] or rating.get("se_status") or rating["verdict"],
+        summary=summary,
+        refused=_se_refused,
     )
-    wall = time.perf_counter() - start
-    histogram = ", ".join(f"{k} {v}" for k, v in sorted(levels.items()))
-    tail = "; INTERRUPTED" if code is not None else ""
-    print(f"rated {count} puzzles (SE scale) in {wall:.2f} s: {histogram}{tail}", file=sys.stderr)
-    if code is not None:
-        return code
-    return exit_code(input_errors=malformed)
 
 
 def _se_seconds(args: argparse.Namespace) -> float:
@@ -235,6 +287,7 @@ def _se_seconds(args: argparse.Namespace) -> float:
         raise CliError(f"--budget-seconds must be non-negative, got {seconds}")
     if getattr(args, "techniques", None):
         raise CliError("--techniques does not apply to --scale se (SE's technique set is fixed)")
+    _se_input_check(args)
     return float(seconds)
 
 
@@ -246,15 +299,23 @@ _NOT_RATED = {
 }
 
 
+def _rating(value: float | None) -> str:
+    """An SE rating for the summary line, ``-`` when SE defines none."""
+    return "-" if value is None else f"{value:.1f}"
+
+
 def _se_summary(r: Any) -> str:
     """The last line of ``explain --scale se``."""
     from ..se import RATER_NAME, RATER_VERSION
 
     engine = f"({RATER_NAME} {RATER_VERSION})"
+    if r.status == "rated" and not r.steps:
+        return f"complete: every cell is filled, no step to rate (ER {r.er:.1f}) {engine}"
     if r.status == "rated":
         hardest = max(r.steps, key=lambda s: s.rating).technique if r.steps else "-"
         return (
-            f"unique: ER {r.er:.1f}, EP {r.ep:.1f}, ED {r.ed:.1f} in {len(r.steps)} steps; "
+            f"unique: ER {_rating(r.er)}, EP {_rating(r.ep)}, ED {_rating(r.ed)} in "
+            f"{len(r.steps)} steps; "
             f"hardest {hardest} {engine}"
         )
     if r.status == "budget":

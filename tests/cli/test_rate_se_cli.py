@@ -122,3 +122,37 @@ def test_explain_and_hint_se_refuse_what_se_cannot_rate() -> None:
     assert out.returncode == 1 and out.stdout.startswith("unknown: budget spent")
     out = sudoku("explain", "12x", "--scale", "se")
     assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+FILLED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def test_explain_se_of_a_filled_grid_says_it_is_complete() -> None:
+    out = sudoku("explain", FILLED, "--scale", "se")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("complete: every cell is filled, no step to rate (ER 0.0)")
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
+    # A filled grid among others: every summary line is written, none crashes.
+    out = sudoku("explain", "-", "--scale", "se", stdin=f"{FILLED}\n{SE_55}\n")
+    assert out.returncode == 0, out.stderr
+    assert "complete: every cell is filled" in out.stdout
+    assert "unique: ER 5.5, EP 1.2, ED 1.2" in out.stdout
+
+
+def test_rate_se_refuses_variants_and_other_shapes_with_exit_2(tmp_path: Path) -> None:
+    src = tmp_path / "p.txt"
+    src.write_text(f"{SE_55}\n")
+    for options in (["--variant", "diagonal"], ["--size", "6"], ["--box", "2x2"]):
+        out = sudoku("rate", str(src), "--scale", "se", *options)
+        assert out.returncode == 2, (options, out)
+        assert "classic 9x9 puzzles only" in out.stderr and out.stdout == ""
+        out = sudoku("explain", SE_55, "--scale", "se", *options)
+        assert out.returncode == 2 and "classic 9x9 puzzles only" in out.stderr
+    # A puzzle of another kind inside the file: its record says so, and the run is an
+    # input error (exit 2) naming the line, while the other puzzles are rated.
+    src.write_text(f"{SE_55}\n{'.' * 16}\n")
+    out = sudoku("rate", str(src), "--scale", "se", "--no-steps")
+    assert out.returncode == 2, out
+    rows = [json.loads(ln) for ln in out.stdout.splitlines()]
+    assert [r.get("se_status") for r in rows] == ["rated", "unsupported"]
+    assert f"{src}:2: --scale se rates classic 9x9 puzzles only" in out.stderr

@@ -590,3 +590,22 @@ def test_json_carries_the_grade(backends):
     assert made.describe().endswith(f"expert (score {made.score:.1f}, hardest {made.hardest})")
     plain = generate_one(GenerationSpec(CLASSIC9), engine_for(backends["native"]), seed=6)
     assert "level" not in plain.to_json() and plain.level_tries == 0
+
+
+def test_bias_note_applies_to_minimal_classic_9x9_only():
+    from sudoku_model.generate import KillerOptions, bias_note
+
+    classic9 = RuleSet.classic(Shape(3, 3))
+    note = bias_note(classic9)
+    assert note is not None and "24.4" in note and "26.6" in note
+    assert bias_note(GenerationSpec(classic9)) == note
+    assert bias_note(RuleSet.classic(Shape(2, 3))) is None
+    assert bias_note(RuleSet.build(Shape(3, 3), ["diagonal"])) is None
+    for spec in (
+        GenerationSpec(classic9, symmetry="rot180"),
+        GenerationSpec(classic9, clues=30),
+        GenerationSpec(classic9, level=("hard",)),
+        GenerationSpec(classic9, killer=KillerOptions()),
+        GenerationSpec(classic9, start=Grid.parse("1" + "." * 80)),
+    ):
+        assert bias_note(spec) is None, spec

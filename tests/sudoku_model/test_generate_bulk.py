@@ -276,7 +276,7 @@ def test_16x16_with_the_fallback_mid_pass_matches_the_loop(monkeypatch) -> None:
 
 
 def test_the_inline_shuffle_draws_like_random_shuffle() -> None:
-    from sudoku_model.generate import _shuffle
+    from sudoku_model.generate.shuffle import _shuffle
 
     for seed in range(300):
         for size in (0, 1, 2, 3, 16, 36, 81, 256, 625):

@@ -1,0 +1,101 @@
+"""Rules as data.
+
+Every rule is one of a few kinds, and backends encode kinds, never rule names:
+
+* :class:`AllDifferent` - a list of units, each a tuple of cells that must hold different
+  digits (rows, columns, boxes, diagonals, windoku windows, jigsaw regions). A unit of n
+  cells also means "every digit once"; a shorter unit (a diagonal is always n long, but a
+  user unit need not be) only means "no repeats".
+* :class:`Different` - pairs of cells that must differ (anti-knight, anti-king).
+* :class:`Relation` - ordered pairs of cells whose two digits must form an allowed pair of
+  one table (kropki dots and their negative constraint, XV, thermometers, greater-than
+  signs, non-consecutive).
+* :class:`Domain` - cells whose digit must lie in a given set (even and odd cells).
+* :class:`Sum` - groups of cells whose weighted digit sum is fixed, optionally with
+  distinct digits (killer cages, little killer and sum lines, arrows).
+* :class:`Sandwich` - rows or columns where the digits strictly between the 1 and the n
+  sum to a clue.
+
+A :class:`RuleSet` is the shape plus an ordered tuple of rules. It is immutable and hashable
+(backends key their long-lived solvers on it) and derives, once, the tables every solver
+needs: all units, the extra pairs no unit already covers, and the peers of each cell.
+
+>>> from sudoku_model.geometry import Shape
+>>> rs = RuleSet.build(Shape(3, 3), variants=["diagonal"])
+>>> [r.name for r in rs.rules]
+['rows', 'columns', 'boxes', 'diagonals']
+>>> len(rs.units), len(rs.peers[0])
+(29, 26)
+
+The package, one concern per module: :mod:`.kinds` (the rule kinds and their checks),
+:mod:`.variants` (the all-different rules and the classic variants by name),
+:mod:`.constraints` (the constructors of the constraint kinds, one per variant family)
+and :mod:`.ruleset` (:class:`RuleSet` and its derived tables).
+"""
+
+from __future__ import annotations
+
+from .constraints import (
+    arrow_rule,
+    greater_than_rule,
+    killer_rule,
+    kropki_rules,
+    nonconsecutive_rule,
+    parity_rule,
+    sandwich_rule,
+    sum_lines_rule,
+    thermometer_rule,
+    xv_rules,
+)
+from .kinds import (
+    RULE_KINDS,
+    AllDifferent,
+    Different,
+    Domain,
+    Relation,
+    Rule,
+    RuleError,
+    Sandwich,
+    Sum,
+    SumGroup,
+    Violation,
+)
+from .kinds import ConstraintRule as ConstraintRule
+from .kinds import sandwich_sums as sandwich_sums
+from .ruleset import RuleSet
+from .variants import VARIANTS
+from .variants import anti_king_rule as anti_king_rule
+from .variants import anti_knight_rule as anti_knight_rule
+from .variants import boxes_rule as boxes_rule
+from .variants import canonical_variant as canonical_variant
+from .variants import columns_rule as columns_rule
+from .variants import diagonals_rule as diagonals_rule
+from .variants import regions_rule as regions_rule
+from .variants import rows_rule as rows_rule
+from .variants import windoku_rule as windoku_rule
+
+__all__ = [
+    "RULE_KINDS",
+    "VARIANTS",
+    "AllDifferent",
+    "Different",
+    "Domain",
+    "Relation",
+    "Rule",
+    "RuleError",
+    "RuleSet",
+    "Sandwich",
+    "Sum",
+    "SumGroup",
+    "Violation",
+    "arrow_rule",
+    "greater_than_rule",
+    "killer_rule",
+    "kropki_rules",
+    "nonconsecutive_rule",
+    "parity_rule",
+    "sandwich_rule",
+    "sum_lines_rule",
+    "thermometer_rule",
+    "xv_rules",
+]

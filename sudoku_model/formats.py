@@ -44,6 +44,7 @@ content lines, never from one odd line; the alphabet is inferred when the file s
 from __future__ import annotations
 
 import csv
+import errno
 import gzip
 import io
 import itertools
@@ -101,6 +102,7 @@ __all__ = [
     "puzzle_to_json",
     "read_puzzle",
     "read_puzzles",
+    "resolve_source",
     "write_records",
 ]
 
@@ -358,6 +360,28 @@ def _text_of(f: IO[bytes]) -> tuple[TextIO, _GzipRaw | None]:
     return text, raw
 
 
+def resolve_source(src: str | os.PathLike[str]) -> str:
+    """The file an input name stands for: ``bundled:NAME`` is a bundled collection
+    (:mod:`sudoku_model.data`), any other name is the path as given. The one resolver of
+    input names, for :func:`iter_records` and the command line alike.
+
+    >>> os.path.basename(resolve_source("bundled:top95")), resolve_source("my/puzzles.txt")
+    ('top95.txt', 'my/puzzles.txt')
+
+    Raises:
+        FileNotFoundError: for ``bundled:NAME`` with an unknown name (listing the known ones).
+    """
+    text = os.fspath(src)
+    if not text.startswith("bundled:"):
+        return text
+    from .data import resolve_input
+
+    try:
+        return os.fspath(resolve_input(text)[0])
+    except KeyError as exc:
+        raise FileNotFoundError(errno.ENOENT, str(exc.args[0]), text) from None
+
+
 def open_text(path: str | os.PathLike[str]) -> TextIO:
     """Open a puzzle file for reading as text: gzip-compressed data is recognised by its
     magic bytes (whatever the name), undecodable bytes become U+FFFD (reported later as a
@@ -371,7 +395,7 @@ def open_text(path: str | os.PathLike[str]) -> TextIO:
 
 
 def _open(path: str | os.PathLike[str]) -> tuple[TextIO, _GzipRaw | None]:
-    p = os.fspath(path)
+    p = resolve_source(path)
     if os.path.isdir(p):
         raise ParseError("is a directory, not a puzzle file", source=p, line=1, column=1)
     return _text_of(open(p, "rb"))
@@ -623,8 +647,9 @@ def iter_records(
     saying so.
 
     Args:
-        src: a path (gzip recognised by its magic bytes), an open text stream, or lines.
-        source: the name used in records and errors (default: the path).
+        src: a path (gzip recognised by its magic bytes), ``bundled:NAME`` (a bundled
+            collection, :func:`resolve_source`), an open text stream, or lines.
+        source: the name used in records and errors (default: the path or name given).
         shape: the box shape; inferred from the cell count when None.
         alphabet: symbols for values; None (the default) reads the default alphabet unless
             the file shows another one (0-F: a ``0`` with ``.`` blanks and no top letter;
@@ -647,7 +672,8 @@ def iter_records(
         ParseError: when the input holds no puzzle at all (empty file), is binary data, a
             directory, or shows an alphabet other than the one given; for an unknown
             format name. Never any other exception for bad content.
-        OSError: when the file cannot be opened.
+        OSError: when the file cannot be opened (FileNotFoundError for an unknown
+            ``bundled:`` name).
     """
     if fmt not in FORMATS:
         raise ParseError(

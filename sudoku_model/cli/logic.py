@@ -24,6 +24,7 @@ from .common import (
     open_output,
     output_alphabet,
     prefetch,
+    refuse_output_over_inputs,
 )
 
 
@@ -316,6 +317,7 @@ def run_rate(args: argparse.Namespace) -> int:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     # A missing input or a bad input option fails here, before the output is truncated.
     records = prefetch(iter_inputs(args.file, args))
+    refuse_output_over_inputs(args.output, [args.file])
     out = open_output(args.output) if args.output else sys.stdout
     start = time.perf_counter()
     # Technique keys, not Technique objects, cross to worker processes (picklable).

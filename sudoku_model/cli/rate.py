@@ -28,6 +28,7 @@ from .common import (
     open_output,
     output_alphabet,
     prefetch,
+    refuse_output_over_inputs,
 )
 
 __all__ = [
@@ -208,6 +209,7 @@ def run_rate_se(args: argparse.Namespace) -> int:
         raise CliError("--techniques does not apply to --scale se (SE's technique set is fixed)")
     with_steps = not args.no_steps
     records = prefetch(iter_inputs(args.file, args))
+    refuse_output_over_inputs(args.output, [args.file])
     out = open_output(args.output) if args.output else sys.stdout
     start = time.perf_counter()
     count, malformed, levels, code = rate_records(

@@ -20,26 +20,27 @@ TOP = [
     "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
     "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
 ]
+LINES = "\n".join(TOP) + "\n"
 SOLVED_START = "1234567894" + "." * 71  # a partial grid for generate --from
 
 #: command -> (input file name, its content, argv with {input} and {out}); every writer
 WRITERS: dict[str, tuple[str, str, list[str]]] = {
-    "verify": ("p.txt", "\n".join(TOP) + "\n", ["verify", "{input}", "-o", "{out}", "-q"]),
-    "canon": ("p.txt", "\n".join(TOP) + "\n", ["canon", "{input}", "-o", "{out}"]),
-    "dedup": ("p.txt", "\n".join(TOP) + "\n", ["dedup", "{input}", "-o", "{out}"]),
+    "verify": ("p.txt", LINES, ["verify", "{input}", "-o", "{out}", "-q"]),
+    "canon": ("p.txt", LINES, ["canon", "{input}", "-o", "{out}"]),
+    "dedup": ("p.txt", LINES, ["dedup", "{input}", "-o", "{out}"]),
     "dedup-report": (
         "p.txt",
-        "\n".join(TOP) + "\n",
+        LINES,
         ["dedup", "{input}", "-o", "reps.txt", "--report", "{out}"],
     ),
-    "convert": ("p.txt", "\n".join(TOP) + "\n", ["convert", "{input}", "--to", "line", "-o", "{out}"]),
+    "convert": ("p.txt", LINES, ["convert", "{input}", "--to", "line", "-o", "{out}"]),
     "convert-layout": (
         "p.txt",
-        "\n".join(TOP) + "\n",
+        LINES,
         ["convert", "{input}", "--to", "quiz-answer", "-o", "{out}"],
     ),
-    "rate": ("p.txt", "\n".join(TOP) + "\n", ["rate", "{input}", "-o", "{out}"]),
-    "rate-se": ("p.txt", "\n".join(TOP) + "\n", ["rate", "{input}", "--scale", "se", "-o", "{out}"]),
+    "rate": ("p.txt", LINES, ["rate", "{input}", "-o", "{out}"]),
+    "rate-se": ("p.txt", LINES, ["rate", "{input}", "--scale", "se", "-o", "{out}"]),
     "generate-from": (
         "p.txt",
         SOLVED_START + "\n",
@@ -60,7 +61,7 @@ WRITERS: dict[str, tuple[str, str, list[str]]] = {
         "puzzle\n" + "\n".join(TOP) + "\n",
         ["compare", "{input}", "--backends", "native", "--output", "{out}"],
     ),
-    "render": ("p.svg", "\n".join(TOP) + "\n", ["render", "{input}", "--to", "{out}"]),
+    "render": ("p.svg", LINES, ["render", "{input}", "--to", "{out}"]),
     "cnf": ("p.txt", TOP[0] + "\n", ["cnf", "{input}", "-o", "{out}"]),
 }
 

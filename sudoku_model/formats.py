@@ -81,6 +81,7 @@ from .gridtext import is_decoration_line as _is_decoration_line
 from .gridtext import shape_for_count as _shape_for_count
 from .puzzle import Puzzle
 from .rules import RuleSet
+from .textlines import MAX_JSON_CHARS, MAX_LINE, LongLine, bounded_lines, line_blocks
 
 __all__ = [
     "CELL_COUNTS",
@@ -450,11 +451,8 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     return "other"
 
 
-def _choose_format(
-    content: list[tuple[int, str]], name: str, alphabet: Alphabet, shape: Shape | None
-) -> str:
-    """The format of a file from its name, else from a majority of its first content
-    lines: one odd line (a title, a truncated puzzle, a separator) never decides it."""
+def _format_of_name(name: str) -> str | None:
+    """The format a file name says (``.csv``, ``.jsonl``, ``.json``, gzipped or not)."""
     lower = name.lower().removesuffix(".gz")
     if lower.endswith(".csv"):
         return "csv"
@@ -462,6 +460,17 @@ def _choose_format(
         return "jsonl"
     if lower.endswith(".json"):
         return "json"
+    return None
+
+
+def _choose_format(
+    content: list[tuple[int, str]], name: str, alphabet: Alphabet, shape: Shape | None
+) -> str:
+    """The format of a file from its name, else from a majority of its first content
+    lines: one odd line (a title, a truncated puzzle, a separator) never decides it."""
+    by_name = _format_of_name(name)
+    if by_name is not None:
+        return by_name
     first = content[0][1].strip()
     if variant_formats.looks_like_fpuzzles(first):
         return "fpuzzles"
@@ -641,7 +650,10 @@ def iter_records(
     """Stream the puzzles of a file, a text stream or an iterable of lines.
 
     Each malformed puzzle is one record with ``error`` set; reading goes on. Memory stays
-    constant for line, block, CSV and JSONL input (JSON documents are read whole). Every
+    bounded for line, block, CSV and JSONL input: a line longer than any puzzle can be
+    (:data:`~sudoku_model.textlines.MAX_LINE` characters) is read past in pieces and is one
+    malformed record; JSON documents are read whole, up to
+    :data:`~sudoku_model.textlines.MAX_JSON_CHARS` characters. Every
     record carries its 0-based ``position`` in the source and the ``alphabet`` it was read
     in. A cut gzip file yields every record before the cut, then one malformed record
     saying so.
@@ -698,31 +710,43 @@ def iter_records(
             stream = _safe(src, name or "<stream>")
     assert name is not None
     state = _State()
-    last = -1
+    long = state.long  # records of lines too long to read, yielded in line order
+    position = 0
     try:
-        for position, record in enumerate(
-            _iter_stream(
-                stream,
-                name,
-                shape,
-                alphabet,
-                tuple(variants),
-                fmt,
-                state,
-                unparsed=raw,
-                blocks=blocks,
-            )
+        for record in _iter_stream(
+            stream,
+            name,
+            shape,
+            alphabet,
+            tuple(variants),
+            fmt,
+            state,
+            unparsed=raw,
+            blocks=blocks,
         ):
-            if record.__class__ is RawLine or record.__class__ is RawBlock:
+            if record.__class__ is RawLine:
                 # numbered by its reader already (raw=True only)
                 yield record  # type: ignore[misc]
-                last = position
+                position = record.position + 1
                 continue
+            if record.__class__ is RawBlock:
+                yield record  # type: ignore[misc]
+                position = record.position + record.nlines  # type: ignore[attr-defined]
+                continue
+            while long and long[0].line < record.line:
+                yield _new_record(
+                    Record, (*long.pop(0)[:_POSITION], position, None, state.alphabet)
+                )
+                position += 1
             if record.error is not None and len(record.text) > _EXCERPT:
                 record = _bounded(record)
             # tuple.__new__, not _replace (5x slower): this runs once per record read
             yield _new_record(Record, (*record[:_POSITION], position, record.extra, state.alphabet))
-            last = position
+            position += 1
+        for record in long:
+            yield _new_record(Record, (*record[:_POSITION], position, None, state.alphabet))
+            position += 1
+        last = position - 1
         if last < 0 and (gz is None or gz.problem is None):
             # content, but not one puzzle (a header alone, separator lines): say so
             raise ParseError("no puzzle found", source=name, line=max(state.last_line, 1), column=1)
@@ -738,11 +762,21 @@ def iter_records(
 class _State:
     """What a stream reader learns while reading: the alphabet, the last line number."""
 
-    __slots__ = ("alphabet", "last_line")
+    __slots__ = ("alphabet", "last_line", "long")
 
     def __init__(self) -> None:
         self.alphabet: Alphabet = DEFAULT_ALPHABET
         self.last_line = 0
+        #: malformed records of lines too long to read, not yet yielded (line order)
+        self.long: list[Record] = []
+
+
+def _long_record(name: str, lineno: int, line: LongLine) -> Record:
+    """The malformed record of a line longer than any puzzle can be."""
+    err = ParseError(
+        line.message, source=name, line=lineno, column=MAX_LINE + 1, text=f"{line.excerpt}..."
+    )
+    return Record(name, lineno, f"{line.excerpt}... [{line.length:,} characters]", None, err)
 
 
 def _safe(stream: Iterable[str], name: str) -> Iterator[str]:
@@ -780,7 +814,8 @@ def _iter_stream(
     unparsed: bool = False,
     blocks: bool = False,
 ) -> Iterator[Any]:
-    it = iter(stream)
+    # every line at most MAX_LINE characters (a longer one is a LongLine, read past)
+    it = bounded_lines(stream)
     sample: list[tuple[int, str]] = []
     content: list[tuple[int, str]] = []
     lineno = 0
@@ -801,21 +836,33 @@ def _iter_stream(
             ):
                 break
     state.last_line = lineno
-    if not content:
+    if not content and not any(raw.__class__ is LongLine for _, raw in sample):
         raise ParseError("empty input: no puzzle found", source=name, line=max(lineno, 1), column=1)
     _binary_check(sample, name)
     if fmt == "auto":
-        fmt = _choose_format(content, name, alphabet or DEFAULT_ALPHABET, shape)
+        fmt = (
+            _choose_format(content, name, alphabet or DEFAULT_ALPHABET, shape)
+            if content
+            else _format_of_name(name) or "line"  # nothing but lines too long to read
+        )
     chosen = DEFAULT_ALPHABET
     if fmt != "fpuzzles":
         chosen = _choose_alphabet(fmt, content, shape, alphabet, name)
     state.alphabet = chosen
 
     def lines() -> Iterator[tuple[int, str]]:
-        yield from sample
+        # a line too long to read is blank to the format's reader; its malformed record
+        # goes to state.long, which iter_records yields in line order
+        long = state.long
+        for n, raw in sample:
+            if isinstance(raw, LongLine):
+                long.append(_long_record(name, n, raw))
+            yield n, raw
         n = lineno
         for raw in it:
             n += 1
+            if isinstance(raw, LongLine):
+                long.append(_long_record(name, n, raw))
             yield n, raw
         state.last_line = n
 
@@ -823,12 +870,16 @@ def _iter_stream(
         reader = LineReader(name, shape, chosen, variants)
         position = 0
 
-        def raw_lines(numbered: Iterable[tuple[int, str]]) -> Iterator[RawLine]:
+        def raw_lines(numbered: Iterable[tuple[int, str]]) -> Iterator[RawLine | Record]:
             # _raw_lines over lines() and _content_lines, fused: the verify fast path reads
             # every line through here, and each generator level costs per line
             nonlocal position
             n = 0
             for n, raw in numbered:
+                if raw.__class__ is LongLine:
+                    yield _long_record(name, n, raw)  # type: ignore[arg-type]  # hot loop
+                    position += 1
+                    continue
                 stripped = raw.strip()
                 if not stripped or stripped[0] == "#":
                     continue
@@ -844,7 +895,8 @@ def _iter_stream(
         else:
             yield from raw_lines(sample)
             n = lineno
-            for joined, block in _line_blocks(it):
+            text_stream = stream if isinstance(stream, io.TextIOBase) else it
+            for joined, block in line_blocks(text_stream, BLOCK_LINES, 82):
                 k = 0 if block is None else len(block)
                 if _plain_block(joined, block):
                     # a plain line is never blank, a comment or a separator: every line of
@@ -1183,9 +1235,32 @@ def _json_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    collected = list(lines)
+    collected: list[tuple[int, str]] = []
+    size = 0
+    for lineno, raw in lines:
+        if isinstance(raw, LongLine):
+            raise ParseError(
+                f"a line of {raw.length:,} characters in a JSON document: longer than any "
+                f"puzzle line can be (at most {MAX_LINE:,}); write the document indented, "
+                "or as JSONL (one puzzle a line)",
+                source=name,
+                line=lineno,
+                column=MAX_LINE + 1,
+            )
+        size += len(raw)
+        if size > MAX_JSON_CHARS:
+            raise ParseError(
+                f"a JSON document of more than {MAX_JSON_CHARS:,} characters: too large to "
+                "read whole; write the puzzles as JSONL (one puzzle a line, read in "
+                "constant memory)",
+                source=name,
+                line=lineno,
+                column=1,
+            )
+        collected.append((lineno, raw))
     first_line = collected[0][0] if collected else 1
     doc = "".join(raw for _, raw in collected)
+    del collected
     try:
         obj = json.loads(doc)
     except json.JSONDecodeError as exc:
@@ -1539,36 +1614,6 @@ def read_puzzle(text: str, **options: Any) -> Puzzle:
 BLOCK_LINES = 512
 _PLAIN_CHARS = b"123456789.0\n"
 _NEWLINES = b"\n" * BLOCK_LINES
-
-
-def _line_blocks(it: Iterator[str]) -> Iterator[tuple[str, list[str] | None]]:
-    """The rest of a line stream in blocks of about :data:`BLOCK_LINES` lines:
-    ``(text, lines)``. From a text file of ours (a :class:`io.TextIOBase`, newlines
-    translated) the text is read whole, a block at a time, and ``lines`` is None (split
-    ``text`` at ``\\n`` when they are needed); from other streams the lines come as the
-    stream gives them, ``text`` their concatenation."""
-    if isinstance(it, io.TextIOBase):
-        # the text after the last line end read so far, in pieces: a line without end
-        # (megabytes of garbage) is joined once, not copied again at every read
-        pending: list[str] = []
-        while data := it.read(82 * BLOCK_LINES):
-            end = data.rfind("\n") + 1
-            if not end:
-                pending.append(data)
-                continue
-            if pending:
-                pending.append(data[:end])
-                yield "".join(pending), None
-                pending = []
-            else:
-                yield data[:end], None
-            if end < len(data):
-                pending.append(data[end:])
-        if pending:
-            yield "".join(pending), None  # a last line without a line end
-        return
-    while block := list(itertools.islice(it, BLOCK_LINES)):
-        yield "".join(block), block
 
 
 def _plain_block(joined: str, block: list[str] | None) -> bool:

@@ -81,7 +81,7 @@ from .gridtext import is_decoration_line as _is_decoration_line
 from .gridtext import shape_for_count as _shape_for_count
 from .puzzle import Puzzle
 from .rules import RuleSet
-from .textlines import MAX_JSON_CHARS, MAX_LINE, LongLine, bounded_lines, line_blocks
+from .textlines import MAX_JSON_CHARS, MAX_LINE, LongLine, line_blocks, pieces, whole
 
 __all__ = [
     "CELL_COUNTS",
@@ -695,6 +695,7 @@ def iter_records(
     gz: _GzipRaw | None = None
     name = source
     stream: Iterable[str]
+    chunked = False
     if isinstance(src, (str, os.PathLike)):
         name = name or os.fspath(src)
         stream, gz = _open(src)
@@ -707,7 +708,9 @@ def iter_records(
             # a path
             stream, gz = _text_of(buffer)
         else:
-            stream = _safe(src, name or "<stream>")
+            # a caller's text stream is read in bounded pieces too (textlines.pieces)
+            lines_in, chunked = pieces(src)
+            stream = _safe(lines_in, name or "<stream>")
     assert name is not None
     state = _State()
     long = state.long  # records of lines too long to read, yielded in line order
@@ -723,6 +726,7 @@ def iter_records(
             state,
             unparsed=raw,
             blocks=blocks,
+            chunked=chunked,
         ):
             if record.__class__ is RawLine:
                 # numbered by its reader already (raw=True only)
@@ -776,7 +780,9 @@ def _long_record(name: str, lineno: int, line: LongLine) -> Record:
     err = ParseError(
         line.message, source=name, line=lineno, column=MAX_LINE + 1, text=f"{line.excerpt}..."
     )
-    return Record(name, lineno, f"{line.excerpt}... [{line.length:,} characters]", None, err)
+    # short enough to be kept as it is (iter_records bounds longer texts)
+    text = f"{line.excerpt[: _EXCERPT // 2]}... [{line.length:,} characters]"
+    return Record(name, lineno, text, None, err)
 
 
 def _safe(stream: Iterable[str], name: str) -> Iterator[str]:
@@ -813,9 +819,12 @@ def _iter_stream(
     state: _State,
     unparsed: bool = False,
     blocks: bool = False,
+    chunked: bool = False,
 ) -> Iterator[Any]:
-    # every line at most MAX_LINE characters (a longer one is a LongLine, read past)
-    it = bounded_lines(stream)
+    # lines of at most MAX_LINE characters: a longer one comes in pieces, and whole() makes
+    # it a LongLine, read past (checked by length where a line is read: C speed per line)
+    it, in_pieces = pieces(stream)
+    in_pieces = in_pieces or chunked
     sample: list[tuple[int, str]] = []
     content: list[tuple[int, str]] = []
     lineno = 0
@@ -825,6 +834,8 @@ def _iter_stream(
             raise ParseError(
                 f"lines must be text, got {type(raw).__name__}", source=name, line=lineno, column=1
             )
+        if len(raw) > MAX_LINE:
+            raw = whole(raw, it, in_pieces)
         if lineno == 1 and raw.startswith("\ufeff"):
             raw = raw[1:]  # a UTF-8 byte order mark
         sample.append((lineno, raw))
@@ -861,8 +872,10 @@ def _iter_stream(
         n = lineno
         for raw in it:
             n += 1
-            if isinstance(raw, LongLine):
-                long.append(_long_record(name, n, raw))
+            if len(raw) > MAX_LINE:
+                raw = whole(raw, it, in_pieces)
+                if isinstance(raw, LongLine):
+                    long.append(_long_record(name, n, raw))
             yield n, raw
         state.last_line = n
 
@@ -876,12 +889,13 @@ def _iter_stream(
             nonlocal position
             n = 0
             for n, raw in numbered:
-                if raw.__class__ is LongLine:
-                    yield _long_record(name, n, raw)  # type: ignore[arg-type]  # hot loop
-                    position += 1
-                    continue
+                if len(raw) > MAX_LINE:
+                    raw = whole(raw, it, in_pieces)
                 stripped = raw.strip()
                 if not stripped or stripped[0] == "#":
+                    if isinstance(raw, LongLine):  # read past (here, or by line_blocks)
+                        yield _long_record(name, n, raw)
+                        position += 1
                     continue
                 text = raw.rstrip("\r\n")
                 if _is_decoration_line(text) and not reader._holds_puzzle(text, n):
@@ -896,7 +910,7 @@ def _iter_stream(
             yield from raw_lines(sample)
             n = lineno
             text_stream = stream if isinstance(stream, io.TextIOBase) else it
-            for joined, block in line_blocks(text_stream, BLOCK_LINES, 82):
+            for joined, block in line_blocks(text_stream, BLOCK_LINES, 82, in_pieces=in_pieces):
                 k = 0 if block is None else len(block)
                 if _plain_block(joined, block):
                     # a plain line is never blank, a comment or a separator: every line of

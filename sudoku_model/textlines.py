@@ -10,11 +10,20 @@ path through :func:`line_blocks`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-__all__ = ["MAX_JSON_CHARS", "MAX_LINE", "LongLine", "bounded_lines", "line_blocks"]
+__all__ = [
+    "MAX_JSON_CHARS",
+    "MAX_LINE",
+    "LongLine",
+    "bounded_lines",
+    "line_blocks",
+    "pieces",
+    "whole",
+]
 
 #: The longest line any reader accepts, in characters. The longest puzzle line of any
 #: format is far shorter: a 25x25 grid is 625 cells (a CSV row with its solution and
@@ -26,8 +35,6 @@ MAX_LINE = 1 << 20
 MAX_JSON_CHARS = 1 << 25
 #: Characters of a long line kept for its error message.
 EXCERPT = 200
-#: Characters read at a time while skipping the rest of a long line.
-_SKIP = 1 << 16
 
 
 class LongLine(str):
@@ -60,47 +67,63 @@ def _strip_end(text: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def bounded_lines(stream: Iterable[str], limit: int | None = None) -> Iterator[str]:
-    """The lines of ``stream`` (line ends kept), each at most ``limit`` characters (default
-    :data:`MAX_LINE`); a longer line comes as a :class:`LongLine`. A text stream with
-    ``readline`` is read at most ``limit`` characters at a time (the rest of a long line in
-    small pieces), so memory stays bounded; the lines of any other iterable are only
-    checked. Reads nothing ahead of the line it yields.
-    """
-    limit = MAX_LINE if limit is None else limit
+def pieces(stream: Iterable[str]) -> tuple[Iterator[str], bool]:
+    """An iterator over the lines of ``stream`` and whether they come in pieces: from a
+    text stream with ``readline``, at most ``MAX_LINE + 1`` characters at a time (a
+    longer line as several pieces, only the last with the line end; C speed, nothing read
+    ahead); from any other iterable, its lines as they are."""
     readline = getattr(stream, "readline", None)
     if readline is None:
-        for raw in stream:
-            if len(raw) > limit and len(_strip_end(raw)) > limit:
-                yield LongLine(len(_strip_end(raw)), raw[:EXCERPT])
-            else:
-                yield raw
-        return
-    while line := readline(limit + 1):
-        if len(line) <= limit or line.endswith("\n") and len(line) == limit + 1:
-            yield line
-            continue
-        excerpt = line[:EXCERPT]
-        length = len(line)
-        while line and not line.endswith("\n"):
-            line = readline(_SKIP)
-            length += len(line)
-        yield LongLine(length - (1 if line.endswith("\n") else 0), excerpt)
+        return iter(stream), False
+    return iter(functools.partial(readline, MAX_LINE + 1), ""), True
+
+
+def whole(raw: str, rest: Iterator[str], in_pieces: bool) -> str:
+    """What a reader reads for ``raw``, an item of :func:`pieces` longer than
+    :data:`MAX_LINE` characters: ``raw`` when it is a whole line of at most MAX_LINE
+    characters and its line end, else a :class:`LongLine` (with ``in_pieces``, the rest of
+    the line is read past from ``rest`` first, a piece at a time)."""
+    if raw.endswith("\n") and len(raw) - 1 <= MAX_LINE:
+        return raw
+    if not in_pieces:
+        return LongLine(len(_strip_end(raw)), raw[:EXCERPT])
+    excerpt = raw[:EXCERPT]
+    length = len(raw)
+    piece = raw
+    while not piece.endswith("\n"):
+        piece = next(rest, "")
+        if not piece:
+            break
+        length += len(piece)
+    return LongLine(length - (1 if piece.endswith("\n") else 0), excerpt)
+
+
+def bounded_lines(stream: Iterable[str]) -> Iterator[str]:
+    """The lines of ``stream`` (line ends kept), each at most :data:`MAX_LINE` characters
+    and its line end; a longer line comes as a :class:`LongLine`. A text stream with
+    ``readline`` is read in bounded pieces (:func:`pieces`); the lines of any other
+    iterable are only checked. Reads nothing ahead of the line it yields."""
+    it, in_pieces = pieces(stream)
+    for raw in it:
+        yield raw if len(raw) <= MAX_LINE else whole(raw, it, in_pieces)
 
 
 def line_blocks(
-    it: Iterator[str] | IO[str], lines: int, width: int
+    it: Iterator[str] | IO[str], lines: int, width: int, *, in_pieces: bool = False
 ) -> Iterator[tuple[str, list[str] | None]]:
     """The rest of a line stream in blocks of about ``lines`` lines: ``(text, lines)``.
     From a text file (a :class:`io.TextIOBase`, newlines translated) the text is read
     ``lines * width`` characters at a time (at most :data:`MAX_LINE`), and ``lines`` is
     None (split ``text`` at ``\\n`` when they are needed); from other streams the lines
-    come as the stream gives them, ``text`` their concatenation. A line longer than
-    :data:`MAX_LINE` comes alone, as ``("", [LongLine])``, read past in pieces."""
+    come as the stream gives them (``in_pieces``: as :func:`pieces` gives them), ``text``
+    their concatenation. A line longer than :data:`MAX_LINE` comes alone, as
+    ``("", [LongLine])``, read past in pieces."""
     import io
 
     if not isinstance(it, io.TextIOBase):
-        while block := list(itertools.islice(bounded_lines(it), lines)):  # type: ignore[arg-type]
+        rest = iter(it)
+        checked = (raw if len(raw) <= MAX_LINE else whole(raw, rest, in_pieces) for raw in rest)
+        while block := list(itertools.islice(checked, lines)):
             yield "".join(block), block
         return
     size = min(lines * width, MAX_LINE)

@@ -417,7 +417,7 @@ def _csv_columns(fields: Sequence[str]) -> tuple[int, int] | None:
 
 def _csv_header_line(text: str) -> tuple[int, int] | None:
     try:
-        fields = next(csv.reader([text]), [])
+        fields = next(csv.reader([text], delimiter=_csv_delimiter(text)), [])
     except csv.Error:
         return None
     return _csv_columns(fields)
@@ -1039,7 +1039,9 @@ def _block_records(
         if s.startswith("#"):
             continue
         if not s:
-            if rows:
+            if rows == 1 and shape is None and _is_title(block[-1]):
+                pass  # a title alone before a blank line: no record
+            elif rows:
                 yield flush()
             block, rows = [], 0
             continue
@@ -1068,12 +1070,15 @@ def _block_records(
         elif rows == 1 and shape is None:
             cells = len(_block_row(raw)[0])
             if cells != n:
-                # a lone first row (a title): a record of its own; this row starts the block
+                # a lone first row: a title (``Grid 01`` of Project Euler's file) is no
+                # record; anything else is a malformed record of its own; this row starts
+                # the block
                 first = next(b for b in block if not _is_decoration_line(b))
                 first_no = start + block.index(first)
-                msg = f"a lone row of {n} cells (the next row has {cells}): not a block"
-                err = ParseError(msg, source=name, line=first_no, column=1, text=first)
-                yield Record(name, first_no, first.rstrip("\r\n"), None, err)
+                if not _is_title(first):
+                    msg = f"a lone row of {n} cells (the next row has {cells}): not a block"
+                    err = ParseError(msg, source=name, line=first_no, column=1, text=first)
+                    yield Record(name, first_no, first.rstrip("\r\n"), None, err)
                 if cells > 25 or cells < 4:
                     yield from _line_records([(lineno, raw)], name, shape, alphabet, variants)
                     block, rows = [], 0
@@ -1086,6 +1091,16 @@ def _block_records(
             block, rows = [], 0
     if rows:
         yield flush()
+
+
+_TITLE = re.compile(r"[a-z]{2}")
+
+
+def _is_title(row: str) -> bool:
+    """Whether a line that cannot be a block row reads as a title: it holds two lower-case
+    letters in a row, as ``Grid 01`` or ``Puzzle 7`` do (cells are digits, upper-case
+    letters and blanks)."""
+    return _TITLE.search(row) is not None
 
 
 def _csv_records(
@@ -1112,14 +1127,19 @@ def _csv_records(
         )
 
     content = _content_lines(lines)
+    delimiter = ""  # decided by the first row
     for lineno, text, _ in content:
+        if not delimiter:
+            delimiter = _csv_delimiter(text)
         try:
-            fields = next(csv.reader([text]), [])
+            fields = next(csv.reader([text], delimiter=delimiter), [])
         except csv.Error as exc:
             yield bad(lineno, text, f"bad CSV row: {exc}")
             continue
         if puzzle_col < 0 and variant_formats.is_killer_csv_header(fields):
-            yield from variant_formats.killer_csv_records(content, fields, name, shape, variants)
+            yield from variant_formats.killer_csv_records(
+                content, fields, name, shape, variants, delimiter=delimiter
+            )
             return
         if puzzle_col < 0:
             cols = _csv_columns(fields)
@@ -1135,7 +1155,8 @@ def _csv_records(
                     lineno,
                     text,
                     "neither a CSV header naming the puzzle column "
-                    f"({', '.join(_PUZZLE_COLUMNS)}) nor a row starting with a puzzle",
+                    f"({', '.join(_PUZZLE_COLUMNS)}) nor a row starting with a puzzle "
+                    f"(fields separated by {_DELIMITER_NAMES[delimiter]})",
                 )
                 continue
         if puzzle_col >= len(fields):
@@ -1194,6 +1215,19 @@ def _csv_records(
             )
         except (ValueError, ShapeError) as exc:
             yield bad(lineno, text, str(exc))
+
+
+#: Field delimiters a CSV file may use, by preference; the first row decides.
+_DELIMITER_NAMES = {",": "','", ";": "';'", "\t": "tabs", "|": "'|'"}
+
+
+def _csv_delimiter(first_row: str) -> str:
+    """The field delimiter of a CSV file from its first row: ``,`` when the row has one,
+    else ``;``, a tab or ``|`` (the first of these it holds), else ``,``."""
+    for delimiter in _DELIMITER_NAMES:
+        if delimiter in first_row:
+            return delimiter
+    return ","
 
 
 def _field_offset(text: str, fields: list[str], index: int) -> int:

@@ -431,6 +431,8 @@ def killer_csv_records(
     name: str,
     shape: Shape | None,
     variants: Sequence[str],
+    *,
+    delimiter: str = ",",
 ) -> Iterator[Record]:
     """Records of the krazydad killer CSV (``puzz_color``: ``K`` then one cage letter per
     cell; ``puzz_hint``: the cage totals in order of first appearance; ``solved``: the
@@ -451,7 +453,7 @@ def killer_csv_records(
             return Record(name, lineno, text, None, err)
 
         try:
-            fields = next(csv.reader([text]), [])
+            fields = next(csv.reader([text], delimiter=delimiter), [])
         except csv.Error as exc:
             yield bad(f"bad CSV row: {exc}")
             continue

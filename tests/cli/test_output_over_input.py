@@ -61,6 +61,16 @@ WRITERS: dict[str, tuple[str, str, list[str]]] = {
         "puzzle\n" + "\n".join(TOP) + "\n",
         ["compare", "{input}", "--backends", "native", "--output", "{out}"],
     ),
+    "compare-plot": (
+        "p.svg",
+        LINES,
+        ["compare", "{input}", "--backends", "native", "--plot", "{out}"],
+    ),
+    "generate-regions": (
+        "r.txt",
+        "".join("".join(str(3 * (r // 3) + c // 3 + 1) for c in range(9)) + "\n" for r in range(9)),
+        ["generate", "-n", "1", "--seed", "1", "--regions", "{input}", "-o", "{out}", "-q"],
+    ),
     "render": ("p.svg", LINES, ["render", "{input}", "--to", "{out}"]),
     "cnf": ("p.txt", TOP[0] + "\n", ["cnf", "{input}", "-o", "{out}"]),
 }

@@ -722,11 +722,13 @@ def check_dataset(
     manifest = read_manifest(root)
     report = CheckReport()
     guess_seed: int = manifest["seeds"]["guesses"]
+    edited: set[str] = set()  # the files whose sha256 differs: what the user changed
     for name, digest in manifest["files"].items():
         path = root / str(name)
         if not path.is_file():
             raise FileNotFoundError(2, "no such file (named in the manifest)", str(path))
         if _sha256(path) != digest:
+            edited.add(str(path))
             report.problems.append(
                 Problem("hash-mismatch", str(path), "sha256 differs from the manifest")
             )
@@ -769,7 +771,7 @@ def check_dataset(
             except (CanonBudgetError, CanonVariantError) as exc:
                 report.problems.append(Problem("unknown", where, f"no canonical form: {exc}"))
                 continue
-            _check_labels(rec, lab, key, guess_seed, guesser, budget, levels, report)
+            _check_labels(rec, lab, key, guess_seed, guesser, budget, levels, report, edited)
             seen = classes.get(key)
             if seen is None:
                 classes[key] = (split, where)
@@ -834,15 +836,30 @@ def _check_labels(
     budget: Budget | None,
     levels: bool,
     report: CheckReport,
+    edited: set[str],
 ) -> None:
-    where = f"{lab.source}:{lab.line}"
+    """Compare a puzzle's row with its label row. A mismatch is reported at the row of
+    the file that was edited (its sha256 differs from the manifest) when only one of the
+    two was; else at the puzzle's row for a different puzzle, at the label row for a
+    wrong label; the detail names the other row."""
+    puzzle_at = f"{rec.source}:{rec.line}"
+    label_at = f"{lab.source}:{lab.line}"
+    data_edited, labels_edited = rec.source in edited, lab.source in edited
+    where = puzzle_at if data_edited and not labels_edited else label_at
     mismatches: list[str] = []
     if lab.puzzle.givens != rec.puzzle.givens:
-        report.problems.append(
-            Problem(
-                "label-mismatch", where, f"labels a different puzzle than {rec.source}:{rec.line}"
+        if labels_edited and not data_edited:
+            problem = Problem(
+                "label-mismatch", label_at, f"labels a different puzzle than {puzzle_at}"
             )
-        )
+        else:
+            changed = " (this file was changed after the build)" if data_edited else ""
+            problem = Problem(
+                "label-mismatch",
+                puzzle_at,
+                f"a different puzzle than its label row {label_at}{changed}",
+            )
+        report.problems.append(problem)
         return
     extra = rec.extra or {}
     clues = rec.puzzle.clues
@@ -875,4 +892,7 @@ def _check_labels(
         if graded != level:
             mismatches.append(f"level label {level!r}, graded {graded!r}")
     if mismatches:
-        report.problems.append(Problem("label-mismatch", where, "; ".join(mismatches)))
+        other = label_at if where == puzzle_at else puzzle_at
+        report.problems.append(
+            Problem("label-mismatch", where, "; ".join(mismatches) + f" (the row at {other})")
+        )

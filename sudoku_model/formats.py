@@ -44,6 +44,7 @@ content lines, never from one odd line; the alphabet is inferred when the file s
 from __future__ import annotations
 
 import csv
+import errno
 import gzip
 import io
 import itertools
@@ -80,6 +81,7 @@ from .gridtext import is_decoration_line as _is_decoration_line
 from .gridtext import shape_for_count as _shape_for_count
 from .puzzle import Puzzle
 from .rules import RuleSet
+from .textlines import MAX_JSON_CHARS, MAX_LINE, LongLine, line_blocks, pieces, whole
 
 __all__ = [
     "CELL_COUNTS",
@@ -101,6 +103,7 @@ __all__ = [
     "puzzle_to_json",
     "read_puzzle",
     "read_puzzles",
+    "resolve_source",
     "write_records",
 ]
 
@@ -358,6 +361,28 @@ def _text_of(f: IO[bytes]) -> tuple[TextIO, _GzipRaw | None]:
     return text, raw
 
 
+def resolve_source(src: str | os.PathLike[str]) -> str:
+    """The file an input name stands for: ``bundled:NAME`` is a bundled collection
+    (:mod:`sudoku_model.data`), any other name is the path as given. The one resolver of
+    input names, for :func:`iter_records` and the command line alike.
+
+    >>> os.path.basename(resolve_source("bundled:top95")), resolve_source("my/puzzles.txt")
+    ('top95.txt', 'my/puzzles.txt')
+
+    Raises:
+        FileNotFoundError: for ``bundled:NAME`` with an unknown name (listing the known ones).
+    """
+    text = os.fspath(src)
+    if not text.startswith("bundled:"):
+        return text
+    from .data import resolve_input
+
+    try:
+        return os.fspath(resolve_input(text)[0])
+    except KeyError as exc:
+        raise FileNotFoundError(errno.ENOENT, str(exc.args[0]), text) from None
+
+
 def open_text(path: str | os.PathLike[str]) -> TextIO:
     """Open a puzzle file for reading as text: gzip-compressed data is recognised by its
     magic bytes (whatever the name), undecodable bytes become U+FFFD (reported later as a
@@ -371,7 +396,7 @@ def open_text(path: str | os.PathLike[str]) -> TextIO:
 
 
 def _open(path: str | os.PathLike[str]) -> tuple[TextIO, _GzipRaw | None]:
-    p = os.fspath(path)
+    p = resolve_source(path)
     if os.path.isdir(p):
         raise ParseError("is a directory, not a puzzle file", source=p, line=1, column=1)
     return _text_of(open(p, "rb"))
@@ -392,7 +417,7 @@ def _csv_columns(fields: Sequence[str]) -> tuple[int, int] | None:
 
 def _csv_header_line(text: str) -> tuple[int, int] | None:
     try:
-        fields = next(csv.reader([text]), [])
+        fields = next(csv.reader([text], delimiter=_csv_delimiter(text)), [])
     except csv.Error:
         return None
     return _csv_columns(fields)
@@ -426,11 +451,8 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     return "other"
 
 
-def _choose_format(
-    content: list[tuple[int, str]], name: str, alphabet: Alphabet, shape: Shape | None
-) -> str:
-    """The format of a file from its name, else from a majority of its first content
-    lines: one odd line (a title, a truncated puzzle, a separator) never decides it."""
+def _format_of_name(name: str) -> str | None:
+    """The format a file name says (``.csv``, ``.jsonl``, ``.json``, gzipped or not)."""
     lower = name.lower().removesuffix(".gz")
     if lower.endswith(".csv"):
         return "csv"
@@ -438,6 +460,17 @@ def _choose_format(
         return "jsonl"
     if lower.endswith(".json"):
         return "json"
+    return None
+
+
+def _choose_format(
+    content: list[tuple[int, str]], name: str, alphabet: Alphabet, shape: Shape | None
+) -> str:
+    """The format of a file from its name, else from a majority of its first content
+    lines: one odd line (a title, a truncated puzzle, a separator) never decides it."""
+    by_name = _format_of_name(name)
+    if by_name is not None:
+        return by_name
     first = content[0][1].strip()
     if variant_formats.looks_like_fpuzzles(first):
         return "fpuzzles"
@@ -617,14 +650,18 @@ def iter_records(
     """Stream the puzzles of a file, a text stream or an iterable of lines.
 
     Each malformed puzzle is one record with ``error`` set; reading goes on. Memory stays
-    constant for line, block, CSV and JSONL input (JSON documents are read whole). Every
+    bounded for line, block, CSV and JSONL input: a line longer than any puzzle can be
+    (:data:`~sudoku_model.textlines.MAX_LINE` characters) is read past in pieces and is one
+    malformed record; JSON documents are read whole, up to
+    :data:`~sudoku_model.textlines.MAX_JSON_CHARS` characters. Every
     record carries its 0-based ``position`` in the source and the ``alphabet`` it was read
     in. A cut gzip file yields every record before the cut, then one malformed record
     saying so.
 
     Args:
-        src: a path (gzip recognised by its magic bytes), an open text stream, or lines.
-        source: the name used in records and errors (default: the path).
+        src: a path (gzip recognised by its magic bytes), ``bundled:NAME`` (a bundled
+            collection, :func:`resolve_source`), an open text stream, or lines.
+        source: the name used in records and errors (default: the path or name given).
         shape: the box shape; inferred from the cell count when None.
         alphabet: symbols for values; None (the default) reads the default alphabet unless
             the file shows another one (0-F: a ``0`` with ``.`` blanks and no top letter;
@@ -647,7 +684,8 @@ def iter_records(
         ParseError: when the input holds no puzzle at all (empty file), is binary data, a
             directory, or shows an alphabet other than the one given; for an unknown
             format name. Never any other exception for bad content.
-        OSError: when the file cannot be opened.
+        OSError: when the file cannot be opened (FileNotFoundError for an unknown
+            ``bundled:`` name).
     """
     if fmt not in FORMATS:
         raise ParseError(
@@ -657,6 +695,7 @@ def iter_records(
     gz: _GzipRaw | None = None
     name = source
     stream: Iterable[str]
+    chunked = False
     if isinstance(src, (str, os.PathLike)):
         name = name or os.fspath(src)
         stream, gz = _open(src)
@@ -669,34 +708,49 @@ def iter_records(
             # a path
             stream, gz = _text_of(buffer)
         else:
-            stream = _safe(src, name or "<stream>")
+            # a caller's text stream is read in bounded pieces too (textlines.pieces)
+            lines_in, chunked = pieces(src)
+            stream = _safe(lines_in, name or "<stream>")
     assert name is not None
     state = _State()
-    last = -1
+    long = state.long  # records of lines too long to read, yielded in line order
+    position = 0
     try:
-        for position, record in enumerate(
-            _iter_stream(
-                stream,
-                name,
-                shape,
-                alphabet,
-                tuple(variants),
-                fmt,
-                state,
-                unparsed=raw,
-                blocks=blocks,
-            )
+        for record in _iter_stream(
+            stream,
+            name,
+            shape,
+            alphabet,
+            tuple(variants),
+            fmt,
+            state,
+            unparsed=raw,
+            blocks=blocks,
+            chunked=chunked,
         ):
-            if record.__class__ is RawLine or record.__class__ is RawBlock:
+            if record.__class__ is RawLine:
                 # numbered by its reader already (raw=True only)
                 yield record  # type: ignore[misc]
-                last = position
+                position = record.position + 1
                 continue
+            if record.__class__ is RawBlock:
+                yield record  # type: ignore[misc]
+                position = record.position + record.nlines  # type: ignore[attr-defined]
+                continue
+            while long and long[0].line < record.line:
+                yield _new_record(
+                    Record, (*long.pop(0)[:_POSITION], position, None, state.alphabet)
+                )
+                position += 1
             if record.error is not None and len(record.text) > _EXCERPT:
                 record = _bounded(record)
             # tuple.__new__, not _replace (5x slower): this runs once per record read
             yield _new_record(Record, (*record[:_POSITION], position, record.extra, state.alphabet))
-            last = position
+            position += 1
+        for record in long:
+            yield _new_record(Record, (*record[:_POSITION], position, None, state.alphabet))
+            position += 1
+        last = position - 1
         if last < 0 and (gz is None or gz.problem is None):
             # content, but not one puzzle (a header alone, separator lines): say so
             raise ParseError("no puzzle found", source=name, line=max(state.last_line, 1), column=1)
@@ -712,11 +766,23 @@ def iter_records(
 class _State:
     """What a stream reader learns while reading: the alphabet, the last line number."""
 
-    __slots__ = ("alphabet", "last_line")
+    __slots__ = ("alphabet", "last_line", "long")
 
     def __init__(self) -> None:
         self.alphabet: Alphabet = DEFAULT_ALPHABET
         self.last_line = 0
+        #: malformed records of lines too long to read, not yet yielded (line order)
+        self.long: list[Record] = []
+
+
+def _long_record(name: str, lineno: int, line: LongLine) -> Record:
+    """The malformed record of a line longer than any puzzle can be."""
+    err = ParseError(
+        line.message, source=name, line=lineno, column=MAX_LINE + 1, text=f"{line.excerpt}..."
+    )
+    # short enough to be kept as it is (iter_records bounds longer texts)
+    text = f"{line.excerpt[: _EXCERPT // 2]}... [{line.length:,} characters]"
+    return Record(name, lineno, text, None, err)
 
 
 def _safe(stream: Iterable[str], name: str) -> Iterator[str]:
@@ -753,8 +819,12 @@ def _iter_stream(
     state: _State,
     unparsed: bool = False,
     blocks: bool = False,
+    chunked: bool = False,
 ) -> Iterator[Any]:
-    it = iter(stream)
+    # lines of at most MAX_LINE characters: a longer one comes in pieces, and whole() makes
+    # it a LongLine, read past (checked by length where a line is read: C speed per line)
+    it, in_pieces = pieces(stream)
+    in_pieces = in_pieces or chunked
     sample: list[tuple[int, str]] = []
     content: list[tuple[int, str]] = []
     lineno = 0
@@ -764,6 +834,8 @@ def _iter_stream(
             raise ParseError(
                 f"lines must be text, got {type(raw).__name__}", source=name, line=lineno, column=1
             )
+        if len(raw) > MAX_LINE:
+            raw = whole(raw, it, in_pieces)
         if lineno == 1 and raw.startswith("\ufeff"):
             raw = raw[1:]  # a UTF-8 byte order mark
         sample.append((lineno, raw))
@@ -775,21 +847,35 @@ def _iter_stream(
             ):
                 break
     state.last_line = lineno
-    if not content:
+    if not content and not any(raw.__class__ is LongLine for _, raw in sample):
         raise ParseError("empty input: no puzzle found", source=name, line=max(lineno, 1), column=1)
     _binary_check(sample, name)
     if fmt == "auto":
-        fmt = _choose_format(content, name, alphabet or DEFAULT_ALPHABET, shape)
+        fmt = (
+            _choose_format(content, name, alphabet or DEFAULT_ALPHABET, shape)
+            if content
+            else _format_of_name(name) or "line"  # nothing but lines too long to read
+        )
     chosen = DEFAULT_ALPHABET
     if fmt != "fpuzzles":
         chosen = _choose_alphabet(fmt, content, shape, alphabet, name)
     state.alphabet = chosen
 
     def lines() -> Iterator[tuple[int, str]]:
-        yield from sample
+        # a line too long to read is blank to the format's reader; its malformed record
+        # goes to state.long, which iter_records yields in line order
+        long = state.long
+        for n, raw in sample:
+            if isinstance(raw, LongLine):
+                long.append(_long_record(name, n, raw))
+            yield n, raw
         n = lineno
         for raw in it:
             n += 1
+            if len(raw) > MAX_LINE:
+                raw = whole(raw, it, in_pieces)
+                if isinstance(raw, LongLine):
+                    long.append(_long_record(name, n, raw))
             yield n, raw
         state.last_line = n
 
@@ -797,14 +883,19 @@ def _iter_stream(
         reader = LineReader(name, shape, chosen, variants)
         position = 0
 
-        def raw_lines(numbered: Iterable[tuple[int, str]]) -> Iterator[RawLine]:
+        def raw_lines(numbered: Iterable[tuple[int, str]]) -> Iterator[RawLine | Record]:
             # _raw_lines over lines() and _content_lines, fused: the verify fast path reads
             # every line through here, and each generator level costs per line
             nonlocal position
             n = 0
             for n, raw in numbered:
+                if len(raw) > MAX_LINE:
+                    raw = whole(raw, it, in_pieces)
                 stripped = raw.strip()
                 if not stripped or stripped[0] == "#":
+                    if isinstance(raw, LongLine):  # read past (here, or by line_blocks)
+                        yield _long_record(name, n, raw)
+                        position += 1
                     continue
                 text = raw.rstrip("\r\n")
                 if _is_decoration_line(text) and not reader._holds_puzzle(text, n):
@@ -818,7 +909,8 @@ def _iter_stream(
         else:
             yield from raw_lines(sample)
             n = lineno
-            for joined, block in _line_blocks(it):
+            text_stream = stream if isinstance(stream, io.TextIOBase) else it
+            for joined, block in line_blocks(text_stream, BLOCK_LINES, 82, in_pieces=in_pieces):
                 k = 0 if block is None else len(block)
                 if _plain_block(joined, block):
                     # a plain line is never blank, a comment or a separator: every line of
@@ -947,7 +1039,9 @@ def _block_records(
         if s.startswith("#"):
             continue
         if not s:
-            if rows:
+            if rows == 1 and shape is None and _is_title(block[-1]):
+                pass  # a title alone before a blank line: no record
+            elif rows:
                 yield flush()
             block, rows = [], 0
             continue
@@ -976,12 +1070,15 @@ def _block_records(
         elif rows == 1 and shape is None:
             cells = len(_block_row(raw)[0])
             if cells != n:
-                # a lone first row (a title): a record of its own; this row starts the block
+                # a lone first row: a title (``Grid 01`` of Project Euler's file) is no
+                # record; anything else is a malformed record of its own; this row starts
+                # the block
                 first = next(b for b in block if not _is_decoration_line(b))
                 first_no = start + block.index(first)
-                msg = f"a lone row of {n} cells (the next row has {cells}): not a block"
-                err = ParseError(msg, source=name, line=first_no, column=1, text=first)
-                yield Record(name, first_no, first.rstrip("\r\n"), None, err)
+                if not _is_title(first):
+                    msg = f"a lone row of {n} cells (the next row has {cells}): not a block"
+                    err = ParseError(msg, source=name, line=first_no, column=1, text=first)
+                    yield Record(name, first_no, first.rstrip("\r\n"), None, err)
                 if cells > 25 or cells < 4:
                     yield from _line_records([(lineno, raw)], name, shape, alphabet, variants)
                     block, rows = [], 0
@@ -994,6 +1091,16 @@ def _block_records(
             block, rows = [], 0
     if rows:
         yield flush()
+
+
+_TITLE = re.compile(r"[a-z]{2}")
+
+
+def _is_title(row: str) -> bool:
+    """Whether a line that cannot be a block row reads as a title: it holds two lower-case
+    letters in a row, as ``Grid 01`` or ``Puzzle 7`` do (cells are digits, upper-case
+    letters and blanks)."""
+    return _TITLE.search(row) is not None
 
 
 def _csv_records(
@@ -1020,14 +1127,19 @@ def _csv_records(
         )
 
     content = _content_lines(lines)
+    delimiter = ""  # decided by the first row
     for lineno, text, _ in content:
+        if not delimiter:
+            delimiter = _csv_delimiter(text)
         try:
-            fields = next(csv.reader([text]), [])
+            fields = next(csv.reader([text], delimiter=delimiter), [])
         except csv.Error as exc:
             yield bad(lineno, text, f"bad CSV row: {exc}")
             continue
         if puzzle_col < 0 and variant_formats.is_killer_csv_header(fields):
-            yield from variant_formats.killer_csv_records(content, fields, name, shape, variants)
+            yield from variant_formats.killer_csv_records(
+                content, fields, name, shape, variants, delimiter=delimiter
+            )
             return
         if puzzle_col < 0:
             cols = _csv_columns(fields)
@@ -1043,7 +1155,8 @@ def _csv_records(
                     lineno,
                     text,
                     "neither a CSV header naming the puzzle column "
-                    f"({', '.join(_PUZZLE_COLUMNS)}) nor a row starting with a puzzle",
+                    f"({', '.join(_PUZZLE_COLUMNS)}) nor a row starting with a puzzle "
+                    f"(fields separated by {_DELIMITER_NAMES[delimiter]})",
                 )
                 continue
         if puzzle_col >= len(fields):
@@ -1104,6 +1217,19 @@ def _csv_records(
             yield bad(lineno, text, str(exc))
 
 
+#: Field delimiters a CSV file may use, by preference; the first row decides.
+_DELIMITER_NAMES = {",": "','", ";": "';'", "\t": "tabs", "|": "'|'"}
+
+
+def _csv_delimiter(first_row: str) -> str:
+    """The field delimiter of a CSV file from its first row: ``,`` when the row has one,
+    else ``;``, a tab or ``|`` (the first of these it holds), else ``,``."""
+    for delimiter in _DELIMITER_NAMES:
+        if delimiter in first_row:
+            return delimiter
+    return ","
+
+
 def _field_offset(text: str, fields: list[str], index: int) -> int:
     """Column offset of field ``index`` in a CSV line (exact for unquoted fields)."""
     pos = 0
@@ -1157,9 +1283,32 @@ def _json_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    collected = list(lines)
+    collected: list[tuple[int, str]] = []
+    size = 0
+    for lineno, raw in lines:
+        if isinstance(raw, LongLine):
+            raise ParseError(
+                f"a line of {raw.length:,} characters in a JSON document: longer than any "
+                f"puzzle line can be (at most {MAX_LINE:,}); write the document indented, "
+                "or as JSONL (one puzzle a line)",
+                source=name,
+                line=lineno,
+                column=MAX_LINE + 1,
+            )
+        size += len(raw)
+        if size > MAX_JSON_CHARS:
+            raise ParseError(
+                f"a JSON document of more than {MAX_JSON_CHARS:,} characters: too large to "
+                "read whole; write the puzzles as JSONL (one puzzle a line, read in "
+                "constant memory)",
+                source=name,
+                line=lineno,
+                column=1,
+            )
+        collected.append((lineno, raw))
     first_line = collected[0][0] if collected else 1
     doc = "".join(raw for _, raw in collected)
+    del collected
     try:
         obj = json.loads(doc)
     except json.JSONDecodeError as exc:
@@ -1513,36 +1662,6 @@ def read_puzzle(text: str, **options: Any) -> Puzzle:
 BLOCK_LINES = 512
 _PLAIN_CHARS = b"123456789.0\n"
 _NEWLINES = b"\n" * BLOCK_LINES
-
-
-def _line_blocks(it: Iterator[str]) -> Iterator[tuple[str, list[str] | None]]:
-    """The rest of a line stream in blocks of about :data:`BLOCK_LINES` lines:
-    ``(text, lines)``. From a text file of ours (a :class:`io.TextIOBase`, newlines
-    translated) the text is read whole, a block at a time, and ``lines`` is None (split
-    ``text`` at ``\\n`` when they are needed); from other streams the lines come as the
-    stream gives them, ``text`` their concatenation."""
-    if isinstance(it, io.TextIOBase):
-        # the text after the last line end read so far, in pieces: a line without end
-        # (megabytes of garbage) is joined once, not copied again at every read
-        pending: list[str] = []
-        while data := it.read(82 * BLOCK_LINES):
-            end = data.rfind("\n") + 1
-            if not end:
-                pending.append(data)
-                continue
-            if pending:
-                pending.append(data[:end])
-                yield "".join(pending), None
-                pending = []
-            else:
-                yield data[:end], None
-            if end < len(data):
-                pending.append(data[end:])
-        if pending:
-            yield "".join(pending), None  # a last line without a line end
-        return
-    while block := list(itertools.islice(it, BLOCK_LINES)):
-        yield "".join(block), block
 
 
 def _plain_block(joined: str, block: list[str] | None) -> bool:

@@ -179,10 +179,22 @@ def constraints_from_json(raw: object, shape: Shape) -> list[Rule]:
                 )
             assert isinstance(entry, dict)
             rules.extend(_constraint(kind, entry, shape))
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+            # a field of the wrong type (a number where a list of cells belongs...): still
+            # an error naming the entry, never another exception
             detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise ValueError(f"constraint {k} ({kind}): {detail}") from None
+            if isinstance(exc, (TypeError, AttributeError, IndexError)):
+                detail = f"a field of the wrong type ({exc})"
+            raise ValueError(f"constraint {k} ({_short_json(kind)}): {detail}") from None
     return rules
+
+
+def _short_json(value: object) -> str:
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _constraint(kind: str, e: Mapping[str, Any], shape: Shape) -> list[Rule]:
@@ -419,6 +431,8 @@ def killer_csv_records(
     name: str,
     shape: Shape | None,
     variants: Sequence[str],
+    *,
+    delimiter: str = ",",
 ) -> Iterator[Record]:
     """Records of the krazydad killer CSV (``puzz_color``: ``K`` then one cage letter per
     cell; ``puzz_hint``: the cage totals in order of first appearance; ``solved``: the
@@ -439,20 +453,20 @@ def killer_csv_records(
             return Record(name, lineno, text, None, err)
 
         try:
-            fields = next(csv.reader([text]), [])
+            fields = next(csv.reader([text], delimiter=delimiter), [])
         except csv.Error as exc:
             yield bad(f"bad CSV row: {exc}")
             continue
         if max(color, hint, solved) >= len(fields):
             yield bad(f"row has {len(fields)} fields; the header names {len(names)}", len(text))
             continue
-        column = text.find(fields[color]) + 1
+        column = max(text.find(fields[color]), 0) + 1
         letters = fields[color].strip()
         if letters[:1] == "K" and len(letters) - 1 in (16, 36, 81, 144, 256):
             letters = letters[1:]  # krazydad's marker letter before the cells
         try:
             shp = shape or shape_for_cell_count(len(letters))
-            totals = [int(t) for t in fields[hint].split(",") if t.strip()]
+            totals = [_total(t) for t in fields[hint].split(",") if t.strip()]
             rules = killer_from_letters(letters, totals, shp)
             if variants:
                 built = RuleSet.build(shp, variants)
@@ -464,14 +478,28 @@ def killer_csv_records(
             what = "puzz_hint" if "total" in str(exc) else "puzz_color"
             yield bad(f"{what}: {exc}", column)
             continue
+        # fields beyond the header's (a row with more fields than the header) are kept
+        # under column names of their own
         extra = {
-            (header[i].strip() or f"column{i + 1}"): f
+            ((header[i].strip() if i < len(header) else "") or f"column{i + 1}"): f
             for i, f in enumerate(fields)
             if i not in (color, hint, solved)
         }
         yield Record(
             name, lineno, text, Puzzle(Grid.empty(shp), rules), None, "", solution, extra=extra
         )
+
+
+def _total(text: str) -> int:
+    """A cage total of ``puzz_hint``.
+
+    Raises:
+        ValueError: for anything but a whole number (naming it as a total).
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"cage total {text.strip()[:20]!r} is not a whole number") from None
 
 
 # -- f-puzzles -----------------------------------------------------------------------------
@@ -600,8 +628,49 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
     regions, disjoint groups. Cosmetic keys (lines, circles, text...) are ignored.
 
     Raises:
-        ValueError: naming the first unsupported constraint, or what is malformed.
+        ValueError: naming the first unsupported constraint, or what is malformed (a
+            field of the wrong type included: never another exception, whatever the
+            object holds); ShapeError for an unsupported size; RuleError for a rule that
+            cannot hold.
     """
+    try:
+        return _puzzle_from_fpuzzles(obj)
+    except (TypeError, AttributeError, KeyError, IndexError, OverflowError) as exc:
+        raise ValueError(f"a field of the wrong type ({type(exc).__name__}: {exc})") from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def _entries(obj: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The list of objects under ``key`` (empty when absent or empty).
+
+    Raises:
+        ValueError: when it is not a list of objects.
+    """
+    raw = obj.get(key)
+    if not raw:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+        raise ValueError(f'"{key}" must be a list of objects, got {_short_json(raw)}')
+    return raw
+
+
+def _lines_of(entry: Mapping[str, Any], key: str) -> list[Any]:
+    raw = entry.get("lines")
+    if not raw:
+        return []
+    if not isinstance(raw, list):
+        raise ValueError(f'"{key}": "lines" must be a list of cell lists, got {_short_json(raw)}')
+    return raw
+
+
+def _two(cells: list[int], key: str) -> tuple[int, int]:
+    if len(cells) != 2:
+        raise ValueError(f'"{key}": a mark joins two cells, got {len(cells)}')
+    return cells[0], cells[1]
+
+
+def _puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
     if not isinstance(obj, dict) or not isinstance(obj.get("grid"), list):
         raise ValueError('an f-puzzles object needs "size" and "grid"')
     unsupported = sorted(
@@ -642,7 +711,7 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
         units.append(("diagonal-", tuple(i * n + i for i in range(n))))
     if obj.get("diagonal+"):
         units.append(("diagonal+", tuple((n - 1 - i) * n + i for i in range(n))))
-    for k, region in enumerate(obj.get("extraregion") or [], 1):
+    for k, region in enumerate(_entries(obj, "extraregion"), 1):
         units.append((f"extra region {k}", tuple(cells_of(region.get("cells"), "extraregion"))))
     if obj.get("disjointgroups"):
         groups = tuple(tuple(box[i] for box in shape.boxes) for i in range(n))
@@ -650,7 +719,7 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
     for label, unit in units:
         extra.append(AllDifferent(label, (unit,)))
     cages, plain_cages = [], []
-    for cage in obj.get("killercage") or []:
+    for cage in _entries(obj, "killercage"):
         cells = cells_of(cage.get("cells"), "killercage")
         if cage.get("value") in (None, ""):
             plain_cages.append(tuple(cells))
@@ -661,7 +730,7 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
     if plain_cages:
         extra.append(AllDifferent(PLAIN_CAGES, tuple(plain_cages)))
     lines = []
-    for clue in obj.get("littlekillersum") or []:
+    for clue in _entries(obj, "littlekillersum"):
         if clue.get("value") in (None, ""):
             continue
         lines.append(
@@ -670,30 +739,32 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
     if lines:
         extra.append(sum_lines_rule(shape, lines))
     arrows = []
-    for arrow in obj.get("arrow") or []:
+    for arrow in _entries(obj, "arrow"):
         circle = cells_of(arrow.get("cells"), "arrow")
-        for line in arrow.get("lines") or []:
+        for line in _lines_of(arrow, "arrow"):
             shaft = [c for c in cells_of(line, "arrow") if c not in circle]
             arrows.append((circle, shaft))
     if arrows:
         extra.append(arrow_rule(shape, arrows))
     thermos = [
         cells_of(line, "thermometer")
-        for t in obj.get("thermometer") or []
-        for line in t.get("lines") or []
+        for t in _entries(obj, "thermometer")
+        for line in _lines_of(t, "thermometer")
     ]
     if thermos:
         extra.append(thermometer_rule(shape, thermos))
-    negative = set(obj.get("negative") or [])
+    raw_negative = obj.get("negative") or []
+    if not isinstance(raw_negative, list) or not all(isinstance(k, str) for k in raw_negative):
+        raise ValueError(f'"negative" must be a list of names, got {_short_json(raw_negative)}')
+    negative = set(raw_negative)
     dots: dict[str, list[tuple[int, int]]] = {"difference": [], "ratio": []}
     for key, default in (("difference", 1), ("ratio", 2)):
-        for dot in obj.get(key) or []:
+        for dot in _entries(obj, key):
             if dot.get("value") not in (None, "") and _value(dot, key) != default:
                 raise ValueError(
                     f"unsupported f-puzzles constraint {key!r} with value {dot['value']}"
                 )
-            a, b = cells_of(dot.get("cells"), key)
-            dots[key].append((a, b))
+            dots[key].append(_two(cells_of(dot.get("cells"), key), key))
     if dots["difference"] or dots["ratio"] or negative & {"difference", "ratio"}:
         both = {"difference", "ratio"} <= negative
         extra.extend(kropki_rules(shape, dots["difference"], dots["ratio"], negative=both))
@@ -703,8 +774,8 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
             )
     xs: list[tuple[int, int]] = []
     vs: list[tuple[int, int]] = []
-    for sign in obj.get("xv") or []:
-        a, b = cells_of(sign.get("cells"), "xv")
+    for sign in _entries(obj, "xv"):
+        a, b = _two(cells_of(sign.get("cells"), "xv"), "xv")
         value = str(sign.get("value", "")).upper()
         if value not in ("X", "V"):
             raise ValueError(f"xv sign with value {json.dumps(sign.get('value'))}")
@@ -713,13 +784,13 @@ def puzzle_from_fpuzzles(obj: Any) -> tuple[Puzzle, Grid | None]:
         extra.extend(xv_rules(shape, xs, vs, negative="xv" in negative))
     if obj.get("nonconsecutive"):
         extra.append(nonconsecutive_rule(shape))
-    even = [cells_of([e.get("cell")], "even")[0] for e in obj.get("even") or []]
-    odd = [cells_of([e.get("cell")], "odd")[0] for e in obj.get("odd") or []]
+    even = [cells_of([e.get("cell")], "even")[0] for e in _entries(obj, "even")]
+    odd = [cells_of([e.get("cell")], "odd")[0] for e in _entries(obj, "odd")]
     if even or odd:
         extra.append(parity_rule(shape, even, odd))
     rows: dict[int, int] = {}
     columns: dict[int, int] = {}
-    for clue in obj.get("sandwichsum") or []:
+    for clue in _entries(obj, "sandwichsum"):
         r, c = parse_cell(clue.get("cell"), shape, outside=True)  # type: ignore[misc]
         total = _value(clue, "sandwichsum")
         if r in (-1, n) and 0 <= c < n:
@@ -760,7 +831,9 @@ def fpuzzles_records(
             if variants:
                 raise ValueError("f-puzzles files name their own rules; drop --variant")
             puzzle, solution = puzzle_from_fpuzzles(_fpuzzles_object(text))
-        except (ValueError, ShapeError, RuleError, json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, ShapeError, RuleError, RecursionError) as exc:
+            # puzzle_from_fpuzzles turns every wrongly typed field into a ValueError;
+            # json.JSONDecodeError and UnicodeError are ValueErrors too
             err = ParseError(
                 f"f-puzzles: {exc}", source=name, line=lineno, column=1, text=text[:120]
             )

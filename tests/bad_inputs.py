@@ -19,9 +19,11 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sudoku_model.data import bundled_path
 
@@ -288,12 +290,86 @@ def write_bad_inputs(directory: str | Path) -> list[BadInput]:
         len(sixteen),
         0,
     )
+    # -- files as users have them, and the variant formats
+    add(
+        "p096.txt",
+        "".join(f"Grid {k:02d}\n" + "".join(p[i : i + 9] + "\n" for i in range(0, 81, 9))
+                for k, p in enumerate((q.replace(".", "0") for q in good20[:3]), 1)),
+        "Project Euler's p096 layout: a Grid NN title line before each block",
+        3,
+        0,
+    )  # fmt: skip
+    add(
+        "semicolon.csv",
+        "puzzle;solution\n" + "".join(f"{p};{s}\n" for p, s in pairs[:10]),
+        "CSV with ; between fields",
+        10,
+        0,
+    )
+    killer_header = ",ptitle,vol,book,puzzle,puzz_color,puzz_hint,solved,sOrder"
+    killer_row = (
+        "0,KD,1,1,1,KABBBCDDEEAAFBCGGHIJAFKLMMHIJNNKLOOPPJJJJQQPPPJRRSTUUPPJVWSTXXYZVVWabccYZV"
+        'aaabddee,"11,25,14,9,12,15,4,14,6,40,3,15,9,8,12,38,11,15,13,6,4,17,7,13,10,6,26,4,'
+        '15,11,12",18465279352679318473918456265327841994136582727894135689542763141283697536'
+        "7519248,1"
+    )
+    add(
+        "killer-bad-rows.csv",
+        "\n".join(
+            [
+                killer_header,
+                killer_row,
+                killer_row + ",more,fields,than,the,header",
+                killer_row.replace('"11,25', '"1x,25'),
+                killer_row,
+            ]
+        )
+        + "\n",
+        "krazydad killer CSV: a row with more fields than the header (kept), one with a "
+        "total that is no number",
+        3,
+        1,
+    )
+    link = "https://f-puzzles.com/?load="
+
+    def fpuzzles(puzzle: str, **extra: Any) -> str:
+        grid = [
+            [{"value": int(ch), "given": True} if ch != "." else {} for ch in puzzle[r : r + 9]]
+            for r in range(0, 81, 9)
+        ]
+        return link + quote(json.dumps({"size": 9, "grid": grid, **extra}))
+
+    add(
+        "fpuzzles-typed.txt",
+        "\n".join(
+            [
+                fpuzzles(top[0]),
+                fpuzzles(top[1], xv=["r1c1"]),
+                fpuzzles(top[2]),
+                fpuzzles(top[3], ratio=5),
+                fpuzzles(top[4]),
+            ]
+        )
+        + "\n",
+        'f-puzzles links with a wrongly typed constraint ("xv": ["r1c1"], "ratio": 5)',
+        3,
+        2,
+    )
+    bomb = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [bomb.compress(body20[: 82 * 10].encode())]
+    parts += [bomb.compress(b"0" * (1 << 20)) for _ in range(24)]
+    parts += [bomb.compress(b"\n" + body20[82 * 10 :].encode()), bomb.flush()]
+    add(
+        "gzip-bomb.txt.gz",
+        b"".join(parts),
+        "a small gzip file that expands to a 24 MB line between good puzzles",
+        20,
+        1,
+    )
     return cases
 
 
 def _readable_before_cut(cut: bytes) -> int:
     """How many whole 9x9 puzzle lines a cut gzip stream still yields."""
-    import zlib
-
     text = zlib.decompressobj(wbits=31).decompress(cut).decode("utf-8", "replace")
     return sum(1 for piece in text.split("\n") if len(piece) == 81)

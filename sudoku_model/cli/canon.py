@@ -20,6 +20,7 @@ from .common import (
     get_backend_or_exit,
     iter_inputs,
     open_output,
+    refuse_output_over_inputs,
 )
 
 DEDUP_HELP = """\
@@ -129,6 +130,7 @@ def run_canon(args: argparse.Namespace) -> int:
     _refuse_variants(args)
     budget = budget_from(args)
     backend = get_backend_or_exit(args.backend) if args.grid else None
+    refuse_output_over_inputs(args.output, [args.input])
     out = open_output(args.output)
     code = EXIT_OK
     try:
@@ -175,6 +177,8 @@ def run_dedup(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     if args.report:
         check_output_path(args.report)
+    for path in (args.output, args.report):
+        refuse_output_over_inputs(path, args.inputs)
     out = open_output(args.output)
     report = open_output(args.report) if args.report else None
     classes: dict[int, int] = {}

@@ -15,6 +15,7 @@ from .common import (
     check_output_path,
     iter_inputs,
     output_alphabet,
+    refuse_output_over_inputs,
     writing,
 )
 
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--index counts from 1, got {args.index}")
     if args.output:
         check_output_path(args.output)  # before the (possibly long) encoding
+        refuse_output_over_inputs(args.output, [args.input])
     record = None
     for k, rec in enumerate(iter_inputs(args.input, args), start=1):
         if k == args.index:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import itertools
 import json
 import os
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any, TextIO
 
 from ..errors import SudokuError
@@ -36,6 +38,7 @@ __all__ = [
     "open_output",
     "output_alphabet",
     "check_output_path",
+    "refuse_output_over_inputs",
     "describe_os_error",
     "prefetch",
     "require_matplotlib",
@@ -213,13 +216,14 @@ def iter_inputs(
         yield from formats.iter_records(sys.stdin, source="<stdin>", **opts)
         return
     if arg.startswith("bundled:"):
-        from ..data import resolve_input
-
+        # the library's own resolver (formats.resolve_source), as for iter_records callers
         try:
-            path = resolve_input(arg)[0]
-        except KeyError as exc:
-            raise CliError(str(exc.args[0])) from None
-        yield from formats.iter_records(path, source=arg, **opts)
+            records = formats.iter_records(arg, **opts)
+            first = list(itertools.islice(records, 1))
+        except FileNotFoundError as exc:
+            raise CliError(str(exc.strerror)) from None
+        yield from first
+        yield from records
         return
     if os.path.isdir(arg):
         raise CliError(f"{arg}: is a directory, not a puzzle file")
@@ -316,6 +320,69 @@ def check_output_path(path: str) -> None:
             raise CliError(f"{path}: cannot write: permission denied")
     elif not os.access(parent, os.W_OK):
         raise CliError(f"{path}: cannot write: directory {parent} is not writable")
+
+
+def _file_id(arg: str) -> tuple[int, int] | None:
+    """(device, inode) of the regular file an input argument names: a path, ``bundled:NAME``,
+    ``-`` (what standard input is redirected from); None for anything else (a literal
+    puzzle, a missing file, a pipe, a terminal, ``/dev/null``)."""
+    try:
+        if arg == "-":
+            st = os.fstat(sys.stdin.fileno())
+        else:
+            from ..formats import resolve_source
+
+            st = os.stat(resolve_source(arg))
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def refuse_output_over_inputs(
+    output: str | None, inputs: Iterable[str | None], *, directory: bool = False
+) -> None:
+    """Refuse an output that is one of the inputs, before anything is opened for writing:
+    the same file by device and inode, whatever the spelling (``./X``, an absolute path, a
+    symbolic or a hard link, ``bundled:NAME``, ``-`` redirected from it). Every command
+    that writes a file calls this with all the files it reads. With ``directory``, the
+    output is a directory the command writes files into: an input inside it is refused.
+    ``None`` and ``-`` (standard output), an output that does not exist yet, and inputs that
+    are no regular file (a literal puzzle, a pipe) are fine.
+
+    Raises:
+        CliError: the output is (or, with ``directory``, holds) an input.
+    """
+    if not output or output == "-":
+        return
+    try:
+        st = os.stat(output)
+    except (OSError, ValueError):
+        return  # not there yet: no input can be it
+    if not directory and not stat.S_ISREG(st.st_mode):
+        return  # /dev/null, /dev/stdout, a named pipe: nothing of the user's to lose
+    out_id = (st.st_dev, st.st_ino)
+    for arg in inputs:
+        if not arg:
+            continue
+        if directory:
+            try:
+                from ..formats import resolve_source
+
+                parent = os.stat(os.path.dirname(os.path.abspath(resolve_source(arg))) or ".")
+            except (OSError, ValueError):
+                continue
+            if (parent.st_dev, parent.st_ino) == out_id and _file_id(arg) is not None:
+                raise CliError(
+                    f"{output}: holds the input {arg}, which writing into it could overwrite; "
+                    "choose another directory"
+                )
+            continue
+        if _file_id(arg) == out_id:
+            same = "" if arg == output else f" (the same file as the input {arg})"
+            raise CliError(
+                f"{output}: is an input of this command{same}: writing it would destroy "
+                "it; write to another file"
+            )
 
 
 #: Output files opened by :func:`open_output` in this process, latest last: a write or

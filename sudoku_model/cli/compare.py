@@ -16,6 +16,7 @@ from .common import (
     get_backend_or_exit,
     is_terminal,
     iter_inputs,
+    refuse_output_over_inputs,
     require_matplotlib,
     writing,
 )
@@ -72,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--no-warmup", action="store_true", help="time the very first call too (setup included)"
     )
     p.add_argument(
+        "-o",
         "--output",
         metavar="FILE.csv|.json",
         help="write one row per puzzle and backend (CSV) or everything (JSON)",
@@ -100,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.output, args.plot):
         if path:
             check_output_path(path)
+            refuse_output_over_inputs(path, [args.input])
     if args.plot:
         require_matplotlib(f"--plot {args.plot}")
     names = [n.strip() for n in args.backends.split(",") if n.strip()] if args.backends else None

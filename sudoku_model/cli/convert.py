@@ -18,6 +18,7 @@ from .common import (
     iter_inputs,
     output_alphabet,
     prefetch,
+    refuse_output_over_inputs,
     writing,
 )
 
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     alphabet = output_alphabet(args)  # one alphabet for the whole output file
     if args.blank in alphabet.symbols[:9]:
         raise CliError(f"--blank {args.blank!r} is a digit symbol of the {alphabet.name} alphabet")
+    refuse_output_over_inputs(args.output, [args.input])
     # A missing input or a bad input option fails here, before the output is truncated.
     records = prefetch(iter_inputs(args.input, args))
     outcome = Outcome()

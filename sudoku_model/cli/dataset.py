@@ -21,6 +21,7 @@ from .common import (
     get_backend_or_exit,
     iter_inputs,
     prefetch,
+    refuse_output_over_inputs,
 )
 
 #: Problems printed per reason by ``dataset check`` (the count of the rest follows).
@@ -159,6 +160,7 @@ def run_build(args: argparse.Namespace) -> int:
             raise CliError(f"{args.directory}: cannot create: {parent} does not exist")
         if not os.access(parent, os.W_OK):
             raise CliError(f"{args.directory}: cannot create: {parent} is not writable")
+    refuse_output_over_inputs(args.directory, args.inputs, directory=True)
     get_backend_or_exit(args.backend)
     budget = budget_from(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1

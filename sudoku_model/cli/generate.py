@@ -35,6 +35,7 @@ from .common import (
     is_terminal,
     iter_inputs,
     open_output,
+    refuse_output_over_inputs,
 )
 
 FORMATS = ("line", "block", "csv", "json", "jsonl")
@@ -605,6 +606,7 @@ def run(args: argparse.Namespace) -> int:
     failed_levels = None
     with contextlib.ExitStack() as stack:
         # Every option is checked above: opening (and truncating) the output comes last.
+        refuse_output_over_inputs(args.output, [args.start, args.pattern, args.regions])
         out = open_output(args.output) if args.output else sys.stdout
         if out is not sys.stdout:
             stack.callback(out.close)

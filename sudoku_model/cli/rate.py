@@ -31,6 +31,7 @@ from .common import (
     open_output,
     output_alphabet,
     prefetch,
+    refuse_output_over_inputs,
 )
 
 __all__ = [
@@ -160,6 +161,7 @@ def run_rating(
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     # A missing input or a bad input option fails here, before the output is truncated.
     records = prefetch(iter_inputs(args.file, args))
+    refuse_output_over_inputs(args.output, [args.file])
     out = open_output(args.output) if args.output else sys.stdout
     start = time.perf_counter()
     count, malformed, levels, code = rate_records(

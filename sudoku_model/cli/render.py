@@ -16,6 +16,7 @@ from .common import (
     check_output_path,
     get_backend_or_exit,
     iter_inputs,
+    refuse_output_over_inputs,
     require_matplotlib,
 )
 
@@ -77,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..display import book_pages, write_pages
+    from ..display import book_pages, page_files, write_pages
 
     if not args.output.lower().endswith((".svg", ".png", ".pdf")):
         raise CliError(
@@ -90,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output.lower().endswith(".svg"):
         require_matplotlib(f"--to {args.output}")
     check_output_path(args.output)
+    refuse_output_over_inputs(args.output, [args.input])
     if args.solutions:
         get_backend_or_exit(args.backend)  # an unknown --backend fails before any work
         budget_from(args)
@@ -118,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         pencil_marks=args.pencil_marks,
         title=args.title,
     )
+    for name in page_files(args.output, len(pages)):  # NAME-1.svg ... too
+        refuse_output_over_inputs(name, [args.input])
     try:
         written = write_pages(pages, args.output)
     except ImportError as exc:

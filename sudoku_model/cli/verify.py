@@ -33,6 +33,7 @@ from .common import (
     is_terminal,
     iter_inputs,
     open_output,
+    refuse_output_over_inputs,
 )
 
 
@@ -364,6 +365,7 @@ def _run(args: argparse.Namespace) -> int:
     _check_inputs(args.inputs)
     if args.output:
         check_output_path(args.output)
+    refuse_output_over_inputs(args.output, args.inputs)
     if args.dask:
         try:
             check_dask_address(args.dask)

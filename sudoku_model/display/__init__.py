@@ -39,7 +39,7 @@ from __future__ import annotations
 from ..pencil_marks import candidates
 from .board import board
 from .drawing import PALETTE, SVG, Drawing, Palette
-from .pages import PAGE_SIZES, book_pages, write_pages
+from .pages import PAGE_SIZES, book_pages, page_files, write_pages
 from .pictures import (
     draw,
     grid_html,
@@ -64,6 +64,7 @@ __all__ = [
     "verdict_html",
     "board",
     "book_pages",
+    "page_files",
     "write_pages",
     "PAGE_SIZES",
     "candidates",

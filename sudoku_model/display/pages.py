@@ -164,6 +164,16 @@ def _page(
     return page
 
 
+def page_files(path: str | os.PathLike[str], pages: int) -> list[str]:
+    """The files :func:`write_pages` writes ``pages`` pages to: ``path`` for one page or a
+    PDF, else ``NAME-1.svg``, ``NAME-2.svg`` ..."""
+    path = os.fspath(path)
+    stem, ext = os.path.splitext(path)
+    if pages == 1 or ext.lower() == ".pdf":
+        return [path]
+    return [f"{stem}-{k + 1}{ext}" for k in range(pages)]
+
+
 def write_pages(pages: Sequence[Drawing], path: str | os.PathLike[str]) -> list[str]:
     """Write pages to ``path`` by its extension and return the files written.
 
@@ -189,7 +199,7 @@ def write_pages(pages: Sequence[Drawing], path: str | os.PathLike[str]) -> list[
             for page in pages:
                 pdf.savefig(_figure(figure_class, page))
         return [path]
-    names = [path] if len(pages) == 1 else [f"{stem}-{k + 1}{ext}" for k in range(len(pages))]
+    names = page_files(path, len(pages))
     if ext == ".svg":
         for page, name in zip(pages, names):
             with open(name, "w", encoding="utf-8") as f:

@@ -169,3 +169,25 @@ def test_convert_keeps_label_columns_and_skips_puzzles_without_an_answer(
     assert main(["convert", str(src), "--to", "source-question-answer-rating", "-o", str(out)]) == 1
     assert "in.csv:3: multiple: no answer to write" in capsys.readouterr().err
     assert out.read_text().splitlines()[1:] == [f"mine,{HARD},{SOLUTION},41"]
+
+
+def test_check_names_the_edited_row_not_its_label_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the user edits a puzzle of train.csv: the mismatch is reported at train.csv:2, the
+    # line changed, with its label row named in the detail; an edited label row the other
+    # way round
+    assert main(["dataset", "build", str(tmp_path), "-n", "12", "--seed", "1", "-q"]) == 0
+    lines = (tmp_path / "train.csv").read_text().splitlines()
+    quiz, answer = lines[1].split(",")
+    k = next(i for i, ch in enumerate(quiz) if ch not in ".0")
+    lines[1] = f"{quiz[:k]}.{quiz[k + 1 :]},{answer}"  # one clue removed
+    (tmp_path / "train.csv").write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["dataset", "check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    mismatch = [ln for ln in out.splitlines() if "label-mismatch" in ln]
+    assert mismatch and mismatch[0].startswith(f"{tmp_path / 'train.csv'}:2: label-mismatch:")
+    # quiz-answer files have no header, the labels file has one: its row 3
+    assert f"{tmp_path / 'train.labels.csv'}:3 " in mismatch[0]
+    assert "changed after the build" in mismatch[0]

@@ -55,6 +55,20 @@ def _seeds() -> list[str]:
         "+-------+-------+\n| 1 2 | 3 4 |\n+---+",
         "1 2 3\n" + p,
         sixteen[:256],
+        # the variant formats: killer CSV, f-puzzles (JSON and link), variant JSON
+        ",ptitle,puzz_color,puzz_hint,solved\n0,t,K" + "AB" * 40 + 'C,"3,4",',
+        json.dumps({"size": 4, "grid": [[{}] * 4] * 4, "xv": [{"cells": ["r1c1", "r1c2"]}]}),
+        "https://f-puzzles.com/?load="
+        + json.dumps({"size": 4, "grid": [[{}] * 4] * 4, "ratio": [{"cells": ["r1c1", "r2c1"]}]}),
+        json.dumps(
+            {
+                "puzzle": p,
+                "constraints": [
+                    {"type": "killer", "cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}]},
+                    {"type": "arrow", "arrows": [{"circle": ["r5c5"], "shaft": ["r6c6"]}]},
+                ],
+            }
+        ),
     ]
     return texts
 

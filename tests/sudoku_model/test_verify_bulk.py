@@ -282,7 +282,12 @@ def _blocks_and_lines(src, **options):
 
     blocks = list(iter_records(src, raw=True, blocks=True, **options))
     lines = list(iter_records(src, raw=True, **options))
-    assert _expanded(blocks) == lines
+
+    # a line too long to read is a malformed Record (errors compare by their text)
+    def same(item):
+        return (*item[:4], str(item.error)) if hasattr(item, "error") else item
+
+    assert list(map(same, _expanded(blocks))) == list(map(same, lines))
     return [b for b in blocks if type(b) is RawBlock], lines
 
 
@@ -324,7 +329,7 @@ def test_blocks_of_gzip_bom_cr_and_endless_lines(tmp_path):
     # 164 blank lines: 82 characters each pair, a line end every 82: no plain line
     endless.write_text("\n".join(good[:600]) + "\n" * 165 + "1" * 3_000_000)
     blocks, lines = _blocks_and_lines(str(endless))
-    assert len(lines) == 601 and len(lines[-1].text) == 3_000_000
+    assert len(lines) == 601 and "a line of 3,000,000 characters" in str(lines[-1].error)
 
 
 def test_block_chunks_have_the_sizes_of_chunks():

@@ -113,7 +113,8 @@ def run(cmd: list[str], cwd: str) -> tuple[float, float]:
 
 
 OLD = (
-    "import sys; import sudoku_model.verify as v; v._bulk_backend = lambda *a, **k: None; "
+    "import sys; import sudoku_model.verify as v; "
+    'getattr(v, "bulk", v)._bulk_backend = lambda *a, **k: None; '
     "from sudoku_model.cli import run; sys.argv[0] = 'sudoku'; sys.exit(run())"
 )
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import sudoku_model.verify as v
+import sudoku_model.verify.bulk as vb
+import sudoku_model.verify.text as vt
 from sudoku_model.cli import main
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import SearchInterrupted
@@ -31,7 +33,7 @@ def seventeen(k: int) -> list[str]:
 def run_verify(monkeypatch, args: list[str], *, bulk: bool) -> tuple[int, bytes, int]:
     """(exit code, output bytes with seconds blanked, chunks the bulk path answered)."""
     taken = [0]
-    real = v._bulk_chunk
+    real = vb._bulk_chunk
 
     def spy(config, lines):
         chunk = real(config, lines)
@@ -39,9 +41,9 @@ def run_verify(monkeypatch, args: list[str], *, bulk: bool) -> tuple[int, bytes,
         return chunk
 
     with monkeypatch.context() as m:
-        m.setattr(v, "_bulk_chunk", spy)
+        m.setattr(vb, "_bulk_chunk", spy)
         if not bulk:
-            m.setattr(v, "_bulk_backend", lambda *a, **k: None)
+            m.setattr(vb, "_bulk_backend", lambda *a, **k: None)
         code = main(["verify", *args, "-q"])
     out = Path(args[args.index("-o") + 1]).read_bytes()
     return code, SECONDS.sub(b'"seconds":0,"stats":'.decode(), out.decode()).encode(), taken[0]
@@ -233,8 +235,8 @@ def test_interrupted_bulk_call_records_nothing():
     ids=["minimal", "canonical", "cross-check", "certify", "csv", "pysat"],
 )
 def test_options_the_bulk_path_does_not_cover_take_the_general_path(config, fmt, certify):
-    assert v._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
-    assert v._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
+    assert vb._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
+    assert vb._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
     assert not v.reads_raw_lines("serial", config, fmt, on_results=certify)
 
 
@@ -245,19 +247,19 @@ def test_worker_tasks_take_the_bulk_path_with_the_same_bytes(monkeypatch, tmp_pa
 
     path = odd_file(tmp_path)
     config = v.VerifyConfig(backend="native")
-    cut = v._TaskCut(config, "jsonl")
+    cut = vt._TaskCut(config, "jsonl")
     for item in iter_records(str(path), raw=True):
         if item.__class__.__name__ == "RawLine":
             cut.add_line(0, item)
     task = cut.take()
     assert len(task.texts) > 5
     taken = []
-    real = v._bulk_chunk
-    monkeypatch.setattr(v, "_bulk_chunk", lambda c, lines: taken.append(1) or real(c, lines))
-    bulk = v._text_task(task)
+    real = vb._bulk_chunk
+    monkeypatch.setattr(vb, "_bulk_chunk", lambda c, lines: taken.append(1) or real(c, lines))
+    bulk = vt._text_task(task)
     assert taken == [1]
-    monkeypatch.setattr(v, "_bulk_backend", lambda *a, **k: None)
-    general = v._text_task(task)
+    monkeypatch.setattr(vb, "_bulk_backend", lambda *a, **k: None)
+    general = vt._text_task(task)
     assert taken == [1]
     assert SECONDS.sub("", bulk.text) == SECONDS.sub("", general.text)
     assert bulk.count == general.count == len(task.texts)
@@ -342,7 +344,7 @@ def test_block_chunks_have_the_sizes_of_chunks():
             text = "\n".join(good[position : position + size])
             items.append((k // 5, RawBlock(reader, position + 1, text, size, position)))
         position += size
-    got = list(v._block_chunks(items, 256))
+    got = list(vb._block_chunks(items, 256))
     want = list(chunks(_expanded(item for _, item in items), 256))
     assert [len(_expanded(item for _, item in c)) for c in got] == [len(c) for c in want]
     assert [_expanded(item for _, item in c) for c in got] == want
@@ -408,7 +410,7 @@ def test_worker_tasks_cut_from_blocks_equal_tasks_cut_from_lines(tmp_path, fixed
 
     def tasks(blocks: bool) -> list:
         items = ((0, r) for r in iter_records(str(path), raw=True, blocks=blocks))
-        return list(v._text_tasks(items, config, "jsonl", v._TaskSizer("dask", fixed)))
+        return list(vt._text_tasks(items, config, "jsonl", vt._TaskSizer("dask", fixed)))
 
     by_block, by_line = tasks(True), tasks(False)
     assert any(t.sizes for t in by_block)  # blocks were really carried
@@ -418,6 +420,6 @@ def test_worker_tasks_cut_from_blocks_equal_tasks_cut_from_lines(tmp_path, fixed
         assert (a.input, a.first, a.lines, a.nbytes) == (b.input, b.first, b.lines, b.nbytes)
         assert a.line_texts() == b.line_texts() and len(a.records) == len(b.records)
     for a, b in list(zip(by_block, by_line))[::3]:
-        ca, cb = v._text_task(a), v._text_task(b)
+        ca, cb = vt._text_task(a), vt._text_task(b)
         assert SECONDS.sub("", ca.text) == SECONDS.sub("", cb.text)
         assert ca.count == cb.count and ca.notes == cb.notes

@@ -6,7 +6,9 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any, NamedTuple
 
+from .. import records as record_schema
 from ..executor import Executor
+from ..geometry import Shape
 from ..solving import (
     PLAIN_KINDS,
     Backend,
@@ -22,14 +24,15 @@ from .answering import (
 from .batching import _parsed
 from .chunks import NOTED_MALFORMED, TextChunk, text_chunk
 from .engines import _backend
-from .results import _K, VerifyConfig, _json, _source_head, _tail
+from .results import _K, VerifyConfig
 from .summary import VerifySummary
 
 
-# -- the bulk path (issue 18): plain classic 9x9 lines read, answered and written in C -------
+# -- the bulk path: plain classic 9x9 lines read and answered in one call ------------------
 # A chunk of unparsed lines of one plain reader (default alphabet, no variant, 9x9 or
 # inferred shape) goes to the backend's verify_plain_lines: one call reads the plain lines
-# and answers them as the batch path would, one more writes their records. Lines that
+# and answers them as the batch path would, as columns of values; the one serializer
+# (sudoku_model.records.verify_bulk_lines) writes their records. Lines that
 # are not plain are parsed here as the general path parses them: if they are all malformed
 # (their records are those of the general path; the batch holds the plain lines only, as it
 # would), the chunk is done; if one of them is a puzzle (a comment, other blanks), or the
@@ -50,7 +53,7 @@ def _bulk_backend(
     ):
         return None
     main, _ = _backend(config.backend)
-    return main if main.verify_plain_lines("", 0, budget=config.budget) is not None else None
+    return main if main.capabilities.bulk_verify else None
 
 
 def reads_raw_lines(kind: str, config: VerifyConfig, fmt: str, *, on_results: bool = False) -> bool:
@@ -183,8 +186,8 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
     answer = main.verify_plain_lines(joined, count, budget=config.budget)
     if answer is None or not answer.evidence_ok:
         return None
-    codes = answer.codes
-    options = _bulk_options(config)
+    codes = answer.statuses
+    options = _options_of(config)  # one dict per configuration: its text is cached
     size = answer.size
     seconds = answer.seconds / size if size else 0.0
     stats = {"batch_size": size, **{f"batch_{k}": v for k, v in answer.stats.items()}}
@@ -208,16 +211,25 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
                 r = _clash_result(rec, main.name, version, seconds, stats, options)
             r.position, r.input = rec.position, lines.input
             inserts[j] = r.to_json_line()
-    head = _source_head(lines.reader.source)
-    middle = f',"input":{lines.input},"position":'
-    tail = (
-        _tail(main.name, version, options)
-        + repr(round(seconds, 6))
-        + ',"stats":'
-        + _json(stats)
-        + "}\n"
+    text = record_schema.verify_bulk_lines(
+        source=lines.reader.source,
+        input_index=lines.input,
+        lines=lines.lines,
+        first_position=lines.first,
+        statuses=codes,
+        layout=_LAYOUT,
+        givens=answer.givens,
+        clues=answer.clues,
+        solutions=answer.solutions,
+        witnesses=answer.witnesses,
+        shape=_SHAPE,
+        inserts=inserts,
+        backend=main.name,
+        version=version,
+        options=options,
+        seconds=seconds,
+        stats=stats,
     )
-    text = answer.records(lines.lines, lines.first, head, middle, tail, inserts)
     summary = VerifySummary()
     for code, kind in enumerate(_CODE_KINDS):
         summary.counts[kind] += codes.count(code)
@@ -226,22 +238,23 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
     return chunk
 
 
-_BULK_OPTIONS: dict[VerifyConfig, dict[str, Any]] = {}
-
-
-def _bulk_options(config: VerifyConfig) -> dict[str, Any]:
-    """The options of a configuration, one dict for every chunk of it: the record tail
-    that holds them is cached by the dict's identity (:func:`_tail`), so a dict per chunk
-    formatted it anew each time. Callers never change it."""
-    options = _BULK_OPTIONS.get(config)
-    if options is None:
-        if len(_BULK_OPTIONS) > 16:
-            _BULK_OPTIONS.clear()
-        options = _BULK_OPTIONS[config] = _options_of(config)
-    return options
-
-
 _ODD_CODE = PLAIN_KINDS.index(None)
+#: What the record of each bulk status holds (sudoku_model.records.verify_bulk_lines): a
+#: line that is not plain, and a contradictory one (its record names the clash), get the
+#: record the general path writes.
+_LAYOUT = tuple(
+    (
+        ("", record_schema.BULK_INSERT)
+        if kind is None or kind is _K.CONTRADICTORY
+        else (kind.value, record_schema.BULK_SOLUTION)
+        if kind is _K.UNIQUE
+        else (kind.value, record_schema.BULK_WITNESSES)
+        if kind is _K.MULTIPLE and code == PLAIN_KINDS.index(_K.MULTIPLE)
+        else (kind.value, record_schema.BULK_BARE)
+    )
+    for code, kind in enumerate(PLAIN_KINDS)
+)
+_SHAPE = Shape(3, 3)
 _CLASH_CODE = PLAIN_KINDS.index(_K.CONTRADICTORY)
 
 

@@ -10,11 +10,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..records import grid_line
 from ..solving import (
     VerdictKind,
 )
 from .output import CSV_COLUMNS
-from .results import _line_of
 from .summary import VerifySummary
 
 
@@ -27,7 +27,7 @@ def record_identity(input_index: int, record: Any) -> str:
     in that input and its givens (as written in the ``puzzle`` field; empty when malformed).
     A hash of these, in order, tells whether an output belongs to an input."""
     p = record.puzzle
-    text = _line_of(p.givens.values) if p is not None and record.error is None else ""
+    text = grid_line(p.givens.values) if p is not None and record.error is None else ""
     return f"{input_index}:{record.position}:{text}\n"
 
 

@@ -247,3 +247,23 @@ def test_verify_wrong_published_solution_is_loud_and_exit_1(
     good = tmp_path / "good.csv"
     good.write_text(f"puzzle,solution\n{p1},{s1}\n{p2},{s2}\n")
     assert main(["verify", str(good), "-q"]) == 0
+
+
+def test_no_c_file_spells_a_record_field():
+    """C returns values; the records are written by this module alone: no string literal
+    of a C file of the project names a record field (``"verdict"``, ``\\"solution\\"``...)."""
+    from sudoku_model.records import FIELDS
+
+    root = Path(__file__).resolve().parents[2]
+    names = {f.name for f in FIELDS}
+    literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+    sources = sorted(p for p in root.rglob("*.c") if ".git" not in p.parts)
+    assert sources, "no C source found"
+    found = []
+    for path in sources:
+        for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for text in literal.findall(line):
+                for word in re.findall(r'\\"(\w+)\\"', text):
+                    if word in names:
+                        found.append(f"{path.relative_to(root)}:{k}: {word}")
+    assert found == []

@@ -1,6 +1,7 @@
-"""The bulk path of `sudoku verify` (issue 18): plain classic 9x9 lines read, answered and
-written in C must give the very bytes of the general path (only the measured ``seconds``
-differ), whatever the lines around them; and it must really be taken."""
+"""The bulk path of `sudoku verify`: plain classic 9x9 lines read and answered in C (as
+columns) and written by the one serializer must give the very bytes of the general path
+(only the measured ``seconds`` differ), whatever the lines around them; and it must really
+be taken."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ import pytest
 import sudoku_model.verify as v
 import sudoku_model.verify.bulk as vb
 import sudoku_model.verify.text as vt
+from sudoku_model import records
 from sudoku_model.cli import main
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import SearchInterrupted
+from sudoku_model.geometry import Shape
 from sudoku_model.solving import PLAIN_KINDS, Backend, VerdictKind, get_backend
 
 SHARED = Path("/work/shared/data")
@@ -175,21 +178,44 @@ def test_two_inputs_and_resume_same_bytes(monkeypatch, tmp_path):
 
 
 def test_plain_kinds_match_the_c_codes():
-    """The codes bulk9_solve gives, read through the primitive."""
+    """The statuses the C reader gives, read through the primitive as the contract's."""
     native = get_backend("native")
     good = seventeen(1)[0]
     lines = [good, good[:80] + "x", "11" + good[2:], good.replace(good[-1], ".", 1)]
     answer = native.verify_plain_lines("\n".join(lines), len(lines))
     assert answer is not None and answer.size == 3 and answer.evidence_ok
-    kinds = [PLAIN_KINDS[c] for c in answer.codes]
+    kinds = [PLAIN_KINDS[c] for c in answer.statuses]
     assert kinds[:3] == [VerdictKind.UNIQUE, None, VerdictKind.CONTRADICTORY]
     assert kinds[3] in (VerdictKind.MULTIPLE, VerdictKind.UNIQUE)
     assert answer.stats["nodes"] >= 1
     # a text that does not split into the lines announced is answered by nobody
     assert native.verify_plain_lines(good + "\n" + good, 1) is None
     assert native.verify_plain_lines(good, 2) is None
-    with pytest.raises(ValueError):
-        answer.records([1, 2, 3, 4], 0, "{", ",", "}\n", [None] * 4)  # inserts missing
+    assert len(answer.givens) == len(answer.solutions) == 81 * 4 == len(answer.witnesses) // 2
+    assert answer.clues[0] == 81 - good.count(".") - good.count("0") and answer.clues[1] == 0
+    assert bytes(answer.givens[:81]) == bytes(
+        int(c) if c != "." else 0 for c in good.replace("0", ".")
+    )
+    with pytest.raises(ValueError):  # the lines that are not plain need their records
+        records.verify_bulk_lines(
+            source="x",
+            input_index=0,
+            lines=[1, 2, 3, 4],
+            first_position=0,
+            statuses=answer.statuses,
+            layout=vb._LAYOUT,
+            givens=answer.givens,
+            clues=answer.clues,
+            solutions=answer.solutions,
+            witnesses=answer.witnesses,
+            shape=Shape(3, 3),
+            inserts=[None] * 4,
+            backend="native",
+            version="",
+            options={},
+            seconds=0.0,
+            stats={},
+        )
 
 
 def test_other_backends_have_no_bulk_path():
@@ -200,7 +226,9 @@ def test_other_backends_have_no_bulk_path():
             raise AssertionError
 
     assert Plain().verify_plain_lines("", 0) is None
+    assert not Plain.capabilities.bulk_verify
     native = get_backend("native")
+    assert native.capabilities.bulk_verify
     slow = type(native)(fast=False)
     assert slow.verify_plain_lines("", 0) is None
 

@@ -27,7 +27,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | input | int | verify | 0-based index of the source among the run's inputs |
 | puzzle | str\|null | always | the givens; null when malformed |
 | clues | int\|null | always | number of givens; null when malformed |
-| rules | object | variant rules | `box`, `variants`, `regions` (not generate) |
+| rules | object | variant rules | `box`, `variants`, `regions`, `constraints` (not generate) |
 | box | list | generate | `[rows, columns]` of a box, non-default shape |
 | variants | list | generate | variant names (input format) |
 | regions | list | generate | jigsaw region of each cell (input format) |
@@ -91,6 +91,7 @@ import csv
 import json
 import math
 import re
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -256,7 +257,28 @@ def puzzle_fields(puzzle: Any, *, alphabet: Any = None) -> dict[str, Any]:
     line = puzzle.givens.to_line() if alphabet is None else puzzle.to_line(alphabet=alphabet)
     d: dict[str, Any] = {"puzzle": line, "clues": puzzle.clues}
     if not puzzle.rules.is_classic:
-        d["rules"] = puzzle.rules.to_json()
+        d["rules"] = rules_field(puzzle.rules)
+    return d
+
+
+def rules_field(rules: Any) -> dict[str, Any]:
+    """The ``rules`` field of a record whose rules are not the classic ones: ``box``,
+    ``variants``, ``regions`` (jigsaw) and, for rules beyond what the variant names say
+    (killer cages, dots, arrows...), ``constraints`` as the puzzle JSON format writes them
+    (:func:`sudoku_model.variant_formats.constraints_to_json`): a record names its whole
+    rules, so the puzzle can be rebuilt from it."""
+    return dict(_rules_field(rules))
+
+
+@lru_cache(maxsize=64)
+def _rules_field(rules: Any) -> dict[str, Any]:
+    # one rule set is shared by the records of a file: described once (copied per record)
+    from .variant_formats import constraints_to_json
+
+    d = dict(rules.to_json())
+    constraints = constraints_to_json(rules)
+    if constraints:
+        d["constraints"] = constraints
     return d
 
 
@@ -637,7 +659,7 @@ def verify_record(r: Any) -> dict[str, Any]:
     d["puzzle"] = grid_line(p.givens.values) if p is not None else None
     d["clues"] = _clues(p) if p is not None else None
     if p is not None and not _is_classic(p.rules):
-        d["rules"] = p.rules.to_json()
+        d["rules"] = rules_field(p.rules)
     d["verdict"] = r.verdict.value
     if r.solution is not None:
         d["solution"] = grid_line(r.solution.values)
@@ -760,9 +782,6 @@ def _witnesses(shape: Any, w0: Sequence[int] | bytes, w1: Sequence[int] | bytes)
 
 #: What the bulk writer writes for a line, per status (:func:`verify_bulk_lines`).
 BULK_SOLUTION, BULK_WITNESSES, BULK_BARE, BULK_INSERT = range(4)
-#: Cell counts as text (a clue count is at most 625).
-_COUNTS = tuple(str(k) for k in range(626))
-_GRID = re.compile(r".{81}", re.S)
 
 
 def verify_bulk_lines(
@@ -828,7 +847,6 @@ def verify_bulk_lines(
         + _json(stats)
         + "}\n"
     )
-    puzzles = _GRID.findall(givens.translate(_LINE_TABLE).decode("ascii"))
     if statuses.count(statuses[0]) == n:  # the usual chunk: one status throughout
         runs: Iterable[tuple[int, int]] = ((0, n),)
     else:
@@ -845,7 +863,7 @@ def verify_bulk_lines(
                     word,
                     lines[a:b],
                     first_position + a,
-                    puzzles[a:b],
+                    givens[nc * a : nc * b],
                     clues[a:b],
                     solutions[nc * a : nc * b],
                 )
@@ -864,7 +882,8 @@ def verify_bulk_lines(
             else:
                 evidence = ""
             out.append(
-                f'{head}{lines[i]}{middle}{first_position + i},"puzzle":"{puzzles[i]}"'
+                f'{head}{lines[i]}{middle}{first_position + i},"puzzle":"'
+                f'{grid_line(givens[nc * i : nc * (i + 1)])}"'
                 f',"clues":{clues[i]},"verdict":"{word}"{evidence}{tail}'
             )
     return "".join(out)
@@ -881,23 +900,34 @@ def _solution_run(
     word: str,
     lines: Sequence[int],
     first_position: int,
-    puzzles: list[str],
+    givens: bytes,
     clues: bytes,
     solutions: bytes,
 ) -> str:
     """The records of consecutive lines that all have a solution, joined over their
-    columns (the pieces between the columns are the same for every line)."""
-    n = len(puzzles)
-    evidence = _GRID.findall(solutions.translate(_LINE_TABLE).decode("ascii"))
-    parts: list[str] = [head] * (10 * n + 1)  # a head, then ten pieces a record
-    parts[1::10] = map(str, lines)
-    parts[2::10] = [middle] * n
-    parts[3::10] = map(str, range(first_position, first_position + n))
-    parts[4::10] = [',"puzzle":"'] * n
-    parts[5::10] = puzzles
-    parts[6::10] = ['","clues":'] * n
-    parts[7::10] = map(_COUNTS.__getitem__, clues)
-    parts[8::10] = [f',"verdict":"{word}","solution":"'] * n
-    parts[9::10] = evidence
-    parts[10::10] = ['"' + tail + head] * (n - 1) + ['"' + tail]
-    return "".join(parts)
+    columns (the pieces between the columns are the same for every line): bytes joined,
+    decoded once."""
+    n = len(clues)
+    grids = _grids(n)
+    parts: list[bytes] = [head.encode()] * (10 * n + 1)  # a head, then ten pieces a record
+    parts[1::10] = map(_INT.__mod__, lines)
+    parts[2::10] = [middle.encode()] * n
+    parts[3::10] = map(_INT.__mod__, range(first_position, first_position + n))
+    parts[4::10] = [b',"puzzle":"'] * n
+    parts[5::10] = grids.unpack(givens.translate(_LINE_TABLE))
+    parts[6::10] = [b'","clues":'] * n
+    parts[7::10] = map(_BYTE_COUNTS.__getitem__, clues)
+    parts[8::10] = [f',"verdict":"{word}","solution":"'.encode()] * n
+    parts[9::10] = grids.unpack(solutions.translate(_LINE_TABLE))
+    parts[10::10] = [('"' + tail + head).encode()] * (n - 1) + [('"' + tail).encode()]
+    return b"".join(parts).decode()
+
+
+_INT = b"%d"
+_BYTE_COUNTS = tuple(str(k).encode() for k in range(256))
+
+
+@lru_cache(maxsize=8)
+def _grids(n: int) -> struct.Struct:
+    """Splits n grids of 81 values, one after the other, into n pieces in one call."""
+    return struct.Struct("81s" * n)

@@ -34,7 +34,7 @@ answered in one call), :mod:`.summary`, :mod:`.output` (writers) and :mod:`.resu
 from __future__ import annotations
 
 from .answering import redundant_clues, verify_chunk, verify_puzzle
-from .batching import executor_kind, releases_gil, verify_records
+from .batching import executor_kind, make_executor, releases_gil, verify_records
 from .bulk import reads_raw_blocks, reads_raw_lines
 from .chunks import (
     FIRST_TASK_RECORDS,
@@ -91,6 +91,7 @@ __all__ = [
     "text_chunk",
     "disagreement_report",
     "executor_kind",
+    "make_executor",
     "releases_gil",
     "reads_raw_lines",
     "reads_raw_blocks",

@@ -50,6 +50,38 @@ def executor_kind(
     return "processes" if jobs > 1 else "serial"
 
 
+def make_executor(
+    backend: str,
+    *,
+    cross_check: Sequence[str] = (),
+    minimal: bool = False,
+    jobs: int = 1,
+    dask: str | None = None,
+    threads: bool | None = None,
+    in_process: bool = False,
+) -> Executor:
+    """The executor of a verify run: the one place where verify chooses it (the kind of
+    :func:`executor_kind`; ``in_process`` keeps the work in this process, serial or
+    threads, for a caller that needs each result object here).
+
+    Raises:
+        BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
+        ValueError: for ``in_process`` with ``dask``, or a malformed ``dask`` address.
+        ImportError: for ``dask`` without the ``dask`` extra installed.
+        ConnectionError: for a Dask scheduler that cannot be reached.
+    """
+    kind = executor_kind(
+        backend, cross_check=cross_check, minimal=minimal, jobs=jobs, dask=dask, threads=threads
+    )
+    if in_process and kind in ("processes", "dask"):
+        if dask:
+            raise ValueError("the results are needed in this process: no --dask")
+        kind = "serial"
+    return Executor(
+        kind=kind, jobs=jobs, dask=dask, work_while_starting=releases_gil(backend, cross_check)
+    )
+
+
 def releases_gil(backend: str, cross_check: Sequence[str] = ()) -> bool:
     """Whether every backend of a run releases the GIL while it searches (its searches can
     run in this process beside other threads; see ``Executor.work_while_starting``).
@@ -114,14 +146,8 @@ def verify_records(
     # make the backends here first: an unknown name fails before any work is sent
     in_process = [_backend(config.backend)[0]] + [_backend(n)[0] for n in config.cross_check]
     if executor is None:
-        kind = executor_kind(
+        executor = make_executor(
             backend, cross_check=cross_check, minimal=minimal, jobs=jobs, dask=dask, threads=threads
-        )
-        executor = Executor(
-            kind=kind,
-            jobs=jobs,
-            dask=dask,
-            work_while_starting=releases_gil(backend, cross_check),
         )
     for _, results in _result_chunks(
         _numbered(records), config, executor, chunk_size, on_wait, in_process

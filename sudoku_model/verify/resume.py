@@ -10,16 +10,29 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import SudokuError
 from ..records import grid_line
 from ..solving import (
     VerdictKind,
 )
 from .output import CSV_COLUMNS
+from .results import VerifyConfig
 from .summary import VerifySummary
 
 
-class ResumeMismatch(ValueError):
+class ResumeMismatch(SudokuError, ValueError):
     """The records of an output file are not the results of the input given now."""
+
+
+#: Distinct backend names and option sets remembered from an output (a run writes one
+#: option set and one or two backend names; more means the file mixes runs already).
+_MAX_SETTINGS = 8
+#: The command-line option behind each budget key of a record's ``options``.
+_BUDGET_OPTIONS = {
+    "seconds": "--budget-seconds",
+    "nodes": "--budget-nodes",
+    "conflicts": "--budget-conflicts",
+}
 
 
 def record_identity(input_index: int, record: Any) -> str:
@@ -43,11 +56,59 @@ class ResumeState:
     summary: VerifySummary = field(default_factory=VerifySummary)
     has_header: bool = False
     digest: str = ""
+    #: The settings the records were written with: the backend names, the distinct
+    #: ``options`` objects, and whether puzzles carry a ``canonical`` field (None: no
+    #: record says).
+    backends: set[str] = field(default_factory=set)
+    options: list[dict[str, Any]] = field(default_factory=list)
+    canonical: bool | None = None
     _hash: Any = field(default_factory=lambda: _identity_hash(), repr=False)
 
     def done(self, input_index: int, position: int) -> bool:
         """True when the record at ``position`` of input ``input_index`` is already written."""
         return self.last is not None and (input_index, position) <= self.last
+
+    def settings_problem(self, config: VerifyConfig, backend_names: set[str]) -> str | None:
+        """Why the records already in the output were written with other settings than
+        ``config`` (a record-changing option: backend, budget, ``--minimal``,
+        ``--cross-check``, ``--canonical``), naming the option; None when they agree (or
+        the output is empty). ``backend_names``: the names the main backend's records
+        carry (the name asked and the backend's own)."""
+        if self.backends and not self.backends & backend_names:
+            return (
+                f"its records were written by --backend {', '.join(sorted(self.backends))}, "
+                f"not {min(backend_names, key=len)}"
+            )
+        want = config.options_json()
+        for had in self.options:
+            if had == want:
+                continue
+            budget, wanted = had.get("budget"), want["budget"]
+            if budget != wanted:
+                keys = set(budget) | set(wanted) if isinstance(budget, dict) else set(wanted)
+                changed = sorted(
+                    k
+                    for k in keys
+                    if not isinstance(budget, dict) or budget.get(k) != wanted.get(k)
+                )
+                names = ", ".join(_BUDGET_OPTIONS.get(k, f"budget {k}") for k in changed)
+                return f"its records were written with another budget ({names or 'budget'})"
+            if had.get("minimal") != want["minimal"]:
+                return (
+                    "its records were written "
+                    + ("with" if had.get("minimal") else "without")
+                    + " --minimal"
+                )
+            if had.get("cross_check") != want["cross_check"]:
+                return "its records were written with another --cross-check"
+            return "its records were written with other options"
+        if self.canonical is not None and self.canonical != config.canonical:
+            return (
+                "its records were written "
+                + ("with" if self.canonical else "without")
+                + " --canonical"
+            )
+        return None
 
     def checker(self) -> ResumeCheck:
         """A fresh check that the skipped input records are the ones written."""
@@ -134,6 +195,13 @@ def resume_state(path: str | os.PathLike[str], fmt: str) -> ResumeState:
                             bool(row[col["disagreement"]]),
                             bool(row[col["redundant_clues"]]),
                         )
+                        _settings_add(
+                            state,
+                            row[col["backend"]],
+                            json.loads(row[col["options"]]),
+                            # an empty cell is an absent field or a null one: no evidence
+                            True if row[col["canonical"]] else None,
+                        )
                     except (ValueError, IndexError) as exc:
                         raise ValueError(f"{p}:{k}: not a verify record ({exc})") from None
         else:
@@ -155,6 +223,12 @@ def resume_state(path: str | os.PathLike[str], fmt: str) -> ResumeState:
                         VerdictKind(d["verdict"]),
                         "disagreement" in d,
                         bool(d.get("redundant_clues")),
+                    )
+                    _settings_add(
+                        state,
+                        str(d["backend"]),
+                        d["options"],
+                        None if d["verdict"] == "malformed" else "canonical" in d,
                     )
                 except (ValueError, KeyError, TypeError, AttributeError) as exc:
                     raise ValueError(f"{p}:{k}: not a verify record ({exc})") from None
@@ -188,6 +262,18 @@ def _resume_add(
     state.records += 1
     state._hash.update(f"{input_index}:{position}:{puzzle or ''}\n".encode())
     state.summary.add(verdict, disagreement=disagreement, not_minimal=not_minimal)
+
+
+def _settings_add(state: ResumeState, backend: str, options: Any, canonical: bool | None) -> None:
+    """Remember the settings of one record (a few distinct values at most)."""
+    if backend not in state.backends and len(state.backends) < _MAX_SETTINGS:
+        state.backends.add(backend)
+    if not isinstance(options, dict):
+        raise ValueError("options must be an object")
+    if options not in state.options and len(state.options) < _MAX_SETTINGS:
+        state.options.append(options)
+    if canonical is not None and state.canonical is not True:
+        state.canonical = canonical
 
 
 def _truncate_torn_tail(path: str) -> None:

@@ -33,6 +33,7 @@ Without ``--tdoku`` only our figures are shown.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -98,6 +99,9 @@ def run(cmd: list[str], cwd: str) -> tuple[float, float]:
     """(CPU seconds of the child, wall seconds); exits on a failure. Children run in
     ``cwd`` (a scratch folder): run from a checkout, ``python -m`` would import the
     checkout's sources instead of those installed for the interpreter."""
+    if "-o" in cmd:  # a fresh output each time: verify refuses to overwrite records
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(cmd[cmd.index("-o") + 1])
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV, cwd=cwd

@@ -56,6 +56,7 @@ def same_both_ways(monkeypatch, tmp_path, inputs: list[str], *extra: str) -> tup
     results = []
     for bulk in (True, False):
         out = str(tmp_path / f"out-{bulk}.jsonl")
+        Path(out).unlink(missing_ok=True)  # a fresh output (verify never overwrites records)
         results.append(run_verify(monkeypatch, [*inputs, "-o", out, *extra], bulk=bulk))
     (code1, bytes1, taken1), (code2, bytes2, taken2) = results
     assert taken2 == 0

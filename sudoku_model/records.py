@@ -909,22 +909,20 @@ def _solution_run(
     decoded once."""
     n = len(clues)
     grids = _grids(n)
-    parts: list[bytes] = [head.encode()] * (10 * n + 1)  # a head, then ten pieces a record
-    parts[1::10] = map(_INT.__mod__, lines)
-    parts[2::10] = [middle.encode()] * n
-    parts[3::10] = map(_INT.__mod__, range(first_position, first_position + n))
-    parts[4::10] = [b',"puzzle":"'] * n
-    parts[5::10] = grids.unpack(givens.translate(_LINE_TABLE))
-    parts[6::10] = [b'","clues":'] * n
-    parts[7::10] = map(_BYTE_COUNTS.__getitem__, clues)
-    parts[8::10] = [f',"verdict":"{word}","solution":"'.encode()] * n
-    parts[9::10] = grids.unpack(solutions.translate(_LINE_TABLE))
-    parts[10::10] = [('"' + tail + head).encode()] * (n - 1) + [('"' + tail).encode()]
+    parts: list[bytes] = [head.encode()] * (5 * n + 1)  # a head, then five pieces a record
+    where = f'%d{middle.replace("%", "%%")}%d,"puzzle":"'.encode()
+    parts[1::5] = map(where.__mod__, zip(lines, range(first_position, first_position + n)))
+    parts[2::5] = grids.unpack(givens.translate(_LINE_TABLE))
+    parts[3::5] = map(_clues_to_solution(word).__getitem__, clues)
+    parts[4::5] = grids.unpack(solutions.translate(_LINE_TABLE))
+    parts[5::5] = [('"' + tail + head).encode()] * (n - 1) + [('"' + tail).encode()]
     return b"".join(parts).decode()
 
 
-_INT = b"%d"
-_BYTE_COUNTS = tuple(str(k).encode() for k in range(256))
+@lru_cache(maxsize=8)
+def _clues_to_solution(word: str) -> tuple[bytes, ...]:
+    """The text from a puzzle's end to its solution's start, per clue count (0-255)."""
+    return tuple(f'","clues":{k},"verdict":"{word}","solution":"'.encode() for k in range(256))
 
 
 @lru_cache(maxsize=8)

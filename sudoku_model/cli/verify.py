@@ -82,7 +82,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--cross-check, --canonical); without it such a resume is refused",
     )
     p.add_argument(
-        "-f",
         "--force",
         action="store_true",
         help="replace an --output file that already holds records (without --resume or "

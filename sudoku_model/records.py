@@ -910,13 +910,68 @@ def _solution_run(
     n = len(clues)
     grids = _grids(n)
     parts: list[bytes] = [head.encode()] * (5 * n + 1)  # a head, then five pieces a record
-    where = f'%d{middle.replace("%", "%%")}%d,"puzzle":"'.encode()
-    parts[1::5] = map(where.__mod__, zip(lines, range(first_position, first_position + n)))
+    parts[1::5] = _where_pieces(lines, first_position, middle.encode(), b',"puzzle":"')
     parts[2::5] = grids.unpack(givens.translate(_LINE_TABLE))
     parts[3::5] = map(_clues_to_solution(word).__getitem__, clues)
     parts[4::5] = grids.unpack(solutions.translate(_LINE_TABLE))
     parts[5::5] = [('"' + tail + head).encode()] * (n - 1) + [('"' + tail).encode()]
     return b"".join(parts).decode()
+
+
+def _where_pieces(
+    lines: Sequence[int], first_position: int, middle: bytes, after: bytes
+) -> Sequence[bytes]:
+    """``b"%d" % lines[i] + middle + b"%d" % (first_position + i) + after`` for every
+    line, as bytes pieces. The usual run, consecutive line numbers and positions of one width each,
+    is laid out at fixed width, one column of digits at a time (a digit of consecutive
+    numbers is a slice of a repeating pattern), and cut in one call: no integer is
+    formatted one by one."""
+    n = len(lines)
+    first_line, last_line = lines[0], lines[-1]
+    last_position = first_position + n - 1
+    wl, wp = len(str(first_line)), len(str(first_position))
+    if (
+        last_line - first_line != n - 1
+        or len(str(last_line)) != wl
+        or len(str(last_position)) != wp
+        or first_line < 0
+        or first_position < 0
+    ):
+        where = b"%d" + middle.replace(b"%", b"%%") + b"%d" + after.replace(b"%", b"%%")
+        return list(map(where.__mod__, zip(lines, range(first_position, last_position + 1))))
+    width = wl + len(middle) + wp + len(after)
+    out = bytearray((b"0" * wl + middle + b"0" * wp + after) * n)
+    for offset, start, digits in ((0, first_line, wl), (wl + len(middle), first_position, wp)):
+        for k in range(digits):  # the digit of 10**(digits - 1 - k)
+            out[offset + k :: width] = _digit_column(start, n, digits - 1 - k)
+    return _cuts(width, n).unpack(out)
+
+
+def _digit_column(start: int, n: int, power: int) -> bytes:
+    """The digit of ``10**power`` of the numbers ``start`` to ``start + n - 1``, as ASCII."""
+    step = 10**power
+    first = start // step
+    if step >= n:  # at most one change in the run
+        change = min(n, (first + 1) * step - start)
+        return _DIGITS[first % 10] * change + _DIGITS[(first + 1) % 10] * (n - change)
+    pattern = _digit_pattern(power, n)
+    at = start % (10 * step)
+    return pattern[at : at + n]
+
+
+_DIGITS = tuple(bytes([48 + d]) for d in range(10))
+
+
+@lru_cache(maxsize=16)
+def _digit_pattern(power: int, n: int) -> bytes:
+    # each digit 10**power times, 0 to 9, repeated to cover a start anywhere in a period
+    period = b"".join(_DIGITS[d] * 10**power for d in range(10))
+    return period * (1 + (n + len(period) - 1) // len(period) + 1)
+
+
+@lru_cache(maxsize=16)
+def _cuts(width: int, n: int) -> struct.Struct:
+    return struct.Struct(f"{width}s" * n)
 
 
 @lru_cache(maxsize=8)

@@ -39,14 +39,13 @@ import random
 import threading
 import time
 import weakref
-from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import native_backtrack as nb
-from native_backtrack import _core as _bulk  # bulk9_solve, bulk9_records (issue 18)
+from native_backtrack import _bulk  # plain 9x9 lines read and answered in bulk: columns
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
@@ -56,8 +55,8 @@ from sudoku_model.solving import (
     DEFAULT_BUDGET,
     Backend,
     Budget,
+    BulkColumns,
     Capabilities,
-    PlainLines,
     RemovalOracle,
     RemovalPass,
     RemovalShortcut,
@@ -317,6 +316,23 @@ class BatchResult:
         )
 
 
+#: The C statuses of _bulk.solve_lines as the contract's (sudoku_model.solving.PLAIN_KINDS).
+_BULK_STATUSES = bytes.maketrans(
+    bytes(
+        [
+            _bulk.UNIQUE,
+            _bulk.MULTIPLE,
+            _bulk.MULTIPLE_BARE,
+            _bulk.UNSOLVABLE,
+            _bulk.UNKNOWN,
+            _bulk.CONTRADICTORY,
+            _bulk.OTHER,
+        ]
+    ),
+    bytes(range(7)),
+)
+
+
 class NativeBackend(Backend):
     """Backend over the compiled backtracker (see the module docstring)."""
 
@@ -331,6 +347,7 @@ class NativeBackend(Backend):
         "bounds once their 1 and n are placed; classic 9x9 fast path; default budget 60 s",
         fast_paths=frozenset({"check_unique_batch", "removal_oracle", "random_solution"}),
         releases_gil=True,
+        bulk_verify=True,
     )
 
     def __init__(self, *, fast: bool = True, route_large: bool = True) -> None:
@@ -686,36 +703,10 @@ class NativeBackend(Backend):
             {"nodes": nodes, "guesses": guesses},
         )
 
-    # -- bulk verification of plain lines (issue 18) -----------------------------------
-    class _PlainLines(PlainLines):
-        """Answers of :meth:`NativeBackend.verify_plain_lines`: the C columns, written by
-        C (``bulk9_records``, without the GIL)."""
-
-        def __init__(self, answer: tuple[Any, ...]) -> None:
-            _, codes, givens, solutions, witnesses, size, nodes, guesses, seconds, ok = answer
-            self.codes = codes
-            self.size = size
-            self.seconds = seconds
-            self.stats = {"nodes": nodes, "guesses": guesses}
-            self.evidence_ok = ok
-            self._columns = (codes, givens, solutions, witnesses)
-
-        def records(
-            self,
-            lines: Sequence[int],
-            first_position: int,
-            head: str,
-            middle: str,
-            tail: str,
-            inserts: list[str | None],
-        ) -> str:
-            return _bulk.bulk9_records(
-                *self._columns, array("q", lines), first_position, head, middle, tail, inserts
-            )
-
+    # -- bulk verification of plain lines ---------------------------------------------
     def verify_plain_lines(
         self, text: str, count: int, *, budget: Budget | None = None
-    ) -> PlainLines | None:
+    ) -> BulkColumns | None:
         """One C call reads the plain classic 9x9 lines of ``text`` and answers them as
         :meth:`check_unique_batch` would (the same C entry point; GIL released; off the
         main thread so that signal handlers run), see
@@ -734,13 +725,28 @@ class NativeBackend(Backend):
         self._check_interrupt()
 
         def call() -> Any:
-            return _bulk.bulk9_solve(data, count, **args)
+            return _bulk.solve_lines(data, count, **args)
 
         answer = _off_main_thread(call) if in_main_thread() and count else call()
         self._check_interrupt()
-        if answer[0] == nb.INTERRUPTED:
+        status, codes, givens, solutions, witnesses, clues, size, nodes, guesses, seconds, ok = (
+            answer
+        )
+        if status == _bulk.INTERRUPTED:
             raise self._interrupted_error()
-        return None if answer[0] else NativeBackend._PlainLines(answer)
+        if status:
+            return None
+        return BulkColumns(
+            codes.translate(_BULK_STATUSES),
+            givens,
+            clues,
+            solutions,
+            witnesses,
+            size,
+            seconds,
+            {"nodes": nodes, "guesses": guesses},
+            ok,
+        )
 
     # -- extras ------------------------------------------------------------------------
     def search_excluding(

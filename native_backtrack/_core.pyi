@@ -98,21 +98,3 @@ class Search:
 
 def minlex9(cells: Buffer, /) -> tuple[bytes, int, bool, bytes, bytes, bytes]: ...
 def minlex9_batch(cells: Buffer, /) -> tuple[bytes, list[int]]: ...
-
-# bulk.c (issue 18): sudoku verify's plain classic 9x9 lines
-def bulk9_solve(
-    text: Buffer, count: int, *, nodes: int = -1, seconds: float = -1.0
-) -> tuple[int, bytes, bytes, bytes, bytes, int, int, int, float, bool]: ...
-def bulk9_records(
-    codes: Buffer,
-    givens: Buffer,
-    solutions: Buffer,
-    witnesses: Buffer,
-    lines: Buffer,
-    first_position: int,
-    head: str,
-    middle: str,
-    tail: str,
-    inserts: list[str | None],
-    /,
-) -> str: ...

@@ -1,24 +1,18 @@
-/* Bulk verification of plain classic 9x9 lines (issue 18): `sudoku verify`'s common case
- * without a Python object per puzzle.
+/* The bulk reader of native_backtrack (extension module native_backtrack._bulk): plain
+ * classic 9x9 lines read and answered without a Python object per puzzle.
  *
- * Two calls per chunk of lines, both without the GIL for their loops:
- *   bulk9_solve(text, count, nodes=, seconds=)
+ *   solve_lines(text, count, nodes=, seconds=)
  *       splits `text` at '\n' into `count` lines, reads every plain line (exactly 81
  *       characters of 1-9, '.' and '0'), answers each uniqueness question as the batch of
  *       NativeBackend.check_unique_batch does (count up to 2 keeping one solution; the
  *       "multiple" ones again keeping two witnesses; per-puzzle budget; the same entry
  *       point, nb_solve, so the same verdicts and counters), and checks the evidence (a full
  *       grid without a clash that keeps the givens is a solution).
- *   bulk9_records(answers, lines, first_position, head, middle, tail, inserts)
- *       writes one JSONL verify record per line in input order: the plain lines from the
- *       answers, every other line from `inserts` (the text the general path made for it).
- * Lines that are not plain, and contradictory ones (their record names the clash, which
- * the Python model describes), are left to the caller; the record layout of the pieces in
- * between (puzzle, clues, verdict, solution, witnesses, differing cells) is that of
- * sudoku_model.verify.VerifyResult.to_json_line, and a test compares the bytes.
  *
- * The search is reached only through nb.h's entry points (nb_solve on a classic 9x9 model
- * built here once), so the solver's internals can change under it.
+ * It returns columns of values (a status per line, givens, solutions, witnesses,
+ * counters) and writes no text: the records are Python's to write. The search is _core's,
+ * reached through the capsule of nb_capi.h (one backtracker, one stop flag), on a classic
+ * 9x9 model built here once.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,9 +21,12 @@
 #include <malloc.h>
 #endif
 
-#include "nb.h"
+#include "nb_capi.h"
 
-/* Verdict codes of bulk9_solve (one byte per line; sudoku_model.verify reads them). */
+/* The backtracker of native_backtrack._core (set when the module is imported). */
+static const nb_capi *nb;
+
+/* Status of each line (one byte per line; exported as module constants). */
 enum {
     BV_UNIQUE = 0,
     BV_MULTIPLE = 1,        /* with two witnesses */
@@ -90,7 +87,7 @@ static int m9_build(void)
     m9.peer_cells = m9_peers;
     m9.peer_start = m9_pstart;
     m9.classic9 = 1;
-    if (!nb_model_prepare(&m9)) return 0;
+    if (!nb->model_prepare(&m9)) return 0;
     m9_ready = 1;
     return 1;
 }
@@ -99,7 +96,7 @@ static int m9_build(void)
 static void bv_budget(nb_budget *b, long long nodes, double seconds)
 {
     b->nodes_limit = nodes < 0 ? 0 : (nodes == 0 ? 1 : (uint64_t)nodes);
-    b->deadline = seconds < 0 ? 0.0 : nb_now() + seconds;
+    b->deadline = seconds < 0 ? 0.0 : nb->now() + seconds;
     if (seconds >= 0 && b->deadline <= 0) b->deadline = 1e-9;
 }
 
@@ -147,21 +144,24 @@ static void bv_value_build(void)
     for (int d = 0; d <= 9; d++) bv_value['0' + d] = (uint8_t)d;
 }
 
-/* Plain line: exactly 81 characters of 1-9, '.', '0' (blanks). */
-static int bv_read(const char *s, Py_ssize_t len, uint8_t *givens)
+/* Plain line: exactly 81 characters of 1-9, '.', '0' (blanks); *clues gets the givens. */
+static int bv_read(const char *s, Py_ssize_t len, uint8_t *givens, uint8_t *clues)
 {
     if (len != 81) return 0;
-    unsigned bad = 0;
+    unsigned bad = 0, blanks = 0;
     for (int c = 0; c < 81; c++) {
         unsigned v = bv_value[(unsigned char)s[c]];
         bad |= v;
+        blanks += v == 0;
         givens[c] = (uint8_t)v;
     }
-    return !(bad & 0x80u);
+    if (bad & 0x80u) return 0;
+    *clues = (uint8_t)(81 - blanks);
+    return 1;
 }
 
-/* The bulk path streams chunk after chunk of records (about 0.4 MB of text each, made in
- * worker threads and freed by the main thread once written) through malloc. glibc's
+/* The bulk path streams chunk after chunk of columns and records (about 0.4 MB each, made
+ * in worker threads and freed by the main thread once written) through malloc. glibc's
  * defaults hand such blocks back to the kernel (mmap above 128 KB, arenas trimmed above
  * 128 KB free) and fault them in again for the next chunk: on a 17-clue run that was
  * 5,000 page faults, more CPU than writing the records. Keep them: blocks below 4 MB come
@@ -178,19 +178,20 @@ static void bv_keep_memory(void)
 #endif
 }
 
-const char nb_bulk9_solve_doc[] =
-"bulk9_solve(text, count, *, nodes=-1, seconds=-1.0)\n"
-"    -> (status, codes, givens, solutions, witnesses, size, nodes, guesses, seconds,\n"
-"        evidence_ok)\n\n"
+static const char solve_lines_doc[] =
+"solve_lines(text, count, *, nodes=-1, seconds=-1.0)\n"
+"    -> (status, codes, givens, solutions, witnesses, clues, size, nodes, guesses,\n"
+"        seconds, evidence_ok)\n\n"
 "Answer the plain classic 9x9 lines of `text` (`count` lines joined by '\\n') without the\n"
 "GIL. status: 0, or 1 when `text` does not hold `count` lines (nothing answered), or\n"
-"INTERRUPTED. codes: one verdict code per line (0 unique, 1 multiple with witnesses,\n"
-"2 multiple without, 3 unsolvable, 4 unknown, 5 contradictory, 6 not a plain line);\n"
-"givens/solutions: 81 values per line; witnesses: 162 per line; size: the puzzles\n"
+"INTERRUPTED. codes: one status per line (UNIQUE, MULTIPLE with witnesses,\n"
+"MULTIPLE_BARE without, UNSOLVABLE, UNKNOWN, CONTRADICTORY, OTHER: not a plain line);\n"
+"givens/solutions: 81 values per line; witnesses: 162 per line; clues: the givens\n"
+"of each line (0 when not plain); size: the puzzles\n"
 "answered (plain lines); nodes, guesses, seconds (wall) summed over both passes;\n"
 "evidence_ok: every solution and witness pair checked out.";
 
-PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
+static PyObject *solve_lines(PyObject *self, PyObject *args, PyObject *kwds)
 {
     (void)self;
     static char *kwlist[] = {"text", "count", "nodes", "seconds", NULL};
@@ -198,7 +199,7 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
     Py_ssize_t count;
     long long nodes = -1;
     double seconds = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*n|$Ld:bulk9_solve", kwlist, &tv, &count,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*n|$Ld:solve_lines", kwlist, &tv, &count,
                                      &nodes, &seconds))
         return NULL;
     if (count < 0) {
@@ -216,11 +217,13 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
     PyObject *givens = PyBytes_FromStringAndSize(NULL, count * 81);
     PyObject *sols = PyBytes_FromStringAndSize(NULL, count * 81);
     PyObject *wits = PyBytes_FromStringAndSize(NULL, count * 162);
-    if (!codes || !givens || !sols || !wits) {
+    PyObject *clues = PyBytes_FromStringAndSize(NULL, count);
+    if (!codes || !givens || !sols || !wits || !clues) {
         Py_XDECREF(codes);
         Py_XDECREF(givens);
         Py_XDECREF(sols);
         Py_XDECREF(wits);
+        Py_XDECREF(clues);
         PyBuffer_Release(&tv);
         return PyErr_NoMemory();
     }
@@ -228,6 +231,7 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
     uint8_t *gv = (uint8_t *)PyBytes_AS_STRING(givens);
     uint8_t *sl = (uint8_t *)PyBytes_AS_STRING(sols);
     uint8_t *wt = (uint8_t *)PyBytes_AS_STRING(wits);
+    uint8_t *cl = (uint8_t *)PyBytes_AS_STRING(clues);
     int status = 0, oom = 0, evidence_ok = 1;
     Py_ssize_t size = 0;
     uint64_t tnodes = 0, tguesses = 0;
@@ -237,6 +241,7 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
     memset(gv, 0, (size_t)count * 81);
     memset(sl, 0, (size_t)count * 81);
     memset(wt, 0, (size_t)count * 162);
+    memset(cl, 0, (size_t)count);
     /* lines first: a text that does not split into `count` lines is answered by nobody */
     const char *s = tv.buf, *end = s + tv.len;
     Py_ssize_t lines = tv.len ? 1 : 0, i;
@@ -246,7 +251,7 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
     for (i = 0; i < count && !status; i++) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *stop = nl ? nl : end;
-        if (bv_read(s, stop - s, gv + (size_t)i * 81)) {
+        if (bv_read(s, stop - s, gv + (size_t)i * 81, cl + i)) {
             cd[i] = BV_UNIQUE; /* to be answered */
             size++;
         } else {
@@ -256,14 +261,14 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
     }
     if (status == 0) {
         /* pass 1: count up to 2 keeping one solution (NativeBackend.check_unique_batch) */
-        double t0 = nb_now();
+        double t0 = nb->now();
         for (i = 0; i < count && !status; i++) {
             if (cd[i] == BV_OTHER) continue;
             nb_budget b;
             bv_budget(&b, nodes, seconds);
             uint64_t found = 0;
             nb_stats st = {0, 0};
-            int r = nb_solve(&m9, gv + (size_t)i * 81, NULL, 0, NULL, NULL, 2, sl + (size_t)i * 81,
+            int r = nb->solve(&m9, gv + (size_t)i * 81, NULL, 0, NULL, NULL, 2, sl + (size_t)i * 81,
                              1, &b, &found, &st);
             tnodes += st.nodes;
             tguesses += st.guesses;
@@ -274,7 +279,7 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
             else if (r != NB_EXHAUSTED) cd[i] = BV_UNKNOWN;
             else cd[i] = found ? BV_UNIQUE : BV_UNSOLVABLE;
         }
-        double t1 = nb_now();
+        double t1 = nb->now();
         elapsed = t1 - t0;
         /* pass 2: the multiple ones again, keeping two witnesses */
         for (i = 0; i < count && !status; i++) {
@@ -283,7 +288,7 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
             bv_budget(&b, nodes, seconds);
             uint64_t found = 0;
             nb_stats st = {0, 0};
-            int r = nb_solve(&m9, gv + (size_t)i * 81, NULL, 0, NULL, NULL, 2, wt + (size_t)i * 162,
+            int r = nb->solve(&m9, gv + (size_t)i * 81, NULL, 0, NULL, NULL, 2, wt + (size_t)i * 162,
                              2, &b, &found, &st);
             tnodes += st.nodes;
             tguesses += st.guesses;
@@ -291,10 +296,10 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
             else if (r == NB_INTERRUPTED) status = NB_INTERRUPTED;
             else if (found < 2) cd[i] = BV_MULTIPLE_BARE;
         }
-        elapsed += nb_now() - t1;
+        elapsed += nb->now() - t1;
         /* an interrupt that came after the last poll still loses the chunk: no verdict
          * is recorded once a stop was asked for */
-        if (!status && nb_interrupted()) status = NB_INTERRUPTED;
+        if (!status && nb->interrupted()) status = NB_INTERRUPTED;
         for (i = 0; i < count && !status; i++) {
             const uint8_t *g = gv + (size_t)i * 81;
             if (cd[i] == BV_UNIQUE) {
@@ -313,215 +318,49 @@ PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds)
         Py_DECREF(givens);
         Py_DECREF(sols);
         Py_DECREF(wits);
+        Py_DECREF(clues);
         return PyErr_NoMemory();
     }
-    return Py_BuildValue("(iNNNNnKKdO)", status, codes, givens, sols, wits, size,
+    return Py_BuildValue("(iNNNNNnKKdO)", status, codes, givens, sols, wits, clues, size,
                          (unsigned long long)tnodes, (unsigned long long)tguesses, elapsed,
                          evidence_ok ? Py_True : Py_False);
 }
 
-/* ---- writing ---- */
-/* Records are written twice over the same code: a first pass with no buffer only counts
- * the bytes (buf NULL), a second writes them into the result, allocated once at its exact
- * size (no growing buffer copied on each doubling, and for ASCII text, the usual case, no
- * decoding pass: the bytes go straight into the str). */
-typedef struct {
-    char *buf;
-    size_t len;
-} bv_out;
+/* ---- the module ---- */
+static PyMethodDef bulk_methods[] = {
+    {"solve_lines", (PyCFunction)(void (*)(void))solve_lines, METH_VARARGS | METH_KEYWORDS,
+     solve_lines_doc},
+    {NULL}
+};
 
-static inline void bv_put(bv_out *o, const char *s, size_t n)
+static struct PyModuleDef bulkmodule = {
+    PyModuleDef_HEAD_INIT, "native_backtrack._bulk",
+    "Plain classic 9x9 lines read and answered in bulk by the native backtracker (columns, "
+    "no text).",
+    -1, bulk_methods,
+};
+
+PyMODINIT_FUNC PyInit__bulk(void)
 {
-    if (o->buf) memcpy(o->buf + o->len, s, n);
-    o->len += n;
-}
-
-#define BV_LIT(o, s) bv_put(o, s, sizeof(s) - 1)
-
-static inline void bv_int(bv_out *o, long long v)
-{
-    char tmp[24];
-    int n = 0;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0) tmp[n++] = '-';
-    if (o->buf)
-        for (int k = 0; k < n; k++) o->buf[o->len + (size_t)k] = tmp[n - 1 - k];
-    o->len += (size_t)n;
-}
-
-static inline void bv_grid(bv_out *o, const uint8_t *g)
-{
-    if (o->buf) {
-        char *p = o->buf + o->len;
-        for (int c = 0; c < 81; c++) p[c] = g[c] ? (char)('0' + g[c]) : '.';
-    }
-    o->len += 81;
-}
-
-typedef struct {
-    const char *s;
-    Py_ssize_t n;
-} bv_piece;
-
-/* The records of a chunk (see nb_py_bulk9_records) into `o`: its bytes, or their count. */
-static void bv_write(bv_out *o, Py_ssize_t count, const uint8_t *cd, const uint8_t *g,
-                     const uint8_t *sl, const uint8_t *wt, const int64_t *ln, Py_ssize_t first,
-                     const bv_piece *ph, const bv_piece *pm, const bv_piece *pt,
-                     const bv_piece *ins)
-{
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (ins[i].s) {
-            bv_put(o, ins[i].s, (size_t)ins[i].n);
-            continue;
-        }
-        const uint8_t *gi = g + (size_t)i * 81;
-        bv_put(o, ph->s, (size_t)ph->n);
-        bv_int(o, ln[i]);
-        bv_put(o, pm->s, (size_t)pm->n);
-        bv_int(o, first + i);
-        BV_LIT(o, ",\"puzzle\":\"");
-        bv_grid(o, gi);
-        BV_LIT(o, "\",\"clues\":");
-        int clues = 0;
-        for (int c = 0; c < 81; c++) clues += gi[c] != 0;
-        bv_int(o, clues);
-        switch (cd[i]) {
-        case BV_UNIQUE:
-            BV_LIT(o, ",\"verdict\":\"unique\",\"solution\":\"");
-            bv_grid(o, sl + (size_t)i * 81);
-            BV_LIT(o, "\"");
-            break;
-        case BV_MULTIPLE: {
-            const uint8_t *w = wt + (size_t)i * 162;
-            BV_LIT(o, ",\"verdict\":\"multiple\",\"witnesses\":[\"");
-            bv_grid(o, w);
-            BV_LIT(o, "\",\"");
-            bv_grid(o, w + 81);
-            BV_LIT(o, "\"],\"differing_cells\":[");
-            int any = 0;
-            for (int c = 0; c < 81; c++) {
-                if (w[c] == w[81 + c]) continue;
-                char cell[7] = {',', '"', 'r', (char)('1' + c / 9), 'c', (char)('1' + c % 9), '"'};
-                bv_put(o, any ? cell : cell + 1, any ? 7 : 6);
-                any = 1;
-            }
-            BV_LIT(o, "]");
-            break;
-        }
-        case BV_MULTIPLE_BARE:
-            BV_LIT(o, ",\"verdict\":\"multiple\"");
-            break;
-        case BV_UNSOLVABLE:
-            BV_LIT(o, ",\"verdict\":\"unsolvable\"");
-            break;
-        default:
-            BV_LIT(o, ",\"verdict\":\"unknown\"");
-            break;
-        }
-        bv_put(o, pt->s, (size_t)pt->n);
-    }
-}
-
-const char nb_bulk9_records_doc[] =
-"bulk9_records(codes, givens, solutions, witnesses, lines, first_position, head, middle,\n"
-"              tail, inserts) -> str\n\n"
-"The JSONL verify records of a chunk answered by bulk9_solve, in order: for line i,\n"
-"inserts[i] when it is a str (required for codes 5 and 6), else head + line number +\n"
-"middle + position + the puzzle's fields + tail. `lines`: one int64 line number per line;\n"
-"positions count up from `first_position`. Writing runs without the GIL.";
-
-PyObject *nb_py_bulk9_records(PyObject *self, PyObject *args)
-{
-    (void)self;
-    Py_buffer cv, gv, sv, wv, lv;
-    Py_ssize_t first;
-    PyObject *head, *middle, *tail, *inserts;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nUUUO!:bulk9_records", &cv, &gv, &sv, &wv, &lv, &first,
-                          &head, &middle, &tail, &PyList_Type, &inserts))
+    nb = (const nb_capi *)PyCapsule_Import(NB_CAPI_NAME, 0);
+    if (!nb) return NULL;
+    if (nb->version != NB_CAPI_VERSION) {
+        PyErr_Format(PyExc_ImportError, "native_backtrack._core exports C API version %d, "
+                     "_bulk needs %d: rebuild the package", nb->version, NB_CAPI_VERSION);
         return NULL;
-    PyObject *result = NULL;
-    bv_piece *ins = NULL;
-    Py_ssize_t count = cv.len;
-    bv_piece ph, pm, pt;
-    ph.s = PyUnicode_AsUTF8AndSize(head, &ph.n);
-    pm.s = ph.s ? PyUnicode_AsUTF8AndSize(middle, &pm.n) : NULL;
-    pt.s = pm.s ? PyUnicode_AsUTF8AndSize(tail, &pt.n) : NULL;
-    if (!pt.s) goto done;
-    if (gv.len != count * 81 || sv.len != count * 81 || wv.len != count * 162 ||
-        lv.len != count * (Py_ssize_t)sizeof(int64_t) || PyList_GET_SIZE(inserts) != count) {
-        PyErr_SetString(PyExc_ValueError, "bulk9_records: the columns differ in length");
-        goto done;
     }
-    ins = PyMem_Malloc(sizeof(bv_piece) * (size_t)(count ? count : 1));
-    if (!ins) {
-        PyErr_NoMemory();
-        goto done;
+    PyObject *mod = PyModule_Create(&bulkmodule);
+    if (!mod) return NULL;
+    if (PyModule_AddIntConstant(mod, "UNIQUE", BV_UNIQUE) < 0 ||
+        PyModule_AddIntConstant(mod, "MULTIPLE", BV_MULTIPLE) < 0 ||
+        PyModule_AddIntConstant(mod, "MULTIPLE_BARE", BV_MULTIPLE_BARE) < 0 ||
+        PyModule_AddIntConstant(mod, "UNSOLVABLE", BV_UNSOLVABLE) < 0 ||
+        PyModule_AddIntConstant(mod, "UNKNOWN", BV_UNKNOWN) < 0 ||
+        PyModule_AddIntConstant(mod, "CONTRADICTORY", BV_CONTRADICTORY) < 0 ||
+        PyModule_AddIntConstant(mod, "OTHER", BV_OTHER) < 0 ||
+        PyModule_AddIntConstant(mod, "INTERRUPTED", NB_INTERRUPTED) < 0) {
+        Py_DECREF(mod);
+        return NULL;
     }
-    const uint8_t *cd = cv.buf;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *x = PyList_GET_ITEM(inserts, i);
-        if (PyUnicode_Check(x)) {
-            ins[i].s = PyUnicode_AsUTF8AndSize(x, &ins[i].n);
-            if (!ins[i].s) goto done;
-        } else if (cd[i] >= BV_CONTRADICTORY) {
-            PyErr_Format(PyExc_ValueError, "bulk9_records: line %zd needs its record text", i);
-            goto done;
-        } else {
-            ins[i].s = NULL;
-        }
-    }
-    /* ASCII pieces (JSON escapes every other character, so this is the usual case): the
-     * records go straight into the str; otherwise into a buffer decoded as UTF-8 */
-    int ascii = PyUnicode_IS_ASCII(head) && PyUnicode_IS_ASCII(middle) && PyUnicode_IS_ASCII(tail);
-    for (Py_ssize_t i = 0; i < count && ascii; i++) {
-        PyObject *x = PyList_GET_ITEM(inserts, i);
-        if (ins[i].s && !PyUnicode_IS_ASCII(x)) ascii = 0;
-    }
-    bv_out o = {NULL, 0};
-    const int64_t *ln = lv.buf;
-    Py_BEGIN_ALLOW_THREADS
-    bv_write(&o, count, cd, gv.buf, sv.buf, wv.buf, ln, first, &ph, &pm, &pt, ins);
-    Py_END_ALLOW_THREADS
-    size_t size = o.len;
-    if (size > (size_t)PY_SSIZE_T_MAX) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    char *raw = NULL;
-    if (ascii) {
-        result = PyUnicode_New((Py_ssize_t)size, 127);
-        if (!result) goto done;
-        o.buf = (char *)PyUnicode_1BYTE_DATA(result);
-    } else {
-        raw = PyMem_RawMalloc(size ? size : 1);
-        if (!raw) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        o.buf = raw;
-    }
-    o.len = 0;
-    Py_BEGIN_ALLOW_THREADS
-    bv_write(&o, count, cd, gv.buf, sv.buf, wv.buf, ln, first, &ph, &pm, &pt, ins);
-    Py_END_ALLOW_THREADS
-    if (raw) {
-        result = PyUnicode_DecodeUTF8(raw, (Py_ssize_t)size, "strict");
-        PyMem_RawFree(raw);
-    }
-    if (result && o.len != size) { /* the two passes disagree: a bug, never silent */
-        Py_CLEAR(result);
-        PyErr_SetString(PyExc_SystemError, "bulk9_records: record sizes differ between passes");
-    }
-done:
-    PyMem_Free(ins);
-    PyBuffer_Release(&cv);
-    PyBuffer_Release(&gv);
-    PyBuffer_Release(&sv);
-    PyBuffer_Release(&wv);
-    PyBuffer_Release(&lv);
-    return result;
+    return mod;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nb.h"
+#include "nb_capi.h"
 
 #ifndef C9_ENABLED
 #define C9_ENABLED 1
@@ -1382,9 +1383,11 @@ static PyObject *mod_grid_values(PyObject *mod, PyObject *arg)
 
 PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
 PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
-PyObject *nb_py_bulk9_solve(PyObject *self, PyObject *args, PyObject *kwds); /* bulk.c */
-PyObject *nb_py_bulk9_records(PyObject *self, PyObject *args);              /* bulk.c */
-extern const char nb_bulk9_solve_doc[], nb_bulk9_records_doc[];              /* bulk.c */
+/* The search for the other extension modules of the package (nb_capi.h): the bulk reader
+ * (_bulk) calls it through this capsule, sharing the stop flag. */
+static int capi_interrupted(void) { return nb_interrupted(); }
+static const nb_capi capi_table = {NB_CAPI_VERSION, nb_model_prepare, nb_solve, nb_now,
+                                   capi_interrupted};
 
 static PyMethodDef module_methods[] = {
     {"minlex9", nb_py_minlex9, METH_O,
@@ -1397,10 +1400,6 @@ static PyMethodDef module_methods[] = {
     {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},
     {"_fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
     {"_c9_isa", mod_c9_isa, METH_VARARGS, c9_isa_doc},
-
-    {"bulk9_solve", (PyCFunction)(void (*)(void))nb_py_bulk9_solve, METH_VARARGS | METH_KEYWORDS,
-     nb_bulk9_solve_doc},
-    {"bulk9_records", nb_py_bulk9_records, METH_VARARGS, nb_bulk9_records_doc},
     {NULL}
 };
 
@@ -1427,6 +1426,11 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddIntConstant(mod, "INTERRUPTED", NB_INTERRUPTED) < 0 ||
         PyModule_AddIntConstant(mod, "MAX_SIZE", NB_MAXN) < 0)
         goto fail;
+    PyObject *capsule = PyCapsule_New((void *)&capi_table, NB_CAPI_NAME, NULL);
+    if (!capsule || PyModule_AddObject(mod, "_C_API", capsule) < 0) {
+        Py_XDECREF(capsule);
+        goto fail;
+    }
     return mod;
 fail:
     Py_DECREF(mod);

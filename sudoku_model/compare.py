@@ -290,11 +290,10 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-ready data: options, summary, failures, disagreements and the
         records (``rows``)."""
-        from .records import SCHEMA_VERSION
+        from .records import head
 
         return {
-            "schema": SCHEMA_VERSION,
-            "command": "compare",
+            **head("compare"),  # schema and command, as every record starts
             "task": self.task,
             "limit": self.limit,
             "repeat": self.repeat,

@@ -27,7 +27,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | input | int | verify | 0-based index of the source among the run's inputs |
 | puzzle | str\|null | always | the givens; null when malformed |
 | clues | int\|null | always | number of givens; null when malformed |
-| rules | object | variant rules | `box`, `variants`, `regions` (not generate) |
+| rules | object | variant rules | `box`, `variants`, `regions`, `constraints` (not generate) |
 | box | list | generate | `[rows, columns]` of a box, non-default shape |
 | variants | list | generate | variant names (input format) |
 | regions | list | generate | jigsaw region of each cell (input format) |
@@ -90,6 +90,8 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -255,7 +257,28 @@ def puzzle_fields(puzzle: Any, *, alphabet: Any = None) -> dict[str, Any]:
     line = puzzle.givens.to_line() if alphabet is None else puzzle.to_line(alphabet=alphabet)
     d: dict[str, Any] = {"puzzle": line, "clues": puzzle.clues}
     if not puzzle.rules.is_classic:
-        d["rules"] = puzzle.rules.to_json()
+        d["rules"] = rules_field(puzzle.rules)
+    return d
+
+
+def rules_field(rules: Any) -> dict[str, Any]:
+    """The ``rules`` field of a record whose rules are not the classic ones: ``box``,
+    ``variants``, ``regions`` (jigsaw) and, for rules beyond what the variant names say
+    (killer cages, dots, arrows...), ``constraints`` as the puzzle JSON format writes them
+    (:func:`sudoku_model.variant_formats.constraints_to_json`): a record names its whole
+    rules, so the puzzle can be rebuilt from it."""
+    return dict(_rules_field(rules))
+
+
+@lru_cache(maxsize=64)
+def _rules_field(rules: Any) -> dict[str, Any]:
+    # one rule set is shared by the records of a file: described once (copied per record)
+    from .variant_formats import constraints_to_json
+
+    d = dict(rules.to_json())
+    constraints = constraints_to_json(rules)
+    if constraints:
+        d["constraints"] = constraints
     return d
 
 
@@ -538,3 +561,426 @@ def open_writer(
             raise ValueError("a CSV writer needs its columns")
         return CsvWriter(out, columns, header=header)
     raise ValueError(f"unknown output format {fmt!r}; known: {', '.join(WRITER_FORMATS)}")
+
+
+# -- verify records: the one writer of the dict, the line and the bulk columns ---------------
+# ``sudoku verify`` writes millions of records: besides the dict (:func:`verify_record`),
+# the same bytes come from cached pieces for the common verdicts (:func:`verify_line`) and,
+# for the bulk path's columns, from one %-format over a whole chunk
+# (:func:`verify_bulk_lines`). tests/sudoku_model/test_verify_bulk.py compares them.
+_LINE_TABLE = bytes(
+    [ord(".")] + [ord(c) for c in "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"] + [ord("?")] * (256 - 36)
+)
+
+
+def grid_line(values: Sequence[int] | bytes) -> str:
+    """Grid values as a line of symbols (1-9A-Z, '.' for empty), without a Python loop."""
+    return bytes(values).translate(_LINE_TABLE).decode("ascii")
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Pieces:
+    """Text pieces of verify records, cached: by value (``text``), or by the identity of
+    an object that a whole run shares (``of``: its options or batch counters; the object
+    is kept with its piece so that its id cannot be reused while cached)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.by_value: dict[Any, str] = {}
+        self.by_id: dict[int, tuple[Any, Any, str]] = {}
+
+    def text(self, key: Any, make: Any) -> str:
+        piece = self.by_value.get(key)
+        if piece is None:
+            if len(self.by_value) > self.size:
+                self.by_value.clear()
+            piece = self.by_value[key] = make()
+        return piece
+
+    def of(self, obj: Any, extra: Any, make: Any) -> str:
+        hit = self.by_id.get(id(obj))
+        if hit is None or hit[0] is not obj or hit[1] != extra:
+            if len(self.by_id) > self.size:
+                self.by_id.clear()
+            hit = self.by_id[id(obj)] = (obj, extra, make())
+        return hit[2]
+
+
+_PIECES = _Pieces(256)
+
+
+def _is_classic(rules: Any) -> bool:
+    # rule sets are shared by the records of a file: remember the answer per object
+    return _PIECES.of(rules, "classic", lambda: "1" if rules.is_classic else "") == "1"
+
+
+#: The start of every verify record: schema version and command (:func:`head`'s order).
+_VERIFY_HEAD = f'{{"schema":{SCHEMA_VERSION},"command":"verify","source":'
+
+
+def _source_head(source: str) -> str:
+    return _PIECES.text(("src", source), lambda: _VERIFY_HEAD + _json(source) + ',"line":')
+
+
+def _verify_tail(backend: str, version: str, options: dict[str, Any]) -> str:
+    # options dicts are shared by every result of a run: cached by identity
+    return _PIECES.of(
+        options,
+        (backend, version),
+        lambda: (
+            ',"backend":'
+            + _json(backend)
+            + ',"backend_version":'
+            + _json(version)
+            + ',"options":'
+            + _json(options)
+            + ',"seconds":'
+        ),
+    )
+
+
+def _stats_json(stats: dict[str, Any]) -> str:
+    if not stats:
+        return "{}"
+    if "batch_size" in stats:  # one dict shared by a whole batch: format it once
+        return _PIECES.of(stats, "stats", lambda: _json(stats))
+    return _json(stats)
+
+
+def verify_record(r: Any) -> dict[str, Any]:
+    """The record of a verify result (a :class:`~sudoku_model.verify.VerifyResult`), as a
+    dict in field order."""
+    p = r.puzzle
+    shape = p.shape if p is not None else None
+    d = head("verify", r.source, r.line, position=r.position, input_id=r.input)
+    d["puzzle"] = grid_line(p.givens.values) if p is not None else None
+    d["clues"] = _clues(p) if p is not None else None
+    if p is not None and not _is_classic(p.rules):
+        d["rules"] = rules_field(p.rules)
+    d["verdict"] = r.verdict.value
+    if r.solution is not None:
+        d["solution"] = grid_line(r.solution.values)
+    if r.witnesses:
+        d["witnesses"] = [grid_line(w.values) for w in r.witnesses]
+        assert shape is not None
+        d["differing_cells"] = [shape.cell_name(c) for c in r.differing_cells]
+    if r.error is not None or p is None:
+        d.update(error_fields(r.error, r.text))
+    if r.conflicts:
+        d["conflicts"] = list(r.conflicts)
+    if r.canonical != "" and p is not None:  # "": not asked
+        d["canonical"] = r.canonical
+    if r.published is not None:
+        d["published_solution"] = r.published
+        if r.published_cells and shape is not None:
+            d["published_cells"] = [shape.cell_name(c) for c in r.published_cells]
+    if r.redundant is not None and shape is not None:
+        d["redundant_clues"] = [shape.cell_name(c) for c in r.redundant]
+        d["minimal"] = r.is_minimal
+        if r.redundant_unknown:
+            d["redundant_unknown"] = [shape.cell_name(c) for c in r.redundant_unknown]
+    if r.cross_check:
+        d["cross_check"] = [cross_check_record(a) for a in r.cross_check]
+    if r.undecided:
+        d["undecided"] = list(r.undecided)
+    if r.disagreement is not None:
+        d["disagreement"] = r.disagreement
+    d["backend"] = r.backend
+    d["backend_version"] = r.backend_version
+    d["options"] = r.options
+    d["seconds"] = round(r.seconds, 6)
+    d["stats"] = r.stats
+    return d
+
+
+def cross_check_record(a: Any) -> dict[str, Any]:
+    """What one cross-checking backend answered (a
+    :class:`~sudoku_model.verify.CrossCheckAnswer`), as the dict of a record's
+    ``cross_check`` list."""
+    d: dict[str, Any] = {
+        "backend": a.backend,
+        "backend_version": a.version,
+        "verdict": a.verdict.value,
+        "seconds": round(a.seconds, 6),
+    }
+    if a.solution is not None:
+        d["solution"] = grid_line(a.solution.values)
+    if a.error:
+        d["error"] = a.error
+    return d
+
+
+def _clues(puzzle: Any) -> int:
+    values = puzzle.givens.values
+    return len(values) - values.count(0)
+
+
+def verify_line(r: Any) -> str:
+    """:func:`verify_record` as one compact JSON line (with its newline), built from cached
+    pieces for the common verdicts: formatting must not be the bottleneck."""
+    p = r.puzzle
+    if (
+        p is None
+        or r.error is not None
+        or r.conflicts
+        or r.cross_check
+        or r.disagreement is not None
+        or r.redundant is not None
+        or r.published_cells
+        or r.canonical != ""
+        or not _is_classic(p.rules)
+        or r.verdict.value == "unknown"
+        and "refused" in r.stats
+    ):
+        return dumps(verify_record(r)) + "\n"
+    parts = [
+        _source_head(r.source),
+        str(r.line),
+        ',"input":',
+        str(r.input),
+        ',"position":',
+        str(r.position),
+        ',"puzzle":"',
+        grid_line(p.givens.values),
+        '","clues":',
+        str(_clues(p)),
+        ',"verdict":"',
+        r.verdict.value,
+        '"',
+    ]
+    if r.solution is not None:
+        parts += [',"solution":"', grid_line(r.solution.values), '"']
+    if r.witnesses:
+        w0, w1 = r.witnesses[0], r.witnesses[1]
+        parts.append(_witnesses(p.shape, w0.values, w1.values))
+    if r.published is not None:
+        parts += [',"published_solution":"', r.published, '"']
+    parts += [
+        _verify_tail(r.backend, r.backend_version, r.options),
+        repr(round(r.seconds, 6)),
+        ',"stats":',
+        _stats_json(r.stats),
+        "}\n",
+    ]
+    return "".join(parts)
+
+
+def _witnesses(shape: Any, w0: Sequence[int] | bytes, w1: Sequence[int] | bytes) -> str:
+    """The ``witnesses`` and ``differing_cells`` fields of two grids."""
+    return (
+        ',"witnesses":["'
+        + grid_line(w0)
+        + '","'
+        + grid_line(w1)
+        + '"],"differing_cells":'
+        + _json([shape.cell_name(c) for c in range(len(w0)) if w0[c] != w1[c]])
+    )
+
+
+#: What the bulk writer writes for a line, per status (:func:`verify_bulk_lines`).
+BULK_SOLUTION, BULK_WITNESSES, BULK_BARE, BULK_INSERT = range(4)
+
+
+def verify_bulk_lines(
+    *,
+    source: str,
+    input_index: int,
+    lines: Sequence[int],
+    first_position: int,
+    statuses: bytes,
+    layout: Sequence[tuple[str, int]],
+    givens: bytes,
+    clues: bytes,
+    solutions: bytes,
+    witnesses: bytes,
+    shape: Any,
+    inserts: Sequence[str | None],
+    backend: str,
+    version: str,
+    options: dict[str, Any],
+    seconds: float,
+    stats: dict[str, Any],
+) -> str:
+    """The verify records (JSONL) of a chunk of lines answered in bulk, from its columns,
+    in line order: the bytes :func:`verify_line` writes for the same results.
+
+    Line ``i`` (number ``lines[i]``, position ``first_position + i``) has status
+    ``statuses[i]``; ``layout[status]`` says its verdict word and what follows it:
+    :data:`BULK_SOLUTION` (the solution, ``solutions[i]``), :data:`BULK_WITNESSES` (two
+    witnesses, ``witnesses[i]``: two grids), :data:`BULK_BARE` (nothing) or
+    :data:`BULK_INSERT` (the line's whole record is ``inserts[i]``, made by the caller).
+    Grids are ``shape.cell_count`` values each (up to 81), ``clues[i]`` the givens of line
+    ``i``. Every record shares the run's ``backend``, ``version``, ``options``, per-record
+    ``seconds`` and batch ``stats``. The text is joined over the columns: no Python
+    statement per line, only C loops (a chunk of 512 lines is a few joins and maps).
+
+    Raises:
+        ValueError: for columns of other lengths than the chunk's, a grid over 81 cells,
+            or a missing insert.
+    """
+    n = len(statuses)
+    nc = shape.cell_count
+    if (
+        len(lines) != n
+        or len(inserts) != n
+        or len(clues) != n
+        or len(givens) != n * nc
+        or len(solutions) != n * nc
+        or len(witnesses) != 2 * n * nc
+    ):
+        raise ValueError("verify_bulk_lines: the columns differ in length")
+    if nc != 81:
+        raise ValueError("verify_bulk_lines: grids of 81 cells only")
+    if not n:
+        return ""
+    # a record: head, line, middle, position, puzzle, clues, verdict and evidence, tail;
+    # the tail of one record and the head of the next are one piece
+    head = _source_head(source)
+    middle = f',"input":{input_index},"position":'
+    tail = (
+        _verify_tail(backend, version, options)
+        + repr(round(seconds, 6))
+        + ',"stats":'
+        + _json(stats)
+        + "}\n"
+    )
+    if statuses.count(statuses[0]) == n:  # the usual chunk: one status throughout
+        runs: Iterable[tuple[int, int]] = ((0, n),)
+    else:
+        runs = (m.span() for m in _RUNS.finditer(statuses))
+    out: list[str] = []
+    for a, b in runs:
+        word, what = layout[statuses[a]]
+        if what == BULK_SOLUTION:
+            out.append(
+                _solution_run(
+                    head,
+                    middle,
+                    tail,
+                    word,
+                    lines[a:b],
+                    first_position + a,
+                    givens[nc * a : nc * b],
+                    clues[a:b],
+                    solutions[nc * a : nc * b],
+                )
+            )
+            continue
+        for i in range(a, b):
+            if what == BULK_INSERT:
+                insert = inserts[i]
+                if insert is None:
+                    raise ValueError(f"verify_bulk_lines: line {i} needs its record text")
+                out.append(insert)
+                continue
+            if what == BULK_WITNESSES:
+                w = witnesses[2 * nc * i : 2 * nc * (i + 1)]
+                evidence = _witnesses(shape, w[:nc], w[nc:])
+            else:
+                evidence = ""
+            out.append(
+                f'{head}{lines[i]}{middle}{first_position + i},"puzzle":"'
+                f'{grid_line(givens[nc * i : nc * (i + 1)])}"'
+                f',"clues":{clues[i]},"verdict":"{word}"{evidence}{tail}'
+            )
+    return "".join(out)
+
+
+#: Runs of one status in a column of statuses.
+_RUNS = re.compile(rb"(.)\1*", re.S)
+
+
+def _solution_run(
+    head: str,
+    middle: str,
+    tail: str,
+    word: str,
+    lines: Sequence[int],
+    first_position: int,
+    givens: bytes,
+    clues: bytes,
+    solutions: bytes,
+) -> str:
+    """The records of consecutive lines that all have a solution, joined over their
+    columns (the pieces between the columns are the same for every line): bytes joined,
+    decoded once."""
+    n = len(clues)
+    grids = _grids(n)
+    parts: list[bytes] = [head.encode()] * (5 * n + 1)  # a head, then five pieces a record
+    parts[1::5] = _where_pieces(lines, first_position, middle.encode(), b',"puzzle":"')
+    parts[2::5] = grids.unpack(givens.translate(_LINE_TABLE))
+    parts[3::5] = map(_clues_to_solution(word).__getitem__, clues)
+    parts[4::5] = grids.unpack(solutions.translate(_LINE_TABLE))
+    parts[5::5] = [('"' + tail + head).encode()] * (n - 1) + [('"' + tail).encode()]
+    return b"".join(parts).decode()
+
+
+def _where_pieces(
+    lines: Sequence[int], first_position: int, middle: bytes, after: bytes
+) -> Sequence[bytes]:
+    """``b"%d" % lines[i] + middle + b"%d" % (first_position + i) + after`` for every
+    line, as bytes pieces. The usual run, consecutive line numbers and positions of one width each,
+    is laid out at fixed width, one column of digits at a time (a digit of consecutive
+    numbers is a slice of a repeating pattern), and cut in one call: no integer is
+    formatted one by one."""
+    n = len(lines)
+    first_line, last_line = lines[0], lines[-1]
+    last_position = first_position + n - 1
+    wl, wp = len(str(first_line)), len(str(first_position))
+    if (
+        last_line - first_line != n - 1
+        or len(str(last_line)) != wl
+        or len(str(last_position)) != wp
+        or first_line < 0
+        or first_position < 0
+    ):
+        where = b"%d" + middle.replace(b"%", b"%%") + b"%d" + after.replace(b"%", b"%%")
+        return list(map(where.__mod__, zip(lines, range(first_position, last_position + 1))))
+    width = wl + len(middle) + wp + len(after)
+    out = bytearray((b"0" * wl + middle + b"0" * wp + after) * n)
+    for offset, start, digits in ((0, first_line, wl), (wl + len(middle), first_position, wp)):
+        for k in range(digits):  # the digit of 10**(digits - 1 - k)
+            out[offset + k :: width] = _digit_column(start, n, digits - 1 - k)
+    return _cuts(width, n).unpack(out)
+
+
+def _digit_column(start: int, n: int, power: int) -> bytes:
+    """The digit of ``10**power`` of the numbers ``start`` to ``start + n - 1``, as ASCII."""
+    step = 10**power
+    first = start // step
+    if step >= n:  # at most one change in the run
+        change = min(n, (first + 1) * step - start)
+        return _DIGITS[first % 10] * change + _DIGITS[(first + 1) % 10] * (n - change)
+    pattern = _digit_pattern(power, n)
+    at = start % (10 * step)
+    return pattern[at : at + n]
+
+
+_DIGITS = tuple(bytes([48 + d]) for d in range(10))
+
+
+@lru_cache(maxsize=16)
+def _digit_pattern(power: int, n: int) -> bytes:
+    # each digit 10**power times, 0 to 9, repeated to cover a start anywhere in a period
+    period = b"".join(_DIGITS[d] * 10**power for d in range(10))
+    return period * (1 + (n + len(period) - 1) // len(period) + 1)
+
+
+@lru_cache(maxsize=16)
+def _cuts(width: int, n: int) -> struct.Struct:
+    return struct.Struct(f"{width}s" * n)
+
+
+@lru_cache(maxsize=8)
+def _clues_to_solution(word: str) -> tuple[bytes, ...]:
+    """The text from a puzzle's end to its solution's start, per clue count (0-255)."""
+    return tuple(f'","clues":{k},"verdict":"{word}","solution":"'.encode() for k in range(256))
+
+
+@lru_cache(maxsize=8)
+def _grids(n: int) -> struct.Struct:
+    """Splits n grids of 81 values, one after the other, into n pieces in one call."""
+    return struct.Struct("81s" * n)

@@ -97,7 +97,7 @@ __all__ = [
     "RemovalOracle",
     "RemovalPass",
     "UniqueBatch",
-    "PlainLines",
+    "BulkColumns",
     "PLAIN_KINDS",
     "available_backends",
     "evidence_problem",
@@ -435,6 +435,8 @@ class Capabilities:
     fast_paths: frozenset[str] = frozenset()
     #: The search runs in native code that releases the GIL: workflows run it in threads.
     releases_gil: bool = False
+    #: :meth:`Backend.verify_plain_lines` answers plain classic 9x9 lines in bulk.
+    bulk_verify: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.fast_paths) - set(PRIMITIVES)
@@ -546,11 +548,11 @@ class UniqueBatch:
         )
 
 
-# -- bulk verification of plain lines (issue 18): a primitive of its own --------------------
-#: What each code of :attr:`PlainLines.codes` means: the verdict, or None for a line the
-#: bulk path did not answer (not a plain line: the caller reads it the general way).
-#: Codes 1 and 2 are both ``multiple`` (2: the second search ran out of budget before it
-#: found two solutions again, so the record has no witnesses).
+# -- bulk verification of plain lines: a primitive of its own, declared by bulk_verify ------
+#: What each status of :attr:`BulkColumns.statuses` means: the verdict, or None for a line
+#: the bulk path did not answer (not a plain line: the caller reads it the general way).
+#: Statuses 1 and 2 are both ``multiple`` (2: the second search ran out of budget before
+#: it found two solutions again, so there are no witnesses).
 PLAIN_KINDS: tuple[VerdictKind | None, ...] = (
     VerdictKind.UNIQUE,
     VerdictKind.MULTIPLE,
@@ -562,44 +564,32 @@ PLAIN_KINDS: tuple[VerdictKind | None, ...] = (
 )
 
 
-class PlainLines(abc.ABC):
-    """The answers of :meth:`Backend.verify_plain_lines` for one chunk of text lines.
+@dataclass(frozen=True)
+class BulkColumns:
+    """The answers of :meth:`Backend.verify_plain_lines` for one chunk of text lines, as
+    columns of values (no text: the workflow writes the records).
 
-    ``codes`` holds one byte per line (see :data:`PLAIN_KINDS`); ``size`` counts the plain
-    lines, which were answered as one batch of :meth:`Backend.check_unique_batch` would
-    answer them (the same verdicts, counters and witnesses); ``seconds`` is that batch's
-    wall time and ``stats`` its counters; ``evidence_ok`` says that every solution and
-    witness solves its puzzle (a full grid without a clash that keeps the givens) and that
-    the two witnesses differ; a caller that finds it False answers the chunk another way.
+    ``statuses`` holds one byte per line (see :data:`PLAIN_KINDS`); ``givens`` and
+    ``solutions`` 81 values per line (0 = empty; the solution of a ``unique`` line),
+    ``clues`` one byte per line (the givens of a plain line, 0 for the others),
+    ``witnesses`` 162 per line (the two solutions of a ``multiple`` line of status 1);
+    values of other lines are unspecified. ``size`` counts the plain lines, which were
+    answered as one batch of :meth:`Backend.check_unique_batch` would answer them (the
+    same verdicts, counters and witnesses); ``seconds`` is that batch's wall time and
+    ``stats`` its counters; ``evidence_ok`` says that every solution and witness solves its
+    puzzle (a full grid without a clash that keeps the givens) and that the two witnesses
+    differ; a caller that finds it False answers the chunk another way.
     """
 
-    codes: bytes
+    statuses: bytes
+    givens: bytes
+    clues: bytes
+    solutions: bytes
+    witnesses: bytes
     size: int
     seconds: float
     stats: dict[str, Any]
     evidence_ok: bool
-
-    @abc.abstractmethod
-    def records(
-        self,
-        lines: Sequence[int],
-        first_position: int,
-        head: str,
-        middle: str,
-        tail: str,
-        inserts: list[str | None],
-    ) -> str:
-        """The ``sudoku verify`` JSONL records of the chunk, in line order: for line ``i``,
-        ``inserts[i]`` when it is a string (needed for every line whose code is
-        ``contradictory`` or not plain), else ``head`` + its line number (``lines[i]``) +
-        ``middle`` + its position (``first_position + i``) + the fields ``puzzle``,
-        ``clues``, ``verdict`` and its evidence (``solution``, or ``witnesses`` and
-        ``differing_cells``) as :meth:`sudoku_model.verify.VerifyResult.to_json_line`
-        writes them + ``tail``.
-
-        Raises:
-            ValueError: for columns of other lengths than the chunk's, or a missing insert.
-        """
 
 
 @dataclass(frozen=True)
@@ -1111,19 +1101,19 @@ class Backend(abc.ABC):
         """
         raise CertificationUnsupported(self.certificate_refusal() or "cannot certify")
 
-    # -- bulk verification of plain lines (issue 18; not a fast path: no generic default) --
+    # -- bulk verification of plain lines (not a fast path: no generic default) ---------
     def verify_plain_lines(
         self, text: str, count: int, *, budget: Budget | None = None
-    ) -> PlainLines | None:
+    ) -> BulkColumns | None:
         """``sudoku verify``'s common case in bulk: ``text`` holds ``count`` lines joined by
         newlines; the plain classic 9x9 lines among them (exactly 81 characters of
         ``1-9``, ``.`` and ``0``) are read and answered in one call, with no Python object
-        per puzzle, and their records written by :meth:`PlainLines.records`. The budget
-        applies to each puzzle.
+        per puzzle, and returned as :class:`BulkColumns`. The budget applies to each
+        puzzle. A backend declares this path with :attr:`Capabilities.bulk_verify`; the
+        workflows call it only then.
 
-        None when this backend has no such path (the default: workflows then parse and
-        ask :meth:`check_unique_batch`), or when ``text`` does not split into ``count``
-        lines.
+        None when this backend has no such path (the default), or when ``text`` does not
+        split into ``count`` lines.
 
         Raises:
             SearchInterrupted: after :meth:`interrupt` (no line of the chunk is answered).

@@ -296,7 +296,8 @@ def test_other_formats_are_not_left_unparsed():
 
 def test_text_tasks_keep_inputs_apart_and_records_in_a_row():
     from sudoku_model.formats import iter_records
-    from sudoku_model.verify import VerifyConfig, _TaskSizer, _text_tasks
+    from sudoku_model.verify import VerifyConfig
+    from sudoku_model.verify.text import _TaskSizer, _text_tasks
 
     def items():
         for index in range(2):
@@ -317,8 +318,8 @@ def test_task_sizes_follow_the_measured_cost_of_a_record():
         TASK_SECONDS,
         TextChunk,
         VerifySummary,
-        _TaskSizer,
     )
+    from sudoku_model.verify.text import _TaskSizer
 
     sizer = _TaskSizer("dask", None)
     assert [sizer.size() for _ in range(6)] == [16, 32, 64, 128, 256, 256]  # probing
@@ -333,7 +334,8 @@ def test_task_sizes_follow_the_measured_cost_of_a_record():
 def test_text_chunks_carry_their_counts_and_what_to_tell_the_user():
     from sudoku_model.formats import iter_records
     from sudoku_model.solving import VerdictKind
-    from sudoku_model.verify import VerifyConfig, _text_task, _TextTask
+    from sudoku_model.verify import VerifyConfig
+    from sudoku_model.verify.text import _text_task, _TextTask
 
     raw = list(iter_records(LINES, fmt="line", raw=True))
     task = _TextTask(

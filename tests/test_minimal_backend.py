@@ -113,7 +113,7 @@ def test_verify_cli_in_worker_processes(tmp_path, capsys) -> None:
 
 
 def test_a_backend_object_does_not_replace_the_one_made_by_name(monkeypatch) -> None:
-    from sudoku_model import verify
+    from sudoku_model.verify import engines as verify
 
     monkeypatch.delitem(verify._BACKENDS, "native", raising=False)
     puzzle = records("easy50", 1)[0].puzzle

@@ -76,6 +76,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(a torn last line is dropped) and verify only what follows",
     )
     p.add_argument(
+        "--resume-any-settings",
+        action="store_true",
+        help="with --resume: continue even when the records already in --output were "
+        "written with other record-changing options (backend, budget, --minimal, "
+        "--cross-check, --canonical); without it such a resume is refused",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an --output file that already holds records (without --resume or "
+        "--force such a file is refused, never overwritten)",
+    )
+    p.add_argument(
         "--minimal",
         action="store_true",
         help="for unique puzzles, list the redundant clues (removable keeping the puzzle unique)",
@@ -345,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from .. import verify as v
-    from ..executor import Executor, Interrupted, check_dask_address
+    from ..executor import Interrupted, check_dask_address
 
     # -- every check first: nothing is opened or truncated before all options are good
     if args.jobs < 1:
@@ -354,6 +367,8 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--chunk-size must be at least 1")
     if args.resume and not args.output:
         raise CliError("--resume needs --output FILE (the file to continue)")
+    if args.resume and args.force:
+        raise CliError("--resume keeps the records of --output and --force replaces them: pick one")
     fmt = args.output_format or (
         "csv" if args.output and args.output.lower().endswith(".csv") else "jsonl"
     )
@@ -361,11 +376,19 @@ def _run(args: argparse.Namespace) -> int:
     for name in (main_backend, *others):
         get_backend_or_exit(name)
     budget = budget_from(args)
+    config = v.VerifyConfig(
+        main_backend, tuple(others), args.minimal, budget, args.validate, canonical=args.canonical
+    )
     input_options(args)  # --box, --size, --variant
     _check_inputs(args.inputs)
     if args.output:
         check_output_path(args.output)
     refuse_output_over_inputs(args.output, args.inputs)
+    if args.output and not args.resume and not args.force and _holds_records(args.output):
+        raise CliError(
+            f"{args.output} already holds records: pass --force to replace them, or "
+            "--resume to continue that run"
+        )
     if args.dask:
         try:
             check_dask_address(args.dask)
@@ -380,6 +403,14 @@ def _run(args: argparse.Namespace) -> int:
             state = v.resume_state(args.output, fmt)
         except (OSError, ValueError) as exc:
             raise CliError(f"--resume: {exc}") from None
+        problem = state.settings_problem(
+            config, {main_backend, get_backend_or_exit(main_backend).name}
+        )
+        if problem is not None and not args.resume_any_settings:
+            raise CliError(
+                f"--resume: {args.output}: {problem}: resume with the options of that run, "
+                "or pass --resume-any-settings to mix both in one file"
+            )
     progress = _Progress(
         args.progress
         if args.progress is not None
@@ -388,21 +419,19 @@ def _run(args: argparse.Namespace) -> int:
     )
     progress.update(v.VerifySummary(), 0, state.records if state else 0, force=True)
     try:
-        kind = v.executor_kind(
-            main_backend, cross_check=others, minimal=args.minimal, jobs=args.jobs, dask=args.dask
-        )
-        if certifier is not None and kind in ("processes", "dask"):
-            # the certifier needs each puzzle's result object, which stays in a worker
-            # process: verify runs here and the certificates use the --jobs processes
-            if args.dask:
-                raise ValueError("--certify cannot be combined with --dask")
-            kind = "serial"
-        executor = Executor(
-            kind=kind,
+        if certifier is not None and args.dask:
+            raise ValueError("--certify cannot be combined with --dask")
+        # the certifier needs each puzzle's result object, which would stay in a worker
+        # process: with it verify runs here and the certificates use the --jobs processes
+        executor = v.make_executor(
+            main_backend,
+            cross_check=others,
+            minimal=args.minimal,
             jobs=args.jobs,
             dask=args.dask,
-            work_while_starting=v.releases_gil(main_backend, others),
+            in_process=certifier is not None,
         )
+        kind = executor.kind
     except (ImportError, ValueError, ConnectionError, LookupError) as exc:
         progress.clear()
         raise CliError(str(exc)) from None
@@ -422,9 +451,6 @@ def _run(args: argparse.Namespace) -> int:
         raise
     header = not (append and (fmt != "csv" or (state is not None and state.has_header)))
     writer = v.open_writer(out, fmt, header=header)
-    config = v.VerifyConfig(
-        main_backend, tuple(others), args.minimal, budget, args.validate, canonical=args.canonical
-    )
     on_results = certifier is not None
     feed = _Feed(
         args,
@@ -564,6 +590,18 @@ def _report_malformed(message: str, shown: int) -> None:
         print(message, file=sys.stderr)
     if shown == _MALFORMED_SHOWN:
         print("sudoku verify: more malformed records: see the output", file=sys.stderr)
+
+
+def _holds_records(path: str) -> bool:
+    """Whether ``path`` is a regular file with something in it (what ``-o`` would
+    overwrite); a missing or empty file, or a device such as /dev/null, holds nothing."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size > 0
 
 
 def _total_bytes(inputs: list[str]) -> int | None:

@@ -33,6 +33,7 @@ Without ``--tdoku`` only our figures are shown.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -98,6 +99,9 @@ def run(cmd: list[str], cwd: str) -> tuple[float, float]:
     """(CPU seconds of the child, wall seconds); exits on a failure. Children run in
     ``cwd`` (a scratch folder): run from a checkout, ``python -m`` would import the
     checkout's sources instead of those installed for the interpreter."""
+    if "-o" in cmd:  # a fresh output each time: verify refuses to overwrite records
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(cmd[cmd.index("-o") + 1])
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV, cwd=cwd
@@ -113,7 +117,8 @@ def run(cmd: list[str], cwd: str) -> tuple[float, float]:
 
 
 OLD = (
-    "import sys; import sudoku_model.verify as v; v._bulk_backend = lambda *a, **k: None; "
+    "import sys; import sudoku_model.verify as v; "
+    'getattr(v, "bulk", v)._bulk_backend = lambda *a, **k: None; '
     "from sudoku_model.cli import run; sys.argv[0] = 'sudoku'; sys.exit(run())"
 )
 

@@ -247,3 +247,47 @@ def test_verify_wrong_published_solution_is_loud_and_exit_1(
     good = tmp_path / "good.csv"
     good.write_text(f"puzzle,solution\n{p1},{s1}\n{p2},{s2}\n")
     assert main(["verify", str(good), "-q"]) == 0
+
+
+def test_no_c_file_spells_a_record_field():
+    """C returns values; the records are written by this module alone: no string literal
+    of a C file of the project names a record field (``"verdict"``, ``\\"solution\\"``...)."""
+    from sudoku_model.records import FIELDS
+
+    root = Path(__file__).resolve().parents[2]
+    names = {f.name for f in FIELDS}
+    literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+    sources = sorted(p for p in root.rglob("*.c") if ".git" not in p.parts)
+    assert sources, "no C source found"
+    found = []
+    for path in sources:
+        for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for text in literal.findall(line):
+                for word in re.findall(r'\\"(\w+)\\"', text):
+                    if word in names:
+                        found.append(f"{path.relative_to(root)}:{k}: {word}")
+    assert found == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bulk_line_numbers_laid_out_by_columns_equal_formatting_each(seed):
+    """The bulk writer writes consecutive line numbers and positions one digit column at a
+    time: the same bytes as formatting each number, across powers of ten too."""
+    import random
+
+    from sudoku_model.records import _where_pieces
+
+    rng = random.Random(seed)
+    middle, after = b',"input":3,"position":', b',"puzzle":"'
+    for _ in range(500):
+        n = rng.choice([1, 2, 16, 100, 512, 1000])
+        first = rng.choice([0, 5, 95, 995, 9990, 99_997, rng.randrange(10**7)])
+        position = rng.choice([0, 8, 98, 997, rng.randrange(10**6)])
+        if rng.random() < 0.8:
+            lines = list(range(first, first + n))
+        else:  # blank lines or comments between them: not consecutive
+            lines = sorted(rng.sample(range(first, first + 3 * n + 1), n))
+        want = [
+            b"%d" % line + middle + b"%d" % (position + i) + after for i, line in enumerate(lines)
+        ]
+        assert list(_where_pieces(lines, position, middle, after)) == want

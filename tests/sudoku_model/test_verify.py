@@ -19,12 +19,12 @@ from sudoku_model.verify import (
     JsonlWriter,
     VerifyResult,
     VerifySummary,
-    _check_published,
     redundant_clues,
     resume_state,
     verify_puzzle,
     verify_records,
 )
+from sudoku_model.verify.answering import _check_published
 
 K = VerdictKind
 

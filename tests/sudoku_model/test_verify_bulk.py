@@ -1,6 +1,7 @@
-"""The bulk path of `sudoku verify` (issue 18): plain classic 9x9 lines read, answered and
-written in C must give the very bytes of the general path (only the measured ``seconds``
-differ), whatever the lines around them; and it must really be taken."""
+"""The bulk path of `sudoku verify`: plain classic 9x9 lines read and answered in C (as
+columns) and written by the one serializer must give the very bytes of the general path
+(only the measured ``seconds`` differ), whatever the lines around them; and it must really
+be taken."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ from pathlib import Path
 import pytest
 
 import sudoku_model.verify as v
+import sudoku_model.verify.bulk as vb
+import sudoku_model.verify.text as vt
+from sudoku_model import records
 from sudoku_model.cli import main
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import SearchInterrupted
+from sudoku_model.geometry import Shape
 from sudoku_model.solving import PLAIN_KINDS, Backend, VerdictKind, get_backend
 
 SHARED = Path("/work/shared/data")
@@ -31,7 +36,7 @@ def seventeen(k: int) -> list[str]:
 def run_verify(monkeypatch, args: list[str], *, bulk: bool) -> tuple[int, bytes, int]:
     """(exit code, output bytes with seconds blanked, chunks the bulk path answered)."""
     taken = [0]
-    real = v._bulk_chunk
+    real = vb._bulk_chunk
 
     def spy(config, lines):
         chunk = real(config, lines)
@@ -39,9 +44,9 @@ def run_verify(monkeypatch, args: list[str], *, bulk: bool) -> tuple[int, bytes,
         return chunk
 
     with monkeypatch.context() as m:
-        m.setattr(v, "_bulk_chunk", spy)
+        m.setattr(vb, "_bulk_chunk", spy)
         if not bulk:
-            m.setattr(v, "_bulk_backend", lambda *a, **k: None)
+            m.setattr(vb, "_bulk_backend", lambda *a, **k: None)
         code = main(["verify", *args, "-q"])
     out = Path(args[args.index("-o") + 1]).read_bytes()
     return code, SECONDS.sub(b'"seconds":0,"stats":'.decode(), out.decode()).encode(), taken[0]
@@ -51,6 +56,7 @@ def same_both_ways(monkeypatch, tmp_path, inputs: list[str], *extra: str) -> tup
     results = []
     for bulk in (True, False):
         out = str(tmp_path / f"out-{bulk}.jsonl")
+        Path(out).unlink(missing_ok=True)  # a fresh output (verify never overwrites records)
         results.append(run_verify(monkeypatch, [*inputs, "-o", out, *extra], bulk=bulk))
     (code1, bytes1, taken1), (code2, bytes2, taken2) = results
     assert taken2 == 0
@@ -173,21 +179,44 @@ def test_two_inputs_and_resume_same_bytes(monkeypatch, tmp_path):
 
 
 def test_plain_kinds_match_the_c_codes():
-    """The codes bulk9_solve gives, read through the primitive."""
+    """The statuses the C reader gives, read through the primitive as the contract's."""
     native = get_backend("native")
     good = seventeen(1)[0]
     lines = [good, good[:80] + "x", "11" + good[2:], good.replace(good[-1], ".", 1)]
     answer = native.verify_plain_lines("\n".join(lines), len(lines))
     assert answer is not None and answer.size == 3 and answer.evidence_ok
-    kinds = [PLAIN_KINDS[c] for c in answer.codes]
+    kinds = [PLAIN_KINDS[c] for c in answer.statuses]
     assert kinds[:3] == [VerdictKind.UNIQUE, None, VerdictKind.CONTRADICTORY]
     assert kinds[3] in (VerdictKind.MULTIPLE, VerdictKind.UNIQUE)
     assert answer.stats["nodes"] >= 1
     # a text that does not split into the lines announced is answered by nobody
     assert native.verify_plain_lines(good + "\n" + good, 1) is None
     assert native.verify_plain_lines(good, 2) is None
-    with pytest.raises(ValueError):
-        answer.records([1, 2, 3, 4], 0, "{", ",", "}\n", [None] * 4)  # inserts missing
+    assert len(answer.givens) == len(answer.solutions) == 81 * 4 == len(answer.witnesses) // 2
+    assert answer.clues[0] == 81 - good.count(".") - good.count("0") and answer.clues[1] == 0
+    assert bytes(answer.givens[:81]) == bytes(
+        int(c) if c != "." else 0 for c in good.replace("0", ".")
+    )
+    with pytest.raises(ValueError):  # the lines that are not plain need their records
+        records.verify_bulk_lines(
+            source="x",
+            input_index=0,
+            lines=[1, 2, 3, 4],
+            first_position=0,
+            statuses=answer.statuses,
+            layout=vb._LAYOUT,
+            givens=answer.givens,
+            clues=answer.clues,
+            solutions=answer.solutions,
+            witnesses=answer.witnesses,
+            shape=Shape(3, 3),
+            inserts=[None] * 4,
+            backend="native",
+            version="",
+            options={},
+            seconds=0.0,
+            stats={},
+        )
 
 
 def test_other_backends_have_no_bulk_path():
@@ -198,7 +227,9 @@ def test_other_backends_have_no_bulk_path():
             raise AssertionError
 
     assert Plain().verify_plain_lines("", 0) is None
+    assert not Plain.capabilities.bulk_verify
     native = get_backend("native")
+    assert native.capabilities.bulk_verify
     slow = type(native)(fast=False)
     assert slow.verify_plain_lines("", 0) is None
 
@@ -233,8 +264,8 @@ def test_interrupted_bulk_call_records_nothing():
     ids=["minimal", "canonical", "cross-check", "certify", "csv", "pysat"],
 )
 def test_options_the_bulk_path_does_not_cover_take_the_general_path(config, fmt, certify):
-    assert v._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
-    assert v._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
+    assert vb._bulk_backend(v.VerifyConfig("native"), "jsonl") is not None
+    assert vb._bulk_backend(config, fmt, (lambda _: None) if certify else None) is None
     assert not v.reads_raw_lines("serial", config, fmt, on_results=certify)
 
 
@@ -245,19 +276,19 @@ def test_worker_tasks_take_the_bulk_path_with_the_same_bytes(monkeypatch, tmp_pa
 
     path = odd_file(tmp_path)
     config = v.VerifyConfig(backend="native")
-    cut = v._TaskCut(config, "jsonl")
+    cut = vt._TaskCut(config, "jsonl")
     for item in iter_records(str(path), raw=True):
         if item.__class__.__name__ == "RawLine":
             cut.add_line(0, item)
     task = cut.take()
     assert len(task.texts) > 5
     taken = []
-    real = v._bulk_chunk
-    monkeypatch.setattr(v, "_bulk_chunk", lambda c, lines: taken.append(1) or real(c, lines))
-    bulk = v._text_task(task)
+    real = vb._bulk_chunk
+    monkeypatch.setattr(vb, "_bulk_chunk", lambda c, lines: taken.append(1) or real(c, lines))
+    bulk = vt._text_task(task)
     assert taken == [1]
-    monkeypatch.setattr(v, "_bulk_backend", lambda *a, **k: None)
-    general = v._text_task(task)
+    monkeypatch.setattr(vb, "_bulk_backend", lambda *a, **k: None)
+    general = vt._text_task(task)
     assert taken == [1]
     assert SECONDS.sub("", bulk.text) == SECONDS.sub("", general.text)
     assert bulk.count == general.count == len(task.texts)
@@ -347,7 +378,7 @@ def test_block_chunks_have_the_sizes_of_chunks():
             text = "\n".join(good[position : position + size])
             items.append((k // 5, RawBlock(reader, position + 1, text, size, position)))
         position += size
-    got = list(v._block_chunks(items, 256))
+    got = list(vb._block_chunks(items, 256))
     want = list(chunks(_expanded(item for _, item in items), 256))
     assert [len(_expanded(item for _, item in c)) for c in got] == [len(c) for c in want]
     assert [_expanded(item for _, item in c) for c in got] == want
@@ -413,7 +444,7 @@ def test_worker_tasks_cut_from_blocks_equal_tasks_cut_from_lines(tmp_path, fixed
 
     def tasks(blocks: bool) -> list:
         items = ((0, r) for r in iter_records(str(path), raw=True, blocks=blocks))
-        return list(v._text_tasks(items, config, "jsonl", v._TaskSizer("dask", fixed)))
+        return list(vt._text_tasks(items, config, "jsonl", vt._TaskSizer("dask", fixed)))
 
     by_block, by_line = tasks(True), tasks(False)
     assert any(t.sizes for t in by_block)  # blocks were really carried
@@ -423,6 +454,6 @@ def test_worker_tasks_cut_from_blocks_equal_tasks_cut_from_lines(tmp_path, fixed
         assert (a.input, a.first, a.lines, a.nbytes) == (b.input, b.first, b.lines, b.nbytes)
         assert a.line_texts() == b.line_texts() and len(a.records) == len(b.records)
     for a, b in list(zip(by_block, by_line))[::3]:
-        ca, cb = v._text_task(a), v._text_task(b)
+        ca, cb = vt._text_task(a), vt._text_task(b)
         assert SECONDS.sub("", ca.text) == SECONDS.sub("", cb.text)
         assert ca.count == cb.count and ca.notes == cb.notes

@@ -130,9 +130,10 @@ def test_a_long_line_in_every_reader_is_one_record(tmp_path: Path) -> None:
 
 
 def test_a_json_document_has_a_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sudoku_model import ParseError, formats
+    from sudoku_model import ParseError
+    from sudoku_model.formats import jsonformat  # the JSON reader reads the limit there
 
-    monkeypatch.setattr(formats, "MAX_JSON_CHARS", 10_000)
+    monkeypatch.setattr(jsonformat, "MAX_JSON_CHARS", 10_000)
     path = tmp_path / "big.json"
     path.write_text(json.dumps([{"puzzle": GOOD[0]}] * 500, indent=1), encoding="utf-8")
     with pytest.raises(ParseError, match="JSON document of more than 10,000 characters") as info:

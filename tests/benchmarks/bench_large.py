@@ -111,7 +111,7 @@ def engine(name: str) -> Backend:
     if name == "default":
         return get_backend()
     if name == "native-c":
-        return get_backend("native", route_large=False)
+        return get_backend("native")
     if name.startswith("reduced"):
         solver = name.partition(":")[2] or "cadical195"
         return PySATBackend(solver, reduce_from=4)

@@ -110,6 +110,7 @@ from .grid import Grid
 from .puzzle import Puzzle
 from .rules import RuleSet
 from .solving import (
+    DEFAULT_BACKEND,
     DEFAULT_BUDGET,
     Backend,
     Budget,
@@ -589,7 +590,7 @@ class GenerationEngine:
         self, backend: Backend, budget: Budget | None = None, *, bulk_removal: bool = True
     ) -> None:
         self.backend = backend
-        self.name = backend.name
+        self.name = backend.engine_name()  # records name the engine (auto: native)
         self.budget = DEFAULT_BUDGET if budget is None else budget
         #: False: every removal pass runs as the Python loop of the contract's default
         #: (:meth:`RemovalOracle.remove_groups`), even where the oracle has a bulk pass of
@@ -694,7 +695,11 @@ def engine_for(
 
 # -- the workflow --------------------------------------------------------------------------
 def random_full_grid(
-    rules: RuleSet, *, seed: int, backend: Backend | str = "native", start: Grid | None = None
+    rules: RuleSet,
+    *,
+    seed: int,
+    backend: Backend | str = DEFAULT_BACKEND,
+    start: Grid | None = None,
 ) -> Grid | None:
     """A random complete grid of ``rules`` (extending ``start`` when given) from ``seed``,
     or None when ``start`` has no solution. Not uniform: see the module notes.
@@ -1304,7 +1309,7 @@ def generate(
     *,
     count: int = 1,
     seed: int | None = None,
-    backend: Backend | str = "native",
+    backend: Backend | str = DEFAULT_BACKEND,
     jobs: int = 1,
     budget: Budget | None = None,
     level: str | Iterable[str] | None = None,
@@ -1342,7 +1347,7 @@ def generate(
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big") >> 1
-    from .executor import Executor, chunks
+    from .executor import chunks, executor_for
 
     # Small chunks keep the order-preserving stream flowing and the workers balanced.
     size = max(1, min(64, count // (jobs * 8)))
@@ -1352,15 +1357,15 @@ def generate(
         work: Callable[[list[int]], list[GeneratedPuzzle]] = partial(
             _make, spec, engine_for(backend, budget=budget), seed
         )
-        executor = Executor(kind="serial")
+        executor = executor_for()
         on_stop = [backend.interrupt] if isinstance(backend, Backend) else []
     else:
         if not isinstance(backend, str):
             raise ValueError("with jobs > 1 pass the backend by name (each worker loads its own)")
-        # Processes: the removal loop is Python, so threads would queue on the GIL.
-        executor = Executor(
-            kind="processes",
+        # The removal loop is Python work (threads would queue on the GIL): processes.
+        executor = executor_for(
             jobs=jobs,
+            python_work=True,
             initializer=_worker_init,
             initargs=(spec, backend, budget, seed),
         )

@@ -25,6 +25,7 @@ import sys
 import time
 from typing import IO, Any
 
+from ..solving import DEFAULT_BACKEND
 from .common import (
     EXIT_NO,
     EXIT_OK,
@@ -153,9 +154,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--backend",
-        default="native",
+        default=DEFAULT_BACKEND,
         metavar="NAME",
-        help="solver backend (default: native; see `sudoku backends`)",
+        help=f"solver backend (default: {DEFAULT_BACKEND}; see `sudoku backends`)",
     )
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"

@@ -156,7 +156,7 @@ def rate_records(
     """
     from functools import partial
 
-    from ..executor import Executor, Interrupted, chunks, stop_on_signals
+    from ..executor import Interrupted, chunks, executor_for, stop_on_signals
     from ..records import JsonlWriter, head, malformed_record, puzzle_fields
 
     writer = JsonlWriter(out)
@@ -167,7 +167,7 @@ def rate_records(
     try:
         with stop_on_signals(linger=True):  # a signal stops the run cleanly (sudoku_model.executor)
             # Streaming: records are read as the workers need them, never all at once.
-            executor = Executor(kind="processes" if args.jobs > 1 else "serial", jobs=args.jobs)
+            executor = executor_for(jobs=args.jobs, python_work=True)
             batches = chunks(
                 ((rec, None if rec.error is not None else job_of(rec)) for rec in records),
                 chunk,

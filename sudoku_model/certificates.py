@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, certcnf
+from .errors import SudokuError
 from .executor import chunks, executor_for
 from .geometry import Shape
 from .grid import Grid
@@ -90,7 +91,7 @@ VARIABLE_MAPPING = (
 CHUNK = 64
 
 
-class CertificateFormatError(ValueError):
+class CertificateFormatError(SudokuError, ValueError):
     """A manifest that cannot be read at all (not JSON, not this format): the message
     names the file."""
 

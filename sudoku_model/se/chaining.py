@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from ..errors import SudokuError
 from . import basic
 from .state import BIT, CELL_REGIONS, DIGITS, PEERS, POPCOUNT, REGIONS, State
 from .steps import SEStep
@@ -50,7 +51,7 @@ NAKED = 27
 NO_CAUSE = -1
 
 
-class ChainBudgetExceeded(Exception):
+class ChainBudgetExceeded(SudokuError):
     """The per-puzzle time budget ran out inside a chain search."""
 
 

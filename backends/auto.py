@@ -212,9 +212,7 @@ class AutoBackend(Backend):
     @staticmethod
     def _first_try(route: Route, budget: Budget | None) -> Budget:
         budget = DEFAULT_BUDGET if budget is None else budget
-        nodes = route.first_try_nodes
-        if nodes is None:
-            return budget
+        nodes = route.first_try_nodes or 0
         return replace(budget, nodes=nodes if budget.nodes is None else min(nodes, budget.nodes))
 
     # -- identity, interruption, resources -----------------------------------------------
@@ -262,12 +260,13 @@ class AutoBackend(Backend):
         if routed is None:
             return self._native.check_unique(puzzle, solution=solution, budget=budget)
         route, engine = routed
-        first = self._native.check_unique(
-            puzzle, solution=solution, budget=self._first_try(route, budget)
-        )
-        if first.kind is not VerdictKind.UNKNOWN:
-            return first
-        self._check_interrupt()
+        if route.first_try_nodes is not None:
+            first = self._native.check_unique(
+                puzzle, solution=solution, budget=self._first_try(route, budget)
+            )
+            if first.kind is not VerdictKind.UNKNOWN:
+                return first
+            self._check_interrupt()
         return engine.check_unique(puzzle, solution=solution, budget=budget)
 
     def solve(self, puzzle: Puzzle, *, budget: Budget | None = None) -> SolveResult:
@@ -276,10 +275,11 @@ class AutoBackend(Backend):
         if routed is None:
             return self._native.solve(puzzle, budget=budget)
         route, engine = routed
-        first = self._native.solve(puzzle, budget=self._first_try(route, budget))
-        if first.status is not SolveStatus.UNKNOWN:
-            return first
-        self._check_interrupt()
+        if route.first_try_nodes is not None:
+            first = self._native.solve(puzzle, budget=self._first_try(route, budget))
+            if first.status is not SolveStatus.UNKNOWN:
+                return first
+            self._check_interrupt()
         return engine.solve(puzzle, budget=budget)
 
     def count(self, puzzle: Puzzle, *, limit: int, budget: Budget | None = None) -> CountResult:
@@ -289,10 +289,11 @@ class AutoBackend(Backend):
         if routed is None:
             return self._native.count(puzzle, limit=limit, budget=budget)
         route, engine = routed
-        first = self._native.count(puzzle, limit=limit, budget=self._first_try(route, budget))
-        if first.complete or first.count >= limit:
-            return first
-        self._check_interrupt()
+        if route.first_try_nodes is not None:
+            first = self._native.count(puzzle, limit=limit, budget=self._first_try(route, budget))
+            if first.complete or first.count >= limit:
+                return first
+            self._check_interrupt()
         return engine.count(puzzle, limit=limit, budget=budget)
 
     def solutions(

@@ -554,7 +554,9 @@ def run(args: argparse.Namespace) -> int:
             progress.finish()
             writer.close()
     if made and not args.quiet and (len(made) > 1 or code != EXIT_OK):
-        _summary(made, seed, backend.name, time.perf_counter() - start, spec.rules, sys.stderr)
+        _summary(
+            made, seed, backend.engine_name(), time.perf_counter() - start, spec.rules, sys.stderr
+        )
     if spec.level is not None and not args.quiet and (len(made) > 1 or code != EXIT_OK):
         _level_summary(made, failed_levels, sys.stderr)
     return code

@@ -51,6 +51,9 @@ from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import AllDifferent, Relation, RuleSet, Sandwich, Sum, SumGroup
 
+# the names, in a module of their own (the command line reads them without this encoder)
+from .encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
+
 __all__ = [
     "ENCODINGS",
     "AMO_ENCODINGS",
@@ -66,22 +69,6 @@ __all__ = [
     "to_dimacs",
 ]
 
-#: Clause sets of Lynce & Ouaknine, from fewest clauses to most.
-ENCODINGS = ("minimal", "efficient", "extended", "augmented")
-DEFAULT_ENCODING = "extended"
-#: At-most-one encodings: ``pairwise`` here, the others through :mod:`pysat.card`.
-AMO_ENCODINGS = (
-    "pairwise",
-    "seqcounter",
-    "sortnetwrk",
-    "cardnetwrk",
-    "bitwise",
-    "ladder",
-    "totalizer",
-    "mtotalizer",
-    "kmtotalizer",
-)
-DEFAULT_AMO = "pairwise"
 
 Clause = list[int]
 

@@ -104,6 +104,10 @@ class CPSATBackend(Backend):
 
         return f"ortools {version('ortools')}"
 
+    def close(self) -> None:
+        """Drop the cached CP-SAT models (built again when next needed)."""
+        self._models.clear()
+
     # -- model ---------------------------------------------------------------------------
     def _base_model(self, rules: RuleSet) -> Any:
         model = self._models.get(rules)

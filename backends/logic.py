@@ -49,6 +49,7 @@ class LogicBackend(Backend):
         budgets=("seconds", "nodes"),
         notes="pure Python; fast up to 9x9, slow on large grids (16x16 and up, 25x25 can "
         "take seconds to minutes); nodes count fallback-search positions",
+        sub_solvers=TECHNIQUE_SETS,
     )
 
     def __init__(self, techniques: str = "all") -> None:

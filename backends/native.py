@@ -18,10 +18,14 @@ Fast paths of the contract's primitives (``capabilities.fast_paths``):
 * :meth:`NativeBackend.check_unique_batch` - many puzzles of one rule set in one C call, GIL
   released (threads run batches in parallel); C statuses are decoded here, nowhere else.
 * :meth:`NativeBackend.removal_oracle` - "still unique without these clues?" as one C search
-  with forbidden (cell, digit) pairs; from 16x16 up a short first try, then
-  :data:`REMOVAL_FALLBACK` (a SAT backend) for the calls that need more.
+  with forbidden (cell, digit) pairs; given a fallback oracle (the ``auto`` backend's
+  routing policy gives one from 16x16 up), a short first try, then the fallback for the
+  calls that need more.
 * :meth:`NativeBackend.random_solution` - a random full grid from the C search seeded by
   the caller's ``random.Random``.
+
+Native only: every search runs in C, whatever the size (the choice of another engine for
+large grids is the ``auto`` backend's, :mod:`backends.auto`).
 
 Extras: :meth:`NativeBackend.search_excluding` (solutions with some (cell, digit) pairs
 excluded) and :meth:`NativeBackend.count_batch` (raw counts of a batch, a
@@ -38,7 +42,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -62,7 +65,6 @@ from sudoku_model.solving import (
     RemovalShortcut,
     SearchOutcome,
     UniqueBatch,
-    Verdict,
     VerdictKind,
     verdict_of_count,
 )
@@ -74,10 +76,9 @@ __all__ = [
     "BatchResult",
     "NativeRemovalOracle",
     "create",
+    "FallbackOracle",
     "STREAM_CHUNK",
     "MAX_KEPT",
-    "REMOVAL_FALLBACK",
-    "LARGE_GRIDS",
 ]
 
 #: Solutions fetched from C per step when streaming ``solutions(limit=None)``.
@@ -89,42 +90,13 @@ MAX_KEPT = 10_000
 
 _MODEL_CACHE_SIZE = 64
 
-#: The backend that answers the removal questions of large grids (16x16 up) which the
-#: native search does not settle within :attr:`NativeRemovalOracle.FIRST_TRY_NODES`, and
-#: its options: CaDiCaL 1.9.5 was 3x faster than MiniSat 2.2 on the hard near-minimal 25x25
-#: calls. Options: ``backends.sat.CADICAL_TUNING`` plus ``stabilizeonly``: these calls mostly
-#: look for a second solution (satisfiable, ~90%), where CaDiCaL's stable mode (scores,
-#: target phases, rare restarts) needs half the conflicts of its default focused mode: on
-#: the 220 fallback calls of one 25x25 puzzle, 39 s instead of 58 s. Without that backend
-#: installed, the native search goes on under the caller's budget. The options are the
-#: fallback backend's own (its factory checks them); nothing else in the package names
-#: a solver for this.
-REMOVAL_FALLBACK: tuple[str, dict[str, Any]] = (
-    "pysat:cadical195",
-    {
-        "solver_options": {"eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1},
-        # A grid's first 8 fallback calls go to the shared solver, later ones to a solver
-        # of the grid's own with its necessary clues as unit clauses (loading one costs
-        # ~0.4 s at 25x25, ~60 ms at 16x16, where a puzzle needs about 5 fallback calls).
-        "removal_session_after": 8,
-        # At 25x25 each call is one search for another solution in a fresh solver loaded
-        # with the givens' reduced CNF (backends.sat.ReducedCNF): ~40 ms of set-up on a
-        # near-minimal grid against ~0.2 s per call in a full-encoding session. At 16x16
-        # the session is cheaper (generation median 150 ms against 220 ms, CPU).
-        "reduce_from": 25,
-    },
-)
-
-#: Where uniqueness checks (single and batch), solve calls and counts up to 2 of large
-#: grids go after a short C try (:attr:`NativeBackend.LARGE_FIRST_TRY_NODES`; a batch goes
-#: there whole): (smallest size, backend, its options). A backtracker without learning
-#: answers ``unknown`` after 60 s and ~9.5M nodes on minimal 25x25 puzzles; CaDiCaL on
-#: the puzzle's givens-simplified CNF (``backends.sat.ReducedCNF``) proves the five stored
-#: ones unique in 0.3-6 s CPU, median 1.45 s (tests/benchmarks/bench_large.py). The
-#: verdict's ``backend`` field names the engine that answered. Rule sets with constraint
-#: rules (killer cages, dots...) stay native, as does everything when that backend is not
-#: installed, or with ``route_large=False``.
-LARGE_GRIDS: tuple[int, str, dict[str, Any]] = (25, "pysat:cadical195", {"reduce_from": 16})
+#: A fallback for :class:`NativeRemovalOracle`: ``fallback(rules, solution, budget)`` makes
+#: the oracle (of another engine) that answers the calls a short C try does not settle,
+#: or None when there is none for these rules (then C goes on under the whole budget). It
+#: is called at most once per native oracle, at its first such call. The routing policy
+#: that composes native with another engine passes it (:mod:`backends.auto`); native
+#: never looks an engine up itself.
+FallbackOracle = Callable[[RuleSet, Grid, Budget], RemovalOracle | None]
 
 #: (C status, count) -> verdict, from the one rule of :func:`verdict_of_count` (a batch of
 #: uniqueness checks counts up to 2).
@@ -157,20 +129,17 @@ def create(sub: str | None = None, **options: Any) -> NativeBackend:
     """The factory registered under the entry point ``native``.
 
     Options: ``fast`` (default True) lets classic 9x9 puzzles take the fixed-size path;
-    False forces the generic path (for cross-checks). ``route_large`` (default True) sends
-    the searches of large grids to :data:`LARGE_GRIDS`; False keeps them in C.
+    False forces the generic path (for cross-checks).
 
     Raises:
         ValueError: for a sub-solver name (native has none) or an unknown option.
     """
     if sub:
         raise ValueError(f"the native backend has no sub-solver; got {sub!r}")
-    unknown = set(options) - {"fast", "route_large"}
+    unknown = set(options) - {"fast"}
     if unknown:
         raise ValueError(f"unknown option(s) for the native backend: {', '.join(sorted(unknown))}")
-    return NativeBackend(
-        fast=bool(options.get("fast", True)), route_large=bool(options.get("route_large", True))
-    )
+    return NativeBackend(fast=bool(options.get("fast", True)))
 
 
 def _compile(rules: RuleSet) -> nb.Model:
@@ -350,9 +319,8 @@ class NativeBackend(Backend):
         bulk_verify=True,
     )
 
-    def __init__(self, *, fast: bool = True, route_large: bool = True) -> None:
+    def __init__(self, *, fast: bool = True) -> None:
         self.fast = fast
-        self.route_large = route_large
         self._models: OrderedDict[RuleSet, nb.Model] = OrderedDict()
         self._lock = threading.Lock()
         #: The rules and grid of the last random_solution (see removal_oracle).
@@ -372,15 +340,16 @@ class NativeBackend(Backend):
         is too). Only sets flags: safe in a signal handler."""
         super().interrupt()
         nb.interrupt()
-        for other in tuple(_ALL_FALLBACKS):  # LARGE_GRIDS and REMOVAL_FALLBACK searches
-            other.interrupt()
 
     def clear_interrupt(self) -> None:
         """Let searches run again (this instance's flag and the C core's)."""
         super().clear_interrupt()
         nb.clear_interrupt()
-        for other in tuple(_ALL_FALLBACKS):
-            other.clear_interrupt()
+
+    def close(self) -> None:
+        """Drop the compiled models (built again when next needed)."""
+        with self._lock:
+            self._models.clear()
 
     def _interrupted_error(self) -> SearchInterrupted:
         return SearchInterrupted(f"backend {self.name}: search interrupted")
@@ -438,69 +407,7 @@ class NativeBackend(Backend):
             args["seconds"] = max(0.0, seconds - (time.perf_counter() - start))
         return _off_main_thread(lambda: m.solve(**options, **args))
 
-    # -- large grids (LARGE_GRIDS) ------------------------------------------------------
-    def _router(self, rules: RuleSet) -> Backend | None:
-        """The backend that answers for ``rules`` instead of C, or None (C answers)."""
-        size, name, options = LARGE_GRIDS
-        if not self.route_large or rules.shape.size < size or rules.constraint_rules:
-            return None
-        from sudoku_model.errors import BackendNotFoundError, BackendUnavailableError
-
-        try:
-            return _fallback_backend(name, options)
-        except (BackendNotFoundError, BackendUnavailableError):
-            return None
-
-    #: C search nodes a large-grid search gets before :data:`LARGE_GRIDS` answers: a
-    #: sparse grid (two solutions at once) or one with many clues ends in C within
-    #: milliseconds, where building its reduced CNF would take seconds.
-    LARGE_FIRST_TRY_NODES = 2000
-
-    def _c_only(self) -> NativeBackend:
-        """This backend without routing, sharing its compiled models."""
-        sibling = self.__dict__.get("_sibling")
-        if sibling is None:
-            sibling = NativeBackend(fast=self.fast, route_large=False)
-            sibling._models = self._models
-            sibling._lock = self._lock
-            self.__dict__["_sibling"] = sibling
-        return sibling
-
-    def _first_try(self, budget: Budget | None) -> Budget:
-        budget = DEFAULT_BUDGET if budget is None else budget
-        nodes = self.LARGE_FIRST_TRY_NODES
-        return Budget(
-            seconds=budget.seconds,
-            nodes=nodes if budget.nodes is None else min(nodes, budget.nodes),
-            conflicts=budget.conflicts,
-        )
-
-    def check_unique(
-        self, puzzle: Puzzle, *, solution: Grid | None = None, budget: Budget | None = None
-    ) -> Verdict:
-        """See the base class; a large grid that C does not settle within
-        :attr:`LARGE_FIRST_TRY_NODES` goes to :data:`LARGE_GRIDS` (the verdict's
-        ``backend`` names the engine that answered)."""
-        router = self._router(puzzle.rules)
-        if router is None:
-            return super().check_unique(puzzle, solution=solution, budget=budget)
-        first = self._c_only().check_unique(
-            puzzle, solution=solution, budget=self._first_try(budget)
-        )
-        if first.kind is not VerdictKind.UNKNOWN:
-            return first
-        self._check_interrupt()
-        return router.check_unique(puzzle, solution=solution, budget=budget)
-
     def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
-        # counts beyond 2 stay in C: enumerating by blocking clauses is no match for it
-        router = self._router(puzzle.rules) if limit <= 2 else None
-        if router is not None:
-            first = self._c_only()._search(puzzle, limit=limit, budget=self._first_try(budget))
-            if first.complete or len(first.solutions) >= limit:
-                return first
-            self._check_interrupt()
-            return router._search(puzzle, limit=limit, budget=budget)
         m = self.model(puzzle.rules)
         return self._outcome(
             puzzle,
@@ -515,13 +422,6 @@ class NativeBackend(Backend):
         )
 
     def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
-        router = self._router(puzzle.rules)
-        if router is not None:
-            first = self._c_only()._search_other(puzzle, solution, budget=self._first_try(budget))
-            if first.complete or first.solutions:
-                return first
-            self._check_interrupt()
-            return router._search_other(puzzle, solution, budget=budget)
         # One search that skips the known solution: no second copy of it is counted.
         m = self.model(puzzle.rules)
         return self._outcome(
@@ -612,9 +512,15 @@ class NativeBackend(Backend):
         return grid
 
     def removal_oracle(
-        self, rules: RuleSet, solution: Grid, *, budget: Budget | None = None
+        self,
+        rules: RuleSet,
+        solution: Grid,
+        *,
+        budget: Budget | None = None,
+        fallback: FallbackOracle | None = None,
     ) -> NativeRemovalOracle:
-        """See :class:`NativeRemovalOracle`.
+        """See :class:`NativeRemovalOracle`; ``fallback`` (None: C answers every call)
+        is the oracle maker a routing policy composes native with.
 
         Raises:
             ValueError: when ``solution`` is not a full grid of ``rules``.
@@ -628,7 +534,7 @@ class NativeBackend(Backend):
         made_here = last is not None and last[1] is solution and last[0] is rules
         if not made_here and not self._is_full_grid(rules, solution):
             raise ValueError(f"the solution must be a full grid of the rules ({rules.shape.name})")
-        return NativeRemovalOracle(self, rules, solution, budget or DEFAULT_BUDGET)
+        return NativeRemovalOracle(self, rules, solution, budget or DEFAULT_BUDGET, fallback)
 
     def _is_full_grid(self, rules: RuleSet, grid: Grid) -> bool:
         # In C: a complete grid that does not clash is a solution (Python's is_solution
@@ -657,9 +563,6 @@ class NativeBackend(Backend):
             SearchInterrupted: after :meth:`interrupt`.
         """
         self._require_rules(rules)
-        router = self._router(rules)
-        if router is not None:
-            return router.check_unique_batch(rules, givens, budget=budget)
         data = givens if isinstance(givens, (bytes, bytearray)) else b"".join(givens)
         nc = rules.shape.cell_count
         if len(data) % nc:
@@ -841,19 +744,21 @@ class NativeRemovalOracle(RemovalOracle):
     first at each branch, because another solution usually agrees with S almost
     everywhere.
 
-    From 16x16 up a call first gets :attr:`FIRST_TRY_NODES` search nodes; one that needs
-    more (a uniqueness proof deep in a near-minimal grid, where a backtracker without
-    learning can take minutes) goes to the removal oracle of :data:`REMOVAL_FALLBACK`, a
-    SAT solver whose learnt clauses prove it in a fraction of a second, under the same
-    budget. Both answer the same yes/no question, so the answer does not depend on which
-    one gave it. ``stats["fallback_calls"]`` counts the calls the fallback answered.
+    With a ``fallback`` (a :data:`FallbackOracle`, given by the caller's routing policy:
+    the ``auto`` backend gives one from 16x16 up) a call first gets
+    :attr:`FIRST_TRY_NODES` search nodes; one that needs more (a uniqueness proof deep in
+    a near-minimal grid, where a backtracker without learning can take minutes) goes to
+    the fallback oracle (a SAT solver whose learnt clauses prove it in a fraction of a
+    second), under the same budget. Both answer the same yes/no question, so the answer
+    does not depend on which one gave it. ``stats["fallback_calls"]`` counts the calls
+    the fallback answered. Without one, every call is one C search under the budget.
     """
 
     cheap_calls: ClassVar[bool] = True
     bulk_removal: ClassVar[bool] = True
     #: Above this many removed cells, one "another solution?" search beats one per cell.
     GROUP_LIMIT = 6
-    #: Native search nodes per call from 16x16 up before the fallback answers. On the 300
+    #: Native search nodes per call (with a fallback) before the fallback answers. On the 300
     #: calls after the first fallback of a 25x25 puzzle, 500 nodes answered 66 (7 ms each on
     #: a miss) and 2,000 answered 80 (28 ms on a miss), while a fallback call costs ~0.2 s:
     #: 500 is the cheaper first try.
@@ -864,7 +769,12 @@ class NativeRemovalOracle(RemovalOracle):
     FIRST_TRY_NODES_BY_SIZE: ClassVar[dict[int, int]] = {16: 20_000}
 
     def __init__(
-        self, backend: NativeBackend, rules: RuleSet, solution: Grid, budget: Budget
+        self,
+        backend: NativeBackend,
+        rules: RuleSet,
+        solution: Grid,
+        budget: Budget,
+        fallback: FallbackOracle | None = None,
     ) -> None:
         super().__init__(rules, solution, budget)
         self._backend = backend
@@ -875,9 +785,10 @@ class NativeRemovalOracle(RemovalOracle):
         first = self.FIRST_TRY_NODES_BY_SIZE.get(rules.shape.size, self.FIRST_TRY_NODES)
         self._first_limits = (
             dict(self._limits, nodes=first if nodes < 0 else min(nodes, first))
-            if rules.shape.size >= 16
+            if fallback is not None
             else None
         )
+        self._make_fallback = fallback
         self._fallback: RemovalOracle | None = None
         self._fallback_loaded = False
         # Clues shown necessary for this grid: the fallback keeps them as fixed clauses.
@@ -1002,21 +913,9 @@ class NativeRemovalOracle(RemovalOracle):
 
     def _fallback_oracle(self) -> RemovalOracle | None:
         if not self._fallback_loaded:
-            from sudoku_model.errors import BackendNotFoundError, BackendUnavailableError
-
             self._fallback_loaded = True
-            name, options = REMOVAL_FALLBACK
-            try:
-                other = _fallback_backend(name, options)
-            except (BackendNotFoundError, BackendUnavailableError):
-                other = None
-            if other is not None:
-                try:
-                    self._fallback = other.removal_oracle(
-                        self.rules, self.solution, budget=self.budget
-                    )
-                except UnsupportedPuzzleError:  # its rule kinds: native goes on alone
-                    self._fallback = None
+            make = self._make_fallback
+            self._fallback = None if make is None else make(self.rules, self.solution, self.budget)
         return self._fallback
 
     def _search(
@@ -1057,26 +956,3 @@ class NativeRemovalOracle(RemovalOracle):
 #: The C pass's answer bytes as the contract's answers, and back.
 _ANSWERS: dict[int, bool | None] = {0: False, 1: True, 2: None}
 _CODES: dict[bool | None, int] = {False: 0, True: 1, None: 2}
-
-
-#: The fallback backends, one per thread and name (loading a SAT backend costs more than
-#: one generated 16x16 puzzle, and its solvers are not thread-safe; its removal oracles
-#: are per grid).
-_FALLBACKS = threading.local()
-#: Every fallback backend of every thread, for :meth:`NativeBackend.interrupt` (the C stop
-#: flag is process-wide; so is this).
-_ALL_FALLBACKS: weakref.WeakSet[Backend] = weakref.WeakSet()
-
-
-def _fallback_backend(name: str, options: dict[str, Any]) -> Backend:
-    from sudoku_model.solving import get_backend
-
-    table: dict[str, Backend] | None = getattr(_FALLBACKS, "table", None)
-    if table is None:
-        table = _FALLBACKS.table = {}
-    key = f"{name} {sorted(options.items())}"  # LARGE_GRIDS and REMOVAL_FALLBACK differ
-    backend = table.get(key)
-    if backend is None:
-        backend = table[key] = get_backend(name, **options)
-        _ALL_FALLBACKS.add(backend)
-    return backend

@@ -1097,6 +1097,8 @@ class PySATBackend(Backend):
             budgets,
             f"PySAT {self.info.notes}; givens as assumptions, guarded blocking clauses",
             frozenset({"removal_oracle"}),
+            certifies=self.certificate_refusal() is None,
+            sub_solvers=tuple(SOLVERS),
         )
         self._engines: OrderedDict[RuleSet, _Engine] = OrderedDict()
         self._random_engines: OrderedDict[RuleSet, _Engine] = OrderedDict()

@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 
-class CanonVariantError(ValueError):
+class CanonVariantError(SudokuError, ValueError):
     """The puzzle has variant rules, whose symmetry group is not the classic one."""
 
 

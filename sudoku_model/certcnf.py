@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .errors import SudokuError
 from .rules import AllDifferent, Different, RuleSet
 
 __all__ = [
@@ -48,7 +49,7 @@ KNOWN_KINDS = {"all_different": AllDifferent, "different": Different}
 Clause = tuple[int, ...]
 
 
-class DimacsError(ValueError):
+class DimacsError(SudokuError, ValueError):
     """A DIMACS file that cannot be read: the message names the line."""
 
 

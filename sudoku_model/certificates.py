@@ -45,7 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, certcnf
-from .executor import Executor, chunks
+from .errors import SudokuError
+from .executor import chunks, executor_for
 from .geometry import Shape
 from .grid import Grid
 from .puzzle import Puzzle
@@ -90,7 +91,7 @@ VARIABLE_MAPPING = (
 CHUNK = 64
 
 
-class CertificateFormatError(ValueError):
+class CertificateFormatError(SudokuError, ValueError):
     """A manifest that cannot be read at all (not JSON, not this format): the message
     names the file."""
 
@@ -330,8 +331,7 @@ class Certifier:
     def run(self, items: Iterable[Item]) -> Iterator[dict[str, Any]]:
         """Certify ``items`` (see :data:`Item`), yielding each manifest entry in order;
         the manifest is written when the iteration ends, however it ends."""
-        kind = "processes" if self.jobs > 1 else "serial"
-        executor = Executor(kind=kind, jobs=self.jobs)
+        executor = executor_for(jobs=self.jobs, python_work=True)
         on_stop = [_BACKENDS[self.backend].interrupt] if self.backend in _BACKENDS else []
         try:
             for _, entries in executor.map(
@@ -841,7 +841,7 @@ def check_certificates(
         raise ValueError("jobs must be at least 1")
     base, manifest = load_manifest(path)
     settings = (str(base), manifest["rules_files"], checker)
-    executor = Executor(kind="processes" if jobs > 1 else "serial", jobs=jobs)
+    executor = executor_for(jobs=jobs, python_work=True)
     entries = manifest["puzzles"]
     for chunk, answers in executor.map(
         partial(_check_task, settings), chunks(entries, CHUNK), on_wait=on_wait

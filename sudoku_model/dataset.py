@@ -325,7 +325,7 @@ def labelled_puzzles(
     """
     import itertools
 
-    from .executor import Executor, chunks
+    from .executor import chunks, executor_for
 
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
@@ -350,7 +350,7 @@ def labelled_puzzles(
             )
     else:
         work = (_replace(base, candidates=c) for c in chunks(source, CHUNK, first=8))
-    executor = Executor(kind="processes" if jobs > 1 else "serial", jobs=jobs)
+    executor = executor_for(jobs=jobs, python_work=True)
     stop = [_backend(GUESS_BACKEND).interrupt, _backend(backend).interrupt] if jobs == 1 else []
     mapped = executor.map(_label, work, on_stop=stop)
     assert isinstance(mapped, Generator)

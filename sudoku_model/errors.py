@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "BackendNotFoundError",
     "BackendUnavailableError",
+    "NotSupported",
     "ParseError",
     "SearchInterrupted",
     "ShapeError",
@@ -94,6 +95,12 @@ class ShapeError(SudokuError, ValueError):
 
 class UnsupportedPuzzleError(SudokuError, ValueError):
     """A backend was asked to solve a puzzle with a rule kind or size it does not support."""
+
+
+class NotSupported(SudokuError):
+    """A backend was asked for a path of the contract it does not declare in its
+    :class:`~sudoku_model.solving.Capabilities` (certificates without ``certifies``, say).
+    Workflows read the capabilities first; this is what a caller that did not gets."""
 
 
 class BackendNotFoundError(SudokuError, LookupError):

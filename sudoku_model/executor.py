@@ -24,6 +24,11 @@ in flight (so memory stays constant however long the input) and works in one of 
     no longer dead time); its workers fork from a fork server that imported the package
     and distributed once (:func:`_dask_forkserver_preload`).
 
+Which kind runs a workflow is decided in one place, :func:`choose_kind` (and
+:func:`executor_for`, which builds the executor it chose), from the backends' declared
+:class:`~sudoku_model.solving.Capabilities` and the options: no workflow or command picks
+a kind by hand. The editor's requests run in :func:`request_pool`.
+
 Chunking (:func:`chunks`) amortises the cost of a task (a hop to a thread, a pickle to a
 process, a round trip to Dask): items travel in lists, the first ones small so that every
 worker starts at once and the first results show up quickly, then of the full size.
@@ -60,10 +65,18 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .solving import Capabilities
 
 __all__ = [
     "Executor",
+    "choose_kind",
+    "executor_for",
+    "request_pool",
     "Interrupted",
     "KINDS",
     "POLL_SECONDS",
@@ -871,3 +884,108 @@ def check_dask_address(address: str | None) -> str:
                 f"cannot reach the Dask scheduler at {address}: {reason}"
             ) from None
     return address
+
+
+# -- the one executor policy -----------------------------------------------------------------
+def choose_kind(
+    capabilities: Iterable[Capabilities] = (),
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    fast_path: str | None = None,
+    python_work: bool = False,
+    threads: bool | None = None,
+    in_process: bool = False,
+) -> str:
+    """The :data:`KINDS` entry that runs a workflow: the one policy of the toolkit.
+
+    ``dask`` when a scheduler is given. Otherwise threads when the work releases the GIL:
+    every backend of the run (``capabilities``, at least one) declares ``releases_gil``
+    and, when the work runs through a primitive (``fast_path``, e.g.
+    ``"check_unique_batch"``), declares that primitive in ``fast_paths``, and the work
+    does no Python-heavy part of its own (``python_work``: a removal loop, a cross-check,
+    a rating); ``threads=False`` forbids threads. Else processes; either way ``serial``
+    (one worker thread) when ``jobs`` is 1. ``in_process``: the results must stay objects
+    of this process (no processes, no Dask: ``serial`` where processes would run).
+
+    >>> choose_kind(jobs=4, python_work=True)
+    'processes'
+
+    Raises:
+        ValueError: for ``jobs`` below 1, or Dask with ``in_process``.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if dask:
+        if in_process:
+            raise ValueError("this run keeps its results in this process: it cannot use Dask")
+        return "dask"
+    caps = list(capabilities)
+    gil_free = (
+        bool(caps)
+        and not python_work
+        and all(c.releases_gil and (fast_path is None or fast_path in c.fast_paths) for c in caps)
+    )
+    if jobs == 1:
+        return "serial"
+    if gil_free and threads is not False:
+        return "threads"
+    return "serial" if in_process else "processes"
+
+
+def executor_for(
+    capabilities: Iterable[Capabilities] = (),
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    fast_path: str | None = None,
+    python_work: bool = False,
+    threads: bool | None = None,
+    in_process: bool = False,
+    initializer: Callable[..., Any] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Executor:
+    """The :class:`Executor` of :func:`choose_kind`'s choice (same arguments), started;
+    with Dask it works while a LocalCluster starts only when every backend releases the
+    GIL (``Executor.work_while_starting``). ``initializer`` and ``initargs`` go to worker
+    processes (ignored by the other kinds).
+
+    Raises:
+        ValueError: as :func:`choose_kind`, or for a bad Dask address.
+        ImportError: for Dask without the ``dask`` extra.
+        ConnectionError: when the Dask scheduler cannot be reached.
+    """
+    caps = list(capabilities)
+    kind = choose_kind(
+        caps,
+        jobs=jobs,
+        dask=dask,
+        fast_path=fast_path,
+        python_work=python_work,
+        threads=threads,
+        in_process=in_process,
+    )
+    return Executor(
+        kind=kind,
+        jobs=jobs,
+        dask=dask,
+        work_while_starting=all(c.releases_gil for c in caps),
+        initializer=initializer if kind == "processes" else None,
+        initargs=initargs if kind == "processes" else (),
+    )
+
+
+def request_pool(workers: int = 4, *, name: str) -> ThreadPoolExecutor:
+    """The pool that answers interactive requests (the editor widget's): ``workers``
+    threads, each request a short call of the editor's API whose searches stop through
+    the backends' ``interrupt()``; threads, because the requests share the editor's
+    state, which a process could not.
+
+    Raises:
+        ValueError: for ``workers`` below 1.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)

@@ -48,11 +48,11 @@ def rate_stream(
         Interrupted: from the executor, when a signal asked the run to stop (within
             :func:`sudoku_model.executor.stop_on_signals`).
     """
-    from .executor import Executor, chunks
+    from .executor import chunks, executor_for
 
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    executor = Executor(kind="processes" if jobs > 1 else "serial", jobs=jobs)
+    executor = executor_for(jobs=jobs, python_work=True)
     batches = chunks(
         ((rec, None if rec.error is not None else job_of(rec)) for rec in records),
         chunk,

@@ -19,7 +19,6 @@ without it, and puzzles, grids and verdicts keep their own rich display either w
 from __future__ import annotations
 
 import base64
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from .grid import Grid
@@ -48,6 +47,7 @@ def _restore(value: dict[str, Any]) -> Editor:
 
 if HAVE_ANYWIDGET or TYPE_CHECKING:
     from .editor import EditorService, decode_puzzle, encode_puzzle, static_text
+    from .executor import request_pool
 
     class Editor(anywidget.AnyWidget):  # type: ignore[misc]
         """The puzzle editor as a notebook widget (see :mod:`sudoku_model.widgets`).
@@ -74,7 +74,7 @@ if HAVE_ANYWIDGET or TYPE_CHECKING:
             start = puzzle if puzzle is not None else Puzzle.empty(Shape(3, 3))
             super().__init__(value=encode_puzzle(start), **kwargs)
             self._service = EditorService(start)
-            self._workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sudoku-widget")
+            self._workers = request_pool(4, name="sudoku-widget")
             self.on_msg(self._on_message)
 
         def __repr__(self) -> str:

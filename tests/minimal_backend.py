@@ -1,6 +1,41 @@
-"""A backend written from the contract alone, for the tests: a pure-Python backtracker that
-implements only what :class:`~sudoku_model.solving.Backend` requires (``_search``), and
-checks the relation, domain, sum and sandwich rules with their own checkers.
+"""A backend written from the contract alone: the template for a new backend (a z3
+adapter, say; ``sudoku_model/DESIGN.md``, "Adding a backend", says the rest).
+
+It is a pure-Python backtracker that implements only what
+:class:`~sudoku_model.solving.Backend` requires, and the tests run every workflow with it
+(``tests/test_minimal_backend.py``) and the contract suite against it. Copy it, replace
+the search, keep the shape:
+
+1. **A name and capabilities, as data.** ``name`` is what ``get_backend`` is called with
+   and what answers carry. :class:`~sudoku_model.solving.Capabilities` declares the rule
+   kinds and sizes (anything else is refused before a search, with the reason), the
+   budgets honoured, and every optional path: ``fast_paths`` (primitives overridden),
+   ``releases_gil`` (threads may run the searches), ``bulk_verify``, ``certifies``,
+   ``sub_solvers``. Leave an optional path undeclared and the generic default runs (or,
+   for certificates, :class:`~sudoku_model.errors.NotSupported` says why not); workflows
+   read these fields and never probe methods.
+2. **One method, ``_search(puzzle, *, limit, budget) -> SearchOutcome``**: up to ``limit``
+   solutions of a puzzle whose givens do not clash (the base class answers clashing ones),
+   ``complete`` when the search space was exhausted, ``stopped_by_budget`` when the budget
+   ended it (then the verdict is ``unknown``, never an exception), counters under the
+   stable keys (``nodes``...). The base class builds ``solve``, ``count``, ``solutions``,
+   ``check_unique`` and every primitive on it.
+3. **Interruption.** Poll ``self._check_interrupt()`` in long loops (here every 256
+   nodes): after :meth:`~sudoku_model.solving.Backend.interrupt` it raises
+   :class:`~sudoku_model.errors.SearchInterrupted`. A solver that can be stopped from
+   outside overrides ``interrupt()`` to stop it too (calling ``super().interrupt()``).
+4. **Resources.** Override ``close()`` to free solvers and caches (this one holds none).
+5. **A factory**, ``create(sub, **options)``: the part of the name after a colon and the
+   options of ``get_backend``; refuse what it does not know with ``ValueError``. Register
+   it in your package's ``pyproject.toml``::
+
+       [project.entry-points."sudoku_model.backends"]
+       z3 = "sudoku_z3.backend:create"
+
+   (tests and notebooks may use :func:`sudoku_model.solving.register_backend` instead, as
+   the tests of this one do). Import the solver package lazily, in the factory, and raise
+   :class:`~sudoku_model.errors.BackendUnavailableError` naming what to install when it
+   is missing.
 
 A module of its own (importable as ``minimal_backend`` once ``tests/`` is on ``sys.path``),
 so that its factory :func:`create` pickles by reference and the executor's worker processes
@@ -24,6 +59,9 @@ class MinimalBackend(Backend):
     """Depth-first search on candidate bitmasks, the cell with fewest candidates first."""
 
     name = NAME
+    # Every optional path left at its default: no fast paths (the generic primitives run),
+    # holds the GIL (workflows use processes), no bulk verify, no certificates, no
+    # sub-solvers, no routing.
     capabilities = Capabilities(
         frozenset(RULE_KINDS),
         min_size=4,
@@ -58,6 +96,8 @@ class MinimalBackend(Backend):
             """False when the search must stop (limit reached or budget spent)."""
             nonlocal nodes, stopped
             nodes += 1
+            if nodes % 256 == 0:
+                self._check_interrupt()  # raises SearchInterrupted after interrupt()
             if (budget.nodes is not None and nodes > budget.nodes) or (
                 deadline is not None and nodes % 256 == 0 and time.perf_counter() > deadline
             ):
@@ -93,5 +133,13 @@ class MinimalBackend(Backend):
 
 
 def create(sub: str | None = None, **options: Any) -> MinimalBackend:
-    """The factory registered under :data:`NAME` (as an entry point's would be called)."""
+    """The factory registered under :data:`NAME` (as an entry point's would be called).
+
+    Raises:
+        ValueError: for a sub-solver name or an option (this backend takes none).
+    """
+    if sub:
+        raise ValueError(f"the {NAME} backend has no sub-solver; got {sub!r}")
+    if options:
+        raise ValueError(f"unknown option(s) for the {NAME} backend: {', '.join(sorted(options))}")
     return MinimalBackend()

@@ -159,3 +159,37 @@ def test_budget_spent_is_unknown() -> None:
     start = time.perf_counter()
     counted = backend.count(Puzzle.empty(Shape(3, 3)), limit=10**9, budget=Budget(seconds=0.2))
     assert not counted.complete and time.perf_counter() - start < 2
+
+
+def test_the_template_polls_interrupt_and_refuses_what_it_lacks() -> None:
+    import threading
+
+    from sudoku_model.errors import NotSupported, SearchInterrupted
+
+    backend = create()
+    box: list[object] = []
+
+    def work() -> None:
+        try:
+            box.append(backend.count(Puzzle.empty(Shape(3, 3)), limit=10**7))
+        except SearchInterrupted as exc:
+            box.append(exc)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    time.sleep(0.2)
+    backend.interrupt()
+    thread.join(10)
+    assert isinstance(box[0], SearchInterrupted)
+    backend.clear_interrupt()
+    puzzle = Puzzle.parse(".2..3....1....4.")
+    assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE
+    caps = backend.capabilities
+    assert not (caps.fast_paths or caps.bulk_verify or caps.certifies or caps.sub_solvers)
+    with pytest.raises(NotSupported):
+        backend.certificate(puzzle.rules, puzzle.givens)
+    assert backend.verify_plain_lines(puzzle.givens.to_line(), 1) is None
+    with pytest.raises(ValueError, match="no sub-solver"):
+        create("fast")
+    with backend:  # close() is the contract's: nothing held here
+        pass

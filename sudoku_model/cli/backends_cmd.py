@@ -20,8 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def describe_backends() -> list[dict]:
-    """One dict per registered backend: name, available, version, capabilities or error."""
-    from ..solving import available_backends, get_backend
+    """One dict per registered backend: name, available, version, capabilities (as its
+    :class:`~sudoku_model.solving.Capabilities` declare them) or error; the default
+    backend is marked ``default``."""
+    from ..solving import DEFAULT_BACKEND, available_backends, get_backend
 
     rows = []
     for name in available_backends():
@@ -34,16 +36,22 @@ def describe_backends() -> list[dict]:
         row = {
             "name": backend.name,
             "available": True,
+            "default": name == DEFAULT_BACKEND,
             "version": backend.version(),
             "rule_kinds": sorted(caps.rule_kinds),
             "sizes": f"{caps.min_size}..{caps.max_size}",
             "budgets": list(caps.budgets),
             "notes": caps.notes,
             "fast_paths": sorted(caps.fast_paths),
+            "releases_gil": caps.releases_gil,
+            "bulk_verify": caps.bulk_verify,
+            "certifies": caps.certifies,
         }
-        variants = getattr(backend, "sub_solvers", None)
-        if variants:
-            row["sub_solvers"] = list(variants())
+        if caps.sub_solvers:
+            row["sub_solvers"] = list(caps.sub_solvers)
+        if caps.routing:
+            row["routing"] = list(caps.routing)
+        backend.close()
         rows.append(row)
     return rows
 
@@ -63,8 +71,19 @@ def run(args: argparse.Namespace) -> int:
             f"; sizes {row['sizes']}; budgets: {', '.join(row['budgets'])}"
         )
         print(f"{'':<18} fast paths: {', '.join(row['fast_paths']) or 'none (generic defaults)'}")
+        if row["default"]:
+            print(f"{'':<18} the default backend")
         if row.get("sub_solvers"):
             print(f"{'':<18} sub-solvers: {', '.join(row['sub_solvers'])}")
+        for line in row.get("routing", ()):
+            print(f"{'':<18} routes {line}")
+        extras = [
+            word
+            for key, word in (("bulk_verify", "bulk verify"), ("certifies", "certificates"))
+            if row[key]
+        ]
+        if extras:
+            print(f"{'':<18} also: {', '.join(extras)}")
         if row["notes"]:
             print(f"{'':<18} {row['notes']}")
     return EXIT_OK

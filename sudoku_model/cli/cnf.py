@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from backends.encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
+
 from .common import (
     EXIT_OK,
     CliError,
@@ -17,19 +19,6 @@ from .common import (
     output_alphabet,
     refuse_output_over_inputs,
     writing,
-)
-
-ENCODINGS = ("minimal", "efficient", "extended", "augmented")
-AMO_ENCODINGS = (
-    "pairwise",
-    "seqcounter",
-    "sortnetwrk",
-    "cardnetwrk",
-    "bitwise",
-    "ladder",
-    "totalizer",
-    "mtotalizer",
-    "kmtotalizer",
 )
 
 
@@ -45,15 +34,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", metavar="PUZZLE|FILE")
     p.add_argument(
         "--encoding",
-        default="extended",
+        default=DEFAULT_ENCODING,
         choices=ENCODINGS,
-        help="clause set (default: extended, the fastest to solve)",
+        help=f"clause set (default: {DEFAULT_ENCODING}, the fastest to solve)",
     )
     p.add_argument(
         "--amo",
-        default="pairwise",
+        default=DEFAULT_AMO,
         choices=AMO_ENCODINGS,
-        help="at-most-one encoding (default: pairwise; others add auxiliary "
+        help=f"at-most-one encoding (default: {DEFAULT_AMO}; others add auxiliary "
         "variables after the cell variables)",
     )
     p.add_argument(

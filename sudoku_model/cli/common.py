@@ -16,6 +16,7 @@ from typing import IO, Any, TextIO
 from ..errors import SudokuError
 from ..geometry import Shape, parse_box
 from ..grid import ALPHABETS, DEFAULT_ALPHABET, Alphabet
+from ..solving import DEFAULT_BACKEND
 
 __all__ = [
     "EXIT_NO",
@@ -240,7 +241,7 @@ def iter_inputs(
     yield from formats.iter_records(arg.splitlines(), source="<argument>", **opts)
 
 
-def add_backend_option(parser: argparse.ArgumentParser, default: str = "native") -> None:
+def add_backend_option(parser: argparse.ArgumentParser, default: str = DEFAULT_BACKEND) -> None:
     parser.add_argument(
         "--backend",
         default=default,

@@ -25,6 +25,7 @@ import sys
 import time
 from typing import IO, Any
 
+from ..solving import DEFAULT_BACKEND
 from .common import (
     EXIT_NO,
     EXIT_OK,
@@ -159,9 +160,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--backend",
-        default="native",
+        default=DEFAULT_BACKEND,
         metavar="NAME",
-        help="solver backend (default: native; see `sudoku backends`)",
+        help=f"solver backend (default: {DEFAULT_BACKEND}; see `sudoku backends`)",
     )
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
@@ -646,7 +647,7 @@ def run(args: argparse.Namespace) -> int:
             progress.finish()
             writer.close()
     if made and not args.quiet and (len(made) > 1 or code != EXIT_OK):
-        _summary(made, seed, backend.name, time.perf_counter() - start, spec, sys.stderr)
+        _summary(made, seed, backend.engine_name(), time.perf_counter() - start, spec, sys.stderr)
     if spec.level is not None and not args.quiet and (len(made) > 1 or code != EXIT_OK):
         _level_summary(made, failed_levels, sys.stderr)
     return code

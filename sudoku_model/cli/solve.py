@@ -150,7 +150,7 @@ def _refused_record(
         d["status"] = "unknown"
     else:
         d.update(verdict="unknown", count=0, complete=False, limit=limit, solutions=[])
-    d.update(backend=backend.name, seconds=0.0, stats={"refused": reason})
+    d.update(backend=backend.engine_name(), seconds=0.0, stats={"refused": reason})
     return d
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..executor import stop_on_signals
-from ..solving import VerdictKind
+from ..solving import DEFAULT_BACKEND, VerdictKind
 from .common import (
     CliError,
     add_budget_options,
@@ -280,9 +280,9 @@ class _Feed:
 
 def _backends(args: argparse.Namespace) -> tuple[str, list[str]]:
     if not args.cross_check:
-        return args.backend or "native", []
+        return args.backend or DEFAULT_BACKEND, []
     names = [n.strip() for n in args.cross_check.split(",") if n.strip()]
-    main = args.backend or (names[0] if names else "native")
+    main = args.backend or (names[0] if names else DEFAULT_BACKEND)
     others = [n for n in dict.fromkeys(names) if n != main]
     if not others:
         raise CliError(

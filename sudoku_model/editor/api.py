@@ -107,8 +107,9 @@ MAX_SEARCHES = 4
 SEARCH_WAIT_SECONDS = 2.0
 #: The longest text ``load`` reads (characters).
 MAX_TEXT_CHARS = 2_000_000
-#: Backends tried in order; the first that supports the rules answers.
-BACKEND_PREFERENCE = ("native", "pysat", "cpsat")
+#: Backends tried in order; the first that supports the rules answers (``auto``: native,
+#: with SAT for what its routing table sends there).
+BACKEND_PREFERENCE = ("auto", "pysat", "cpsat")
 #: Most logic steps a ``solve`` reply lists.
 MAX_STEPS_SHOWN = 2000
 
@@ -548,7 +549,7 @@ class EditorService:
             count_text=text,
             verdict=result.verdict.value,
             budget_exhausted=result.budget_exhausted,
-            backend=backend.name,
+            backend=backend.engine_name(),
             seconds=round(time.perf_counter() - job.started, 6),
         )
         if count == 1 and result.complete and result.solutions:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ParseError, ShapeError
+from ..errors import ParseError, ShapeError, SudokuError
 from ..geometry import Shape, shape_for_size
 from ..grid import DEFAULT_ALPHABET, Grid
 from ..puzzle import Puzzle
@@ -53,7 +53,7 @@ RULE_FIELDS = ("box", "size", "variants", "regions", "constraints")
 VALUE_FIELDS = ("givens", "values")
 
 
-class ApiError(Exception):
+class ApiError(SudokuError):
     """A request the editor refuses: an HTTP status, a short code and a message for a
     person; ``field`` names the offending request field when there is one."""
 

@@ -29,11 +29,12 @@ answer is a fact about the puzzle, so both make the same puzzles for a seed.
 
 Large grids: near-minimal 25x25 puzzles (about 42-45% of the cells given) sit where
 quasigroup completion is hardest, and single uniqueness calls there take from milliseconds
-to many seconds. The native backend's removal oracle gives each call from 16x16 up a short
-first try (a fixed number of search nodes, with the known solution's digits tried first)
-and hands the calls that need more to a SAT backend (CaDiCaL in its stable mode, phases set
-to the known solution), whose learnt clauses are far better at these; see
-``backends.native.NativeRemovalOracle`` and ``REMOVAL_FALLBACK``. Most of those calls
+to many seconds. On the default backend (``auto``) the native removal oracle gives each
+call from 16x16 up a short first try (a fixed number of search nodes, with the known
+solution's digits tried first) and hands the calls that need more to a SAT backend
+(CaDiCaL in its stable mode, phases set to the known solution), whose learnt clauses are
+far better at these; see ``backends.native.NativeRemovalOracle`` and the removal route of
+``backends.auto.ROUTES``. Most of those calls
 find a second solution, and it is far from the known one (on one 25x25 puzzle, a median
 146 of the ~330 empty cells differ), so no local search would find it. Give a budget per
 call (``budget=Budget(seconds=...)``): a call that runs out keeps its clue, so the puzzle

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 
-from ..solving import Backend, Budget
+from ..solving import DEFAULT_BACKEND, Backend, Budget
 from .engine import GenerationEngine, engine_for
 from .one_puzzle import generate_one
 from .spec import GeneratedPuzzle, GenerationSpec, parse_levels, puzzle_seed
@@ -47,7 +47,7 @@ def generate(
     *,
     count: int = 1,
     seed: int | None = None,
-    backend: Backend | str = "native",
+    backend: Backend | str = DEFAULT_BACKEND,
     jobs: int = 1,
     budget: Budget | None = None,
     level: str | Iterable[str] | None = None,
@@ -85,7 +85,7 @@ def generate(
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big") >> 1
-    from ..executor import Executor, chunks
+    from ..executor import chunks, executor_for
 
     # Small chunks keep the order-preserving stream flowing and the workers balanced.
     size = max(1, min(64, count // (jobs * 8)))
@@ -95,15 +95,15 @@ def generate(
         work: Callable[[list[int]], list[GeneratedPuzzle]] = partial(
             _make, spec, engine_for(backend, budget=budget), seed
         )
-        executor = Executor(kind="serial")
+        executor = executor_for()
         on_stop = [backend.interrupt] if isinstance(backend, Backend) else []
     else:
         if not isinstance(backend, str):
             raise ValueError("with jobs > 1 pass the backend by name (each worker loads its own)")
-        # Processes: the removal loop is Python, so threads would queue on the GIL.
-        executor = Executor(
-            kind="processes",
+        # The removal loop is Python work (threads would queue on the GIL): processes.
+        executor = executor_for(
             jobs=jobs,
+            python_work=True,
             initializer=_worker_init,
             initargs=(spec, backend, budget, seed),
         )

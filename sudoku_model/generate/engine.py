@@ -48,7 +48,7 @@ class GenerationEngine:
         self, backend: Backend, budget: Budget | None = None, *, bulk_removal: bool = True
     ) -> None:
         self.backend = backend
-        self.name = backend.name
+        self.name = backend.engine_name()  # records name the engine (auto: native)
         self.budget = DEFAULT_BUDGET if budget is None else budget
         #: False: every removal pass runs as the Python loop of the contract's default
         #: (:meth:`RemovalOracle.remove_groups`), even where the oracle has a bulk pass of

@@ -15,7 +15,7 @@ from ..errors import SearchInterrupted
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..rules import RuleSet
-from ..solving import Backend, Budget, VerdictKind
+from ..solving import DEFAULT_BACKEND, Backend, Budget, VerdictKind
 from .engine import GenerationEngine, engine_for
 from .killer import generate_killer_one
 from .shuffle import _shuffle
@@ -33,7 +33,11 @@ from .symmetry import symmetry_orbits
 
 
 def random_full_grid(
-    rules: RuleSet, *, seed: int, backend: Backend | str = "native", start: Grid | None = None
+    rules: RuleSet,
+    *,
+    seed: int,
+    backend: Backend | str = DEFAULT_BACKEND,
+    start: Grid | None = None,
 ) -> Grid | None:
     """A random complete grid of ``rules`` (extending ``start`` when given) from ``seed``,
     or None when ``start`` has no solution. Not uniform: see :mod:`sudoku_model.generate`.

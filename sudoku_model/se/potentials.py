@@ -10,6 +10,7 @@ SE's length addition to a chain's rating, and the hint a chain search makes
 
 from __future__ import annotations
 
+from ..errors import SudokuError
 from .state import BIT, CELL_REGIONS, DIGITS, POPCOUNT, REGIONS
 from .steps import SEStep
 
@@ -24,7 +25,7 @@ NAKED = 27
 NO_CAUSE = -1
 
 
-class ChainBudgetExceeded(Exception):
+class ChainBudgetExceeded(SudokuError):
     """The per-puzzle time budget ran out inside a chain search."""
 
 

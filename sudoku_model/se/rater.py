@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import SudokuError
 from . import aligned, basic, chaining, native, strong_links, unique, wings
 from .state import State
 from .steps import SEStep, apply_step
@@ -247,7 +248,7 @@ def rate_se(
     return result("rated")
 
 
-class SEBudgetExceeded(Exception):
+class SEBudgetExceeded(SudokuError):
     """The CPU budget ran out before :func:`next_step` found a step; ``er_above`` is
     the floor of the producer it was trying."""
 

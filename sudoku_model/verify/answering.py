@@ -10,6 +10,7 @@ from typing import Any
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..solving import (
+    DEFAULT_BACKEND,
     DEFAULT_BUDGET,
     Backend,
     Budget,
@@ -30,7 +31,7 @@ def _verdict_on(backend: Backend, puzzle: Puzzle, budget: Budget) -> Verdict:
     try:
         return backend.check_unique(puzzle, budget=budget)
     except UnsupportedPuzzleError as exc:
-        return Verdict(_K.UNKNOWN, puzzle, backend.name, 0.0, error=str(exc))
+        return Verdict(_K.UNKNOWN, puzzle, backend.engine_name(), 0.0, error=str(exc))
 
 
 _evidence_problem = evidence_problem  # the one check, shared with compare
@@ -40,7 +41,7 @@ def redundant_clues(
     puzzle: Puzzle,
     solution: Grid,
     *,
-    backend: str | Backend = "native",
+    backend: str | Backend = DEFAULT_BACKEND,
     budget: Budget | None = None,
 ) -> tuple[list[int], list[int]]:
     """The clues of a unique puzzle that can be removed one at a time keeping it unique.
@@ -106,7 +107,7 @@ def _malformed(
         record.line,
         None,
         _K.MALFORMED,
-        config.backend,
+        _backend(config.backend)[0].engine_name(),
         _backend(config.backend)[1] if version is None else version,
         0.0,
         error=record.error,
@@ -400,7 +401,7 @@ def _batch_results(
     answer unique), has an empty cell or changes a given is reported as a disagreement
     (a backend bug).
     """
-    name = backend.name
+    name = backend.engine_name()
     rules, indices, reason, givens, _data = group
     if reason is not None:
         for i in indices:
@@ -501,7 +502,7 @@ def _batch_results(
 def verify_puzzle(
     puzzle: Puzzle,
     *,
-    backend: str | Backend = "native",
+    backend: str | Backend = DEFAULT_BACKEND,
     cross_check: Sequence[str] = (),
     minimal: bool = False,
     budget: Budget | None = None,

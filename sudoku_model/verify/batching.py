@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
-from ..executor import Executor, chunks
+from ..executor import Executor, choose_kind, chunks, executor_for
 from ..solving import (
+    DEFAULT_BACKEND,
     DEFAULT_BUDGET,
     Backend,
     Budget,
@@ -24,6 +25,18 @@ def _solve_task(config: VerifyConfig, task: tuple[list[Any], Any]) -> Any:
     return _solve_prepared(prepared, config) if prepared is not None else None
 
 
+def _run_shape(backend: str, cross_check: Sequence[str], minimal: bool) -> dict[str, Any]:
+    """The declared properties of a run that the executor policy reads: every backend's
+    capabilities, the primitive the work goes through, whether Python work of its own
+    (a cross-check, the minimality test) runs beside the searches."""
+    caps = [_backend(name)[0].capabilities for name in (backend, *cross_check)]
+    return {
+        "fast_path": "check_unique_batch",
+        "python_work": minimal or bool(cross_check),
+        "capabilities": caps,
+    }
+
+
 def executor_kind(
     backend: str,
     *,
@@ -33,21 +46,21 @@ def executor_kind(
     dask: str | None = None,
     threads: bool | None = None,
 ) -> str:
-    """How :func:`verify_records` runs a configuration (see :mod:`sudoku_model.executor`):
-    ``dask`` when asked; threads when the backend declares ``releases_gil`` and has a batch
-    call and nothing else is computed (``threads=False`` forbids them); processes for
-    ``jobs`` > 1 otherwise; else serial.
+    """How :func:`verify_records` runs a configuration: the toolkit's one policy
+    (:func:`sudoku_model.executor.choose_kind`) over the run's declared properties.
 
     Raises:
         BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
     """
-    if dask:
-        return "dask"
-    main, _ = _backend(backend)
-    batch = main.capabilities.releases_gil and _has_batch(backend) and not cross_check
-    if batch and not minimal and threads is not False:
-        return "threads" if jobs > 1 else "serial"
-    return "processes" if jobs > 1 else "serial"
+    shape = _run_shape(backend, cross_check, minimal)
+    return choose_kind(
+        shape["capabilities"],
+        jobs=jobs,
+        dask=dask,
+        fast_path=shape["fast_path"],
+        python_work=shape["python_work"],
+        threads=threads,
+    )
 
 
 def make_executor(
@@ -60,8 +73,8 @@ def make_executor(
     threads: bool | None = None,
     in_process: bool = False,
 ) -> Executor:
-    """The executor of a verify run: the one place where verify chooses it (the kind of
-    :func:`executor_kind`; ``in_process`` keeps the work in this process, serial or
+    """The executor of a verify run (:func:`sudoku_model.executor.executor_for` over the
+    run's declared properties; ``in_process`` keeps the work in this process, serial or
     threads, for a caller that needs each result object here).
 
     Raises:
@@ -70,15 +83,15 @@ def make_executor(
         ImportError: for ``dask`` without the ``dask`` extra installed.
         ConnectionError: for a Dask scheduler that cannot be reached.
     """
-    kind = executor_kind(
-        backend, cross_check=cross_check, minimal=minimal, jobs=jobs, dask=dask, threads=threads
-    )
-    if in_process and kind in ("processes", "dask"):
-        if dask:
-            raise ValueError("the results are needed in this process: no --dask")
-        kind = "serial"
-    return Executor(
-        kind=kind, jobs=jobs, dask=dask, work_while_starting=releases_gil(backend, cross_check)
+    shape = _run_shape(backend, cross_check, minimal)
+    return executor_for(
+        shape["capabilities"],
+        jobs=jobs,
+        dask=dask,
+        fast_path=shape["fast_path"],
+        python_work=shape["python_work"],
+        threads=threads,
+        in_process=in_process,
     )
 
 
@@ -95,7 +108,7 @@ def releases_gil(backend: str, cross_check: Sequence[str] = ()) -> bool:
 def verify_records(
     records: Iterable[Any],
     *,
-    backend: str = "native",
+    backend: str = DEFAULT_BACKEND,
     cross_check: Sequence[str] = (),
     minimal: bool = False,
     budget: Budget | None = None,
@@ -235,9 +248,3 @@ def _verify_numbered_task(task: tuple[list[tuple[int, Any]], VerifyConfig]) -> l
     ``(input index, record)``."""
     chunk, config = task
     return verify_chunk([rec for _, rec in chunk], config)
-
-
-def _has_batch(name: str) -> bool:
-    """Whether the backend declares the ``check_unique_batch`` fast path."""
-    b, _ = _backend(name)
-    return "check_unique_batch" in b.capabilities.fast_paths

@@ -208,7 +208,7 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
                 if len(notes) < NOTED_MALFORMED:
                     notes.append(("malformed", str(r.error).splitlines()[0]))
             else:
-                r = _clash_result(rec, main.name, version, seconds, stats, options)
+                r = _clash_result(rec, main.engine_name(), version, seconds, stats, options)
             r.position, r.input = rec.position, lines.input
             inserts[j] = r.to_json_line()
     text = record_schema.verify_bulk_lines(
@@ -224,7 +224,7 @@ def _bulk_chunk(config: VerifyConfig, lines: _BulkLines) -> TextChunk | None:
         witnesses=answer.witnesses,
         shape=_SHAPE,
         inserts=inserts,
-        backend=main.name,
+        backend=main.engine_name(),
         version=version,
         options=options,
         seconds=seconds,

@@ -11,6 +11,7 @@ from ..errors import ParseError
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..solving import (
+    DEFAULT_BACKEND,
     DEFAULT_BUDGET,
     Budget,
     VerdictKind,
@@ -41,7 +42,7 @@ class VerifyConfig:
         canonical: also give each puzzle's canonical form (:mod:`sudoku_model.canon`).
     """
 
-    backend: str = "native"
+    backend: str = DEFAULT_BACKEND
     cross_check: tuple[str, ...] = ()
     minimal: bool = False
     budget: Budget = DEFAULT_BUDGET

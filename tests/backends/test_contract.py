@@ -211,3 +211,81 @@ def test_stats_use_the_stable_keys(backend: Backend) -> None:
     verdict = backend.check_unique(bundled("top95")[0][0])
     assert verdict.seconds > 0
     assert set(verdict.stats) & set(STAT_KEYS), verdict.stats
+
+
+# -- declared capabilities: what a backend declares is what it does ----------------------------
+def test_certification_is_declared(backend: Backend) -> None:
+    from sudoku_model.errors import NotSupported
+
+    caps = backend.capabilities
+    assert caps.certifies == (backend.certificate_refusal() is None)
+    puzzle = Puzzle.parse(".2..3....1....4.")  # unique
+    assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE
+    if not caps.certifies:
+        with pytest.raises(NotSupported, match="cannot certify"):
+            backend.certificate(puzzle.rules, puzzle.givens)
+        return
+    cert = backend.certificate(puzzle.rules, puzzle.givens)
+    assert cert.verdict is VerdictKind.UNIQUE and cert.proof is not None
+    assert cert.solution == backend.check_unique(puzzle).solution
+
+
+def test_close_frees_and_the_backend_answers_again(backend_name: str) -> None:
+    from sudoku_model.solving import get_backend
+
+    puzzle = bundled("top95")[0][0]
+    with get_backend(backend_name) as fresh:
+        first = fresh.check_unique(puzzle)
+        fresh.close()
+        again = fresh.check_unique(puzzle)
+        assert (again.kind, again.solution) == (first.kind, first.solution)
+        fresh.close()
+        fresh.close()  # closing twice is harmless
+
+
+def test_sub_solvers_are_names_the_factory_takes(backend: Backend, backend_name: str) -> None:
+    from sudoku_model.solving import get_backend
+
+    base = backend_name.partition(":")[0]
+    subs = backend.capabilities.sub_solvers
+    assert len(set(subs)) == len(subs) and all(s and ":" not in s for s in subs)
+    for sub in subs[:4]:
+        try:
+            other = get_backend(f"{base}:{sub}")
+        except ValueError as exc:  # declared but not compiled into this installation
+            assert "not available" in str(exc)
+            continue
+        assert other.name.startswith(base)
+        assert other.capabilities.sub_solvers == subs
+        other.close()
+    if not subs:
+        with pytest.raises(ValueError):
+            get_backend(f"{base}:no-such-solver")
+
+
+def test_bulk_verify_is_declared_and_agrees_with_the_batch(backend: Backend) -> None:
+    from sudoku_model.solving import PLAIN_KINDS
+
+    lines = [p.givens.to_line() for p, _ in spread(bundled("top95"), 6, seed=5)]
+    lines += ["not a puzzle", lines[0][:-1] + "."]
+    answer = backend.verify_plain_lines("\n".join(lines), len(lines))
+    assert (answer is not None) == backend.capabilities.bulk_verify
+    if answer is None:
+        return
+    rules = RuleSet.classic(Shape(3, 3))
+    plain = [line for line in lines if len(line) == 81]
+    batch = backend.check_unique_batch(rules, [bytes(Grid.parse(x).values) for x in plain])
+    kinds = [PLAIN_KINDS[code] for code in answer.codes]
+    assert kinds[-2] is None  # not a plain line: the general path reads it
+    assert [k for k in kinds if k is not None] == batch.kinds
+    assert answer.size == len(plain) and answer.evidence_ok
+
+
+def test_a_composite_names_its_engine_and_routes_by_declared_data(backend: Backend) -> None:
+    caps = backend.capabilities
+    verdict = backend.check_unique(bundled("top95")[0][0])
+    assert verdict.backend == backend.engine_name()
+    if not caps.routing:
+        assert backend.engine_name() == backend.name
+    else:
+        assert all(isinstance(line, str) and line for line in caps.routing)

@@ -1,6 +1,7 @@
-"""Large grids on the default backend: native sends the 25x25 uniqueness checks that a
-short C try does not settle to ``LARGE_GRIDS`` (CaDiCaL on the givens-simplified CNF), and
-the answers say which engine answered; smaller grids and ``route_large=False`` stay in C."""
+"""Large grids on the default backend: ``auto``'s routing table sends the 25x25 uniqueness
+checks that a short C try does not settle to its search route's engine (CaDiCaL on the
+givens-simplified CNF), and the answers say which engine answered; smaller grids, and
+``native`` alone, stay in C."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from backends.native import LARGE_GRIDS, create
+from backends.auto import ROUTES
+from backends.native import create
 from backends.sat import PySATBackend
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
 from tests.rule_instances import random_grid
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "minimal-25x25.txt"
-ROUTED = LARGE_GRIDS[1]
+ROUTED = next(route.engine for route in ROUTES if route.question == "search")
 
 
 def minimal_25() -> list[Puzzle]:
@@ -61,20 +63,23 @@ def test_counts_and_solve_on_25x25() -> None:
     assert backend.count(puzzle, limit=3).count >= 1
 
 
-def test_route_large_false_and_smaller_grids_stay_native() -> None:
+def test_native_alone_and_smaller_grids_stay_native() -> None:
     shape = Shape(5, 5)
     grid = random_grid(shape, random.Random(4))
     values = list(grid.values)
     values[0] = 0
     puzzle = Puzzle(Grid(shape, values), RuleSet.classic(shape))
-    assert create(route_large=False).check_unique(puzzle).backend == "native"
+    assert create().check_unique(puzzle).backend == "native"
+    assert get_backend("native").check_unique_batch(puzzle.rules, [bytes(values)]).backend == (
+        "native"
+    )
     # C settles an easy grid within its first try
     assert get_backend().check_unique(puzzle).backend == "native"
     assert get_backend().check_unique_batch(puzzle.rules, [bytes(values)]).backend == ROUTED
     small = Puzzle.parse("1.3..4.2.1.3..2.")
     assert get_backend().check_unique(small).backend == "native"
     with pytest.raises(ValueError, match="unknown option"):
-        create(route=True)
+        create(route_large=True)
 
 
 def test_pysat_reduces_dense_25x25_grids_by_default() -> None:

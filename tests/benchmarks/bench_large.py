@@ -16,7 +16,7 @@ symmetries of its shape (seeded; default 1, the figures quoted before issue 18's
 round; 3 gives 15 instances of the five stored 25x25 puzzles), per engine; process CPU
 time per puzzle (a SAT solver runs in this process), median and maximum, and the
 verdicts (every engine must agree). Engines: ``default`` (what ``get_backend()`` gives,
-which routes large grids, see ``backends.native``), ``native-c``
+the routing policy ``auto``, see ``backends.auto``), ``native-c``
 (the C search alone), ``pysat`` (its default: the reduced CNF from 25x25 up),
 ``pysat-full`` (the long-lived solver with the full encoding: the first call loads it and
 is timed apart), ``reduced[:SOLVER]`` (a fresh PySAT solver per puzzle
@@ -111,7 +111,7 @@ def engine(name: str) -> Backend:
     if name == "default":
         return get_backend()
     if name == "native-c":
-        return get_backend("native", route_large=False)
+        return get_backend("native")
     if name.startswith("reduced"):
         solver = name.partition(":")[2] or "cadical195"
         return PySATBackend(solver, reduce_from=4)

@@ -268,8 +268,8 @@ def test_16x16_with_the_fallback_mid_pass_matches_the_loop(monkeypatch) -> None:
     # and the pass resumes; the puzzle is the loop's.
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 20)
     spec = GenerationSpec(RuleSet.classic(Shape(4, 4)))
-    bulk = engine_for("native")
-    loop = engine_for("native", bulk_removal=False)
+    bulk = engine_for("auto")
+    loop = engine_for("auto", bulk_removal=False)
     fast = generate_one(spec, bulk, seed=31)
     assert bulk.fallback_calls > 0
     assert _record(fast) == _record(generate_one(spec, loop, seed=31))

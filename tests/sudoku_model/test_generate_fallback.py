@@ -1,5 +1,6 @@
-"""The native engine's hand-over from 16x16 up: calls whose short native first try runs
-out are answered by the SAT fallback, and the puzzle is still unique and minimal."""
+"""The default backend's hand-over from 16x16 up (``auto``'s removal route): calls whose
+short native first try runs out are answered by the SAT fallback, and the puzzle is still
+unique and minimal; ``native`` alone never hands over."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sudoku_model.generate import GenerationSpec, engine_for, generate_one
 def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal(monkeypatch) -> None:
     pytest.importorskip("pysat")
     rules = RuleSet.classic(Shape(4, 4))
-    engine = engine_for("native")
+    engine = engine_for("auto")
     # almost every solver call goes to the fallback
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 3)
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES_BY_SIZE", {})
@@ -33,17 +34,27 @@ def test_fallback_answers_keep_16x16_puzzles_unique_and_minimal(monkeypatch) -> 
 
 
 def test_small_grids_never_use_the_fallback(monkeypatch) -> None:
-    engine = engine_for("native")
+    engine = engine_for("auto")
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 1)
     generate_one(GenerationSpec(RuleSet.classic(Shape(3, 3))), engine, seed=3)
     assert engine.fallback_calls == 0
+
+
+def test_native_alone_never_hands_over(monkeypatch) -> None:
+    # native is native only: the fallback is the routing policy's (auto), not native's
+    engine = engine_for("native")
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 1)
+    monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES_BY_SIZE", {})
+    made = generate_one(GenerationSpec(RuleSet.classic(Shape(4, 4))), engine, seed=11)
+    assert engine.fallback_calls == 0
+    assert made.minimal is True
 
 
 @pytest.mark.slow
 def test_fallback_sessions_handle_symmetric_groups_and_new_grids(monkeypatch) -> None:
     pytest.importorskip("pysat")
     rules = RuleSet.classic(Shape(4, 4))
-    engine = engine_for("native")
+    engine = engine_for("auto")
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES", 3)
     monkeypatch.setattr(NativeRemovalOracle, "FIRST_TRY_NODES_BY_SIZE", {})
     native = get_backend("native")

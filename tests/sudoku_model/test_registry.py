@@ -10,6 +10,7 @@ import pytest
 
 from sudoku_model import solving
 from sudoku_model.errors import BackendNotFoundError
+from sudoku_model.solving import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,12 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_builtin_table_is_pyprojects_entry_points() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     declared = project["entry-points"][solving.ENTRY_POINT_GROUP]
-    assert declared == solving._BUILTIN
+    assert declared == registry._BUILTIN
 
 
 def test_builtin_table_matches_the_installed_entry_points() -> None:
-    eps = solving._entry_points()
-    for name, target in solving._BUILTIN.items():
+    eps = registry._entry_points()
+    for name, target in registry._BUILTIN.items():
+        assert name in eps, f"{name}: reinstall the package (its metadata predates it)"
         assert eps[name].value == target
 
 
@@ -30,8 +32,8 @@ def test_a_builtin_name_does_not_scan_the_entry_points(monkeypatch: pytest.Monke
     def scan() -> dict[str, object]:
         raise AssertionError("scanned")
 
-    monkeypatch.setattr(solving, "_entry_points", scan)
-    for name in ("native", "c", "pysat:glucose4", "cpsat", "logic"):
+    monkeypatch.setattr(registry, "_entry_points", scan)
+    for name in ("auto", "native", "c", "pysat:glucose4", "cpsat", "logic"):
         assert solving.get_backend(name) is not None
     with pytest.raises(AssertionError, match="scanned"):
         solving.get_backend("no-such-backend")

@@ -1,0 +1,358 @@
+"""The ``auto`` backend: the toolkit's routing policy, a composite of engines.
+
+``auto`` is no solver. It answers every question with the ``native`` engine (the C
+backtracker), except where its routing table (:data:`ROUTES`) names another engine for a
+question on a grid size: there the other engine answers, after a short native try where
+the route says so. It is the command line's default backend
+(:data:`sudoku_model.solving.DEFAULT_BACKEND`); ``sudoku backends`` prints its table.
+
+The table (data, read by :meth:`AutoBackend._route`; nothing else in the toolkit chooses
+an engine by grid size):
+
+* ``search`` from 25x25 up, plain rules (units and "different" pairs; rule sets with
+  constraint rules stay native): ``pysat:cadical195`` on the puzzle's givens-simplified
+  CNF (``reduce_from=16``, see ``backends.sat.ReducedCNF``). Uniqueness checks, solve
+  calls and counts up to 2 first get a native try of ``first_try_nodes`` (2,000) nodes:
+  a sparse grid (two solutions at once) or one with many clues ends in C within
+  milliseconds, where building its reduced CNF would take seconds; what the try does not
+  settle goes to the engine. A batch goes to the engine whole. A backtracker without
+  learning answers ``unknown`` after 60 s and ~9.5M nodes on minimal 25x25 puzzles;
+  CaDiCaL proves the stored ones unique in 0.3-6 s CPU (tests/benchmarks/bench_large.py).
+* ``removal`` from 16x16 up (any rules): the native removal oracle, composed with the
+  removal oracle of ``pysat:cadical195`` as its fallback (a
+  :data:`backends.native.FallbackOracle`) for the calls its short first try does not
+  settle. The engine's options: ``backends.sat.CADICAL_TUNING`` plus ``stabilizeonly``
+  (these calls mostly look for a second solution, where CaDiCaL's stable mode needs half
+  the conflicts: 39 s instead of 58 s on the 220 fallback calls of one 25x25 puzzle); a
+  grid's first 8 fallback calls go to the shared solver, later ones to a solver of the
+  grid's own (``removal_session_after``); from 25x25 each call loads the givens' reduced
+  CNF (``reduce_from=25``).
+
+Every answer names the engine that gave it (a verdict's ``backend`` is ``native`` or
+``pysat:cadical195``); :meth:`AutoBackend.engine_name` is ``native``, the name records
+carry where no engine's answer names one. An engine that is not installed (no
+python-sat) leaves its questions to native. Engines of a route are made once per thread
+(their solvers are not thread-safe) by name, through the registry: ``auto`` composes
+backends, it implements none. :meth:`AutoBackend.interrupt` stops every engine it
+started; :meth:`AutoBackend.close` frees them.
+
+>>> from sudoku_model import Puzzle
+>>> backend = create()
+>>> backend.check_unique(Puzzle.parse(".2..3....1....4.")).backend
+'native'
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
+
+from sudoku_model.errors import (
+    BackendNotFoundError,
+    BackendUnavailableError,
+    UnsupportedPuzzleError,
+)
+from sudoku_model.grid import Grid
+from sudoku_model.puzzle import Puzzle
+from sudoku_model.rules import RuleSet
+from sudoku_model.solving import (
+    DEFAULT_BUDGET,
+    Backend,
+    Budget,
+    BulkColumns,
+    CountResult,
+    RemovalOracle,
+    SearchOutcome,
+    SolutionIterator,
+    SolveResult,
+    SolveStatus,
+    UniqueBatch,
+    Verdict,
+    VerdictKind,
+    get_backend,
+)
+
+from .native import NativeBackend
+
+__all__ = ["AutoBackend", "PRIMARY", "ROUTES", "Route", "create"]
+
+#: The engine that answers whatever no route takes.
+PRIMARY = "native"
+
+
+@dataclass(frozen=True, eq=False)
+class Route:
+    """One rule of the routing table: ``question`` (``search``: uniqueness checks, solve
+    calls, counts up to 2 and batches; ``removal``: the removal oracle's hard calls) on
+    grids of ``min_size`` and up goes to the backend ``engine`` made with ``options``.
+    ``first_try_nodes``: the native search nodes a single search gets first (None: the
+    engine answers at once). ``plain_rules_only``: rule sets with constraint rules
+    (killer cages, dots...) stay native."""
+
+    question: str
+    min_size: int
+    engine: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    first_try_nodes: int | None = None
+    plain_rules_only: bool = True
+
+    def applies(self, question: str, rules: RuleSet) -> bool:
+        """Whether this route takes ``question`` on ``rules``."""
+        return (
+            question == self.question
+            and rules.shape.size >= self.min_size
+            and not (self.plain_rules_only and rules.constraint_rules)
+        )
+
+    def describe(self) -> str:
+        """The route in words (``sudoku backends``)."""
+        n = self.min_size
+        rules = "plain rules" if self.plain_rules_only else "any rules"
+        first = (
+            f" after a native try of {self.first_try_nodes:,} nodes"
+            if self.first_try_nodes is not None
+            else ""
+        )
+        what = {
+            "search": "uniqueness, solve and counts up to 2 (batches whole)",
+            "removal": "removal calls a short native try does not settle",
+        }[self.question]
+        return f"{what}, {n}x{n} and up, {rules}: {self.engine}{first}"
+
+
+#: The routing table, read in order; what no route takes goes to :data:`PRIMARY`.
+ROUTES: tuple[Route, ...] = (
+    Route("search", 25, "pysat:cadical195", {"reduce_from": 16}, first_try_nodes=2000),
+    Route(
+        "removal",
+        16,
+        "pysat:cadical195",
+        {
+            "solver_options": {"eagersubsume": 0, "shrinkreap": 0, "chrono": 0, "stabilizeonly": 1},
+            "removal_session_after": 8,
+            "reduce_from": 25,
+        },
+        plain_rules_only=False,
+    ),
+)
+
+
+def create(sub: str | None = None, **options: Any) -> AutoBackend:
+    """The factory registered under the entry point ``auto``.
+
+    Options: ``fast`` (default True) is the native engine's (False forces its generic
+    path).
+
+    Raises:
+        ValueError: for a sub-solver name (auto has none) or an unknown option.
+    """
+    if sub:
+        raise ValueError(f"the auto backend has no sub-solver; got {sub!r}")
+    unknown = set(options) - {"fast"}
+    if unknown:
+        raise ValueError(f"unknown option(s) for the auto backend: {', '.join(sorted(unknown))}")
+    return AutoBackend(fast=bool(options.get("fast", True)))
+
+
+class AutoBackend(Backend):
+    """The routing policy over native and the engines of :data:`ROUTES` (see the module
+    docstring)."""
+
+    name = "auto"
+    capabilities = replace(
+        NativeBackend.capabilities,
+        notes="routing policy: native, with the engines of its routing table for what "
+        "native answers slowly; every answer names the engine that gave it",
+        routing=tuple(route.describe() for route in ROUTES),
+    )
+
+    def __init__(self, *, fast: bool = True, routes: Sequence[Route] = ROUTES) -> None:
+        self.routes = tuple(routes)
+        self._native = NativeBackend(fast=fast)
+        self._local = threading.local()  # each thread's engines, by route
+        self._engines: list[Backend] = []  # every engine started, for interrupt and close
+        self._lock = threading.Lock()
+
+    # -- the policy ----------------------------------------------------------------------
+    def _route(self, question: str, rules: RuleSet) -> Route | None:
+        for route in self.routes:
+            if route.applies(question, rules):
+                return route
+        return None
+
+    def _engine(self, route: Route) -> Backend | None:
+        """This thread's engine of ``route``, made at first use; None when it is not
+        installed (then native answers)."""
+        table: dict[Route, Backend | None] = self._local.__dict__.setdefault("table", {})
+        if route in table:
+            return table[route]
+        try:
+            engine: Backend | None = get_backend(route.engine, **route.options)
+        except (BackendNotFoundError, BackendUnavailableError):
+            engine = None
+        table[route] = engine
+        if engine is not None:
+            with self._lock:
+                self._engines.append(engine)
+            if self._interrupted:
+                engine.interrupt()
+        return engine
+
+    def _routed(self, question: str, rules: RuleSet) -> tuple[Route, Backend] | None:
+        route = self._route(question, rules)
+        if route is None:
+            return None
+        engine = self._engine(route)
+        return None if engine is None else (route, engine)
+
+    @staticmethod
+    def _first_try(route: Route, budget: Budget | None) -> Budget:
+        budget = DEFAULT_BUDGET if budget is None else budget
+        nodes = route.first_try_nodes or 0
+        return replace(budget, nodes=nodes if budget.nodes is None else min(nodes, budget.nodes))
+
+    # -- identity, interruption, resources -----------------------------------------------
+    def version(self) -> str:
+        return self._native.version()
+
+    def engine_name(self) -> str:
+        """``native``: the engine of every question no route takes."""
+        return self._native.name
+
+    def interrupt(self) -> None:
+        """Stop every search in flight: native's and those of every engine this backend
+        started, in any thread. Only sets flags: safe in a signal handler."""
+        super().interrupt()
+        self._native.interrupt()
+        for engine in tuple(self._engines):
+            engine.interrupt()
+
+    def clear_interrupt(self) -> None:
+        super().clear_interrupt()
+        self._native.clear_interrupt()
+        for engine in tuple(self._engines):
+            engine.clear_interrupt()
+
+    def close(self) -> None:
+        """Close native and every engine this backend started (a later call starts them
+        again)."""
+        self._native.close()
+        with self._lock:
+            engines, self._engines = self._engines, []
+            self._local = threading.local()
+        for engine in engines:
+            engine.close()
+
+    # -- the four questions --------------------------------------------------------------
+    def _search(self, puzzle: Puzzle, *, limit: int, budget: Budget) -> SearchOutcome:
+        return self._native._search(puzzle, limit=limit, budget=budget)
+
+    def check_unique(
+        self, puzzle: Puzzle, *, solution: Grid | None = None, budget: Budget | None = None
+    ) -> Verdict:
+        """See the base class; a routed question that native's first try leaves
+        ``unknown`` goes to the route's engine (the verdict names the engine)."""
+        routed = self._routed("search", puzzle.rules)
+        if routed is None:
+            return self._native.check_unique(puzzle, solution=solution, budget=budget)
+        route, engine = routed
+        if route.first_try_nodes is not None:
+            first = self._native.check_unique(
+                puzzle, solution=solution, budget=self._first_try(route, budget)
+            )
+            if first.kind is not VerdictKind.UNKNOWN:
+                return first
+            self._check_interrupt()
+        return engine.check_unique(puzzle, solution=solution, budget=budget)
+
+    def solve(self, puzzle: Puzzle, *, budget: Budget | None = None) -> SolveResult:
+        """See the base class; routed as :meth:`check_unique`."""
+        routed = self._routed("search", puzzle.rules)
+        if routed is None:
+            return self._native.solve(puzzle, budget=budget)
+        route, engine = routed
+        if route.first_try_nodes is not None:
+            first = self._native.solve(puzzle, budget=self._first_try(route, budget))
+            if first.status is not SolveStatus.UNKNOWN:
+                return first
+            self._check_interrupt()
+        return engine.solve(puzzle, budget=budget)
+
+    def count(self, puzzle: Puzzle, *, limit: int, budget: Budget | None = None) -> CountResult:
+        """See the base class; counts up to 2 are routed as :meth:`check_unique`, longer
+        ones stay native (enumerating by blocking clauses is no match for C)."""
+        routed = self._routed("search", puzzle.rules) if limit <= 2 else None
+        if routed is None:
+            return self._native.count(puzzle, limit=limit, budget=budget)
+        route, engine = routed
+        if route.first_try_nodes is not None:
+            first = self._native.count(puzzle, limit=limit, budget=self._first_try(route, budget))
+            if first.complete or first.count >= limit:
+                return first
+            self._check_interrupt()
+        return engine.count(puzzle, limit=limit, budget=budget)
+
+    def solutions(
+        self, puzzle: Puzzle, *, limit: int | None = None, budget: Budget | None = None
+    ) -> SolutionIterator:
+        """See the base class: native's resumable C search."""
+        return self._native.solutions(puzzle, limit=limit, budget=budget)
+
+    # -- the primitives --------------------------------------------------------------------
+    def check_unique_batch(
+        self,
+        rules: RuleSet,
+        givens: bytes | Sequence[bytes],
+        *,
+        budget: Budget | None = None,
+    ) -> UniqueBatch:
+        """See the base class; a routed batch goes to the route's engine whole."""
+        self._require_rules(rules)
+        routed = self._routed("search", rules)
+        if routed is None:
+            return self._native.check_unique_batch(rules, givens, budget=budget)
+        return routed[1].check_unique_batch(rules, givens, budget=budget)
+
+    def removal_oracle(
+        self, rules: RuleSet, solution: Grid, *, budget: Budget | None = None
+    ) -> RemovalOracle:
+        """Native's removal oracle, composed with the removal route's engine as its
+        fallback where a route takes the rules."""
+        route = self._route("removal", rules)
+        if route is None:
+            return self._native.removal_oracle(rules, solution, budget=budget)
+        return self._native.removal_oracle(
+            rules, solution, budget=budget, fallback=partial(self._fallback_oracle, route)
+        )
+
+    def _fallback_oracle(
+        self, route: Route, rules: RuleSet, solution: Grid, budget: Budget
+    ) -> RemovalOracle | None:
+        engine = self._engine(route)
+        if engine is None:
+            return None
+        try:
+            return engine.removal_oracle(rules, solution, budget=budget)
+        except UnsupportedPuzzleError:  # its rule kinds: native goes on alone
+            return None
+
+    def random_solution(
+        self,
+        rules: RuleSet,
+        rng: random.Random,
+        *,
+        start: Grid | None = None,
+        budget: Budget | None = None,
+    ) -> Grid | None:
+        """Native's (see :meth:`backends.native.NativeBackend.random_solution`)."""
+        return self._native.random_solution(rules, rng, start=start, budget=budget)
+
+    def verify_plain_lines(
+        self, text: str, count: int, *, budget: Budget | None = None
+    ) -> BulkColumns | None:
+        """Native's bulk path (plain classic 9x9 lines: no route takes them)."""
+        return self._native.verify_plain_lines(text, count, budget=budget)

@@ -30,7 +30,9 @@
  * solve_body below) is compiled once per instruction set by including this file into
  * itself with C9_VARIANT set: "c" (plain C: what non-x86 machines run, kept on x86 so
  * that it is tested there), "sse2" (any x86_64), "popcnt" (SSE4.2 + popcnt) and "avx2"
- * (AVX2, BMI1/2, popcnt), the latter two through __attribute__((target)). c9_init picks
+ * (AVX2, BMI1/2, popcnt), the latter two through __attribute__((target)). Each variant is
+ * one row of one table (C9_ISAS: its settings, target attribute and CPU test), from which
+ * its instantiation, its dispatch entry and its CPU check follow. c9_init picks
  * the best one the running CPU supports (__builtin_cpu_supports); the environment
  * variable SUDOKU_NATIVE_ISA=c|sse2|popcnt|avx2 read at that moment, or c9_set_isa,
  * chooses a lower one. Every variant runs the same algorithm: same counts, solutions,
@@ -369,104 +371,89 @@ typedef int (*c9_solve_fn)(const uint8_t *, const int32_t *, int, const uint8_t 
 #define C9_CAT2(a, b) a##_##b
 #define C9_CAT(a, b) C9_CAT2(a, b)
 #define C9_FN(name) C9_CAT(name, C9_VARIANT)
+#define C9_JOIN2(a, b) a##b
+#define C9_JOIN(a, b) C9_JOIN2(a, b)
 
-#define C9_VARIANT c
-#define C9_SIMD 0
-#define C9_POPCNT 0
-#define C9_AVX2 0
-#define C9_BITALG 0
-#define C9_FIRST_AVX2 0
-#define C9_TARGET
-#include "classic9.c"
-#undef C9_VARIANT
-#undef C9_SIMD
-#undef C9_POPCNT
-#undef C9_AVX2
-#undef C9_BITALG
-#undef C9_FIRST_AVX2
-#undef C9_TARGET
-
+/* The instruction sets, lowest first, one row each: X(name, simd, popcnt, avx2, bitalg,
+ * borrow, target, cpu). Everything per variant follows from its row: the settings its
+ * search is compiled with (C9_SIMD ... C9_TARGET below), its entry in the dispatch table
+ * (c9_variants) and the test of the running CPU (c9_choose_isa).
+ *   name    SUDOKU_NATIVE_ISA's value and the suffix of the variant's functions
+ *   simd    the band-wide steps in SSE2
+ *   popcnt  the popcnt instruction (else a bit count in plain C)
+ *   avx2    the box/band search's 256-bit steps as AVX2 instructions
+ *   bitalg  its word shuffles and per-lane popcounts as AVX-512 instructions
+ *   borrow  1: runs the avx2 variant's first search instead of compiling its own, which
+ *           measures slower (multi-solution list, plain C harness: 0.92-0.97 of the avx2
+ *           speed)
+ *   target  the function attribute the variant's code is compiled with
+ *   cpu     whether the running CPU can run it (evaluated once, by c9_choose_isa) */
+#define C9_CPU(feature) __builtin_cpu_supports(feature)
+#define C9_ISA_c(X) X(c, 0, 0, 0, 0, 0, , 1)
+#define C9_ISA_sse2(X) X(sse2, 1, 0, 0, 0, 0, , 1)
+#define C9_ISA_popcnt(X)                                                                   \
+    X(popcnt, 1, 1, 0, 0, 0, __attribute__((target("popcnt,sse4.2"))),                     \
+      C9_CPU("popcnt") && C9_CPU("sse4.2"))
+#define C9_ISA_avx2(X)                                                                     \
+    X(avx2, 1, 1, 1, 0, 0, __attribute__((target("popcnt,sse4.2,avx2,bmi,bmi2"))),         \
+      C9_CPU("popcnt") && C9_CPU("sse4.2") && C9_CPU("avx2") && C9_CPU("bmi") &&            \
+          C9_CPU("bmi2"))
+#define C9_ISA_avx512(X)                                                                   \
+    X(avx512, 1, 1, 1, 1, 1,                                                               \
+      __attribute__((target(                                                               \
+          "popcnt,sse4.2,avx2,bmi,bmi2,avx512f,avx512vl,avx512bw,avx512bitalg"))),        \
+      C9_CPU("popcnt") && C9_CPU("sse4.2") && C9_CPU("avx2") && C9_CPU("bmi") &&            \
+          C9_CPU("bmi2") && C9_CPU("avx512f") && C9_CPU("avx512vl") &&                    \
+          C9_CPU("avx512bw") && C9_CPU("avx512bitalg"))
+/* The rows this machine builds (plain C only where it is no x86_64). */
 #if C9_X86
-#define C9_VARIANT sse2
-#define C9_SIMD 1
-#define C9_POPCNT 0
-#define C9_AVX2 0
-#define C9_BITALG 0
-#define C9_FIRST_AVX2 0
-#define C9_TARGET
-#include "classic9.c"
-#undef C9_VARIANT
-#undef C9_SIMD
-#undef C9_POPCNT
-#undef C9_AVX2
-#undef C9_BITALG
-#undef C9_FIRST_AVX2
-#undef C9_TARGET
-
-#define C9_VARIANT popcnt
-#define C9_SIMD 1
-#define C9_POPCNT 1
-#define C9_AVX2 0
-#define C9_BITALG 0
-#define C9_FIRST_AVX2 0
-#define C9_TARGET __attribute__((target("popcnt,sse4.2")))
-#include "classic9.c"
-#undef C9_VARIANT
-#undef C9_SIMD
-#undef C9_POPCNT
-#undef C9_AVX2
-#undef C9_BITALG
-#undef C9_FIRST_AVX2
-#undef C9_TARGET
-
-#define C9_VARIANT avx2
-#define C9_SIMD 1
-#define C9_POPCNT 1
-#define C9_AVX2 1
-#define C9_BITALG 0
-#define C9_FIRST_AVX2 0
-#define C9_TARGET __attribute__((target("popcnt,sse4.2,avx2,bmi,bmi2")))
-#include "classic9.c"
-#undef C9_VARIANT
-#undef C9_SIMD
-#undef C9_POPCNT
-#undef C9_AVX2
-#undef C9_BITALG
-#undef C9_FIRST_AVX2
-#undef C9_TARGET
-
-#define C9_VARIANT avx512
-#define C9_SIMD 1
-#define C9_POPCNT 1
-#define C9_AVX2 1
-#define C9_BITALG 1
-#define C9_FIRST_AVX2 1
-#define C9_TARGET __attribute__((target("popcnt,sse4.2,avx2,bmi,bmi2,avx512f,avx512vl,avx512bw,avx512bitalg")))
-#include "classic9.c"
-#undef C9_VARIANT
-#undef C9_SIMD
-#undef C9_POPCNT
-#undef C9_AVX2
-#undef C9_BITALG
-#undef C9_FIRST_AVX2
-#undef C9_TARGET
+#define C9_ISAS(X) C9_ISA_c(X) C9_ISA_sse2(X) C9_ISA_popcnt(X) C9_ISA_avx2(X) C9_ISA_avx512(X)
+#else
+#define C9_ISAS(X) C9_ISA_c(X)
 #endif
 
-/* The variants, lowest first; `usable` is filled by c9_init. */
+/* The columns of a row, and those of the variant being compiled (C9_VARIANT). */
+#define C9_COL_SIMD(n, simd, pc, avx2, bitalg, borrow, target, cpu) simd
+#define C9_COL_POPCNT(n, simd, pc, avx2, bitalg, borrow, target, cpu) pc
+#define C9_COL_AVX2(n, simd, pc, avx2, bitalg, borrow, target, cpu) avx2
+#define C9_COL_BITALG(n, simd, pc, avx2, bitalg, borrow, target, cpu) bitalg
+#define C9_COL_BORROW(n, simd, pc, avx2, bitalg, borrow, target, cpu) borrow
+#define C9_COL_TARGET(n, simd, pc, avx2, bitalg, borrow, target, cpu) target
+#define C9_ROW(column) C9_JOIN(C9_ISA_, C9_VARIANT)(column)
+#define C9_SIMD C9_ROW(C9_COL_SIMD)
+#define C9_POPCNT C9_ROW(C9_COL_POPCNT)
+#define C9_AVX2 C9_ROW(C9_COL_AVX2)
+#define C9_BITALG C9_ROW(C9_COL_BITALG)
+#define C9_FIRST_AVX2 C9_ROW(C9_COL_BORROW)
+#define C9_TARGET C9_ROW(C9_COL_TARGET)
+
+/* One instantiation per row of C9_ISAS (the preprocessor cannot generate an #include; a
+ * row without its instantiation, or the reverse, does not compile). The variant section
+ * ends by undefining C9_VARIANT. */
+#define C9_VARIANT c
+#include "classic9.c"
+#if C9_X86
+#define C9_VARIANT sse2
+#include "classic9.c"
+#define C9_VARIANT popcnt
+#include "classic9.c"
+#define C9_VARIANT avx2
+#include "classic9.c"
+#define C9_VARIANT avx512
+#include "classic9.c"
+#endif
+
+/* The dispatch table, lowest first, from the rows; `usable` is filled by c9_init. */
+#define C9_PICK_0(own, avx2) own
+#define C9_PICK_1(own, avx2) avx2
+#define C9_ENTRY(n, simd, pc, avx2, bitalg, borrow, target, cpu)                            \
+    {#n, C9_JOIN(C9_PICK_, borrow)(solve_body_##n, solve_body_avx2), count_body_##n, 0},
 static struct {
     const char *name;
     c9_solve_fn fn;
     c9_solve_fn count;  /* the box/band search, or fn where the compiler lacks it */
     int usable;
-} c9_variants[] = {
-    {"c", solve_body_c, count_body_c, 1},
-#if C9_X86
-    {"sse2", solve_body_sse2, count_body_sse2, 1},
-    {"popcnt", solve_body_popcnt, count_body_popcnt, 0},
-    {"avx2", solve_body_avx2, count_body_avx2, 0},
-    {"avx512", solve_body_avx2, count_body_avx512, 0},
-#endif
-};
+} c9_variants[] = {C9_ISAS(C9_ENTRY)};
 #define C9_NVARIANTS ((int)(sizeof c9_variants / sizeof c9_variants[0]))
 static int c9_current = C9_NVARIANTS - 1 - 3 * C9_X86;  /* sse2 on x86_64, else c */
 
@@ -483,19 +470,14 @@ int c9_set_isa(const char *name)
 
 const char *c9_isa(void) { return c9_variants[__atomic_load_n(&c9_current, __ATOMIC_RELAXED)].name; }
 
+#define C9_USABLE(n, simd, pc, avx2, bitalg, borrow, target, cpu) c9_variants[k++].usable = (cpu);
 static void c9_choose_isa(void)
 {
 #if C9_X86
     __builtin_cpu_init();
-    int popcnt = __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("sse4.2");
-    c9_variants[2].usable = popcnt;
-    c9_variants[3].usable = popcnt && __builtin_cpu_supports("avx2") &&
-                            __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
-    c9_variants[4].usable = c9_variants[3].usable && __builtin_cpu_supports("avx512f") &&
-                            __builtin_cpu_supports("avx512vl") &&
-                            __builtin_cpu_supports("avx512bw") &&
-                            __builtin_cpu_supports("avx512bitalg");
 #endif
+    int k = 0;
+    C9_ISAS(C9_USABLE)
     int best = 0;
     for (int k = 0; k < C9_NVARIANTS; k++)
         if (c9_variants[k].usable) best = k;
@@ -1255,4 +1237,5 @@ C9_TARGET static int C9_FN(count_body)(const uint8_t *givens, const int32_t *for
 #endif
 
 #undef C9_OLD
+#undef C9_VARIANT
 #endif /* C9_VARIANT */

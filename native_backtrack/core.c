@@ -18,6 +18,19 @@
 #include "nb.h"
 #include "nb_capi.h"
 
+/* The same sources build two modules: native_backtrack._core (the product) and, with
+ * NB_TESTING defined, native_backtrack._testing: the same API plus the hooks the tests
+ * and benchmarks drive (a failing allocation, the classic 9x9 instruction set), which
+ * the product leaves out. Each module is its own copy, with its own process-wide state
+ * (stop flag, instruction set). */
+#ifdef NB_TESTING
+#define NB_MODULE "native_backtrack._testing"
+#define NB_MODULE_INIT PyInit__testing
+#else
+#define NB_MODULE "native_backtrack._core"
+#define NB_MODULE_INIT PyInit__core
+#endif
+
 #ifndef C9_ENABLED
 #define C9_ENABLED 1
 #endif
@@ -1183,7 +1196,7 @@ PyDoc_STRVAR(Model_doc,
 
 static PyTypeObject ModelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "native_backtrack._core.Model",
+    .tp_name = NB_MODULE ".Model",
     .tp_basicsize = sizeof(ModelObject),
     .tp_dealloc = (destructor)Model_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1282,7 +1295,7 @@ static PyGetSetDef Search_getset[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "native_backtrack._core.Search",
+    .tp_name = NB_MODULE ".Search",
     .tp_basicsize = sizeof(SearchObject),
     .tp_dealloc = (destructor)Search_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1321,8 +1334,9 @@ static PyObject *mod_interrupted(PyObject *mod, PyObject *unused)
     return PyBool_FromLong(nb_interrupted());
 }
 
+#ifdef NB_TESTING
 PyDoc_STRVAR(fail_allocation_after_doc,
-"_fail_allocation_after(k) -> None\n\n"
+"fail_allocation_after(k) -> None\n\n"
 "For tests: after k more successful allocations of the search code, the next one fails\n"
 "(once); k < 0 disarms.");
 
@@ -1335,22 +1349,24 @@ static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
 }
 
 PyDoc_STRVAR(c9_isa_doc,
-"_c9_isa(name=None, /) -> str\n\n"
+"c9_isa(name=None, /) -> str\n\n"
 "For tests and benchmarks: the instruction set of the classic 9x9 search ('c', 'sse2',\n"
 "'popcnt', 'avx2'; see classic9.c). With a name, switch to it first; ValueError when the\n"
-"name is unknown or this CPU cannot run it.");
+"name is unknown or this CPU cannot run it. The environment variable SUDOKU_NATIVE_ISA\n"
+"chooses the same way, when a module loads.");
 
 static PyObject *mod_c9_isa(PyObject *mod, PyObject *args)
 {
     const char *name = NULL;
-    if (!PyArg_ParseTuple(args, "|z:_c9_isa", &name)) return NULL;
+    if (!PyArg_ParseTuple(args, "|z:c9_isa", &name)) return NULL;
     if (name && !c9_set_isa(name)) {
-        PyErr_Format(PyExc_ValueError, "_c9_isa: %s: unknown, or not supported by this CPU",
+        PyErr_Format(PyExc_ValueError, "c9_isa: %s: unknown, or not supported by this CPU",
                      name);
         return NULL;
     }
     return PyUnicode_FromString(c9_isa());
 }
+#endif /* NB_TESTING */
 
 PyDoc_STRVAR(grid_values_doc,
 "grid_values(cells, /) -> tuple[int, ...]\n\n"
@@ -1381,8 +1397,6 @@ static PyObject *mod_grid_values(PyObject *mod, PyObject *arg)
     return t;
 }
 
-PyObject *nb_py_minlex9(PyObject *self, PyObject *arg);       /* minlex.c */
-PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg); /* minlex.c */
 /* The search for the other extension modules of the package (nb_capi.h): the bulk reader
  * (_bulk) calls it through this capsule, sharing the stop flag. */
 static int capi_interrupted(void) { return nb_interrupted(); }
@@ -1390,26 +1404,29 @@ static const nb_capi capi_table = {NB_CAPI_VERSION, nb_model_prepare, nb_solve, 
                                    capi_interrupted};
 
 static PyMethodDef module_methods[] = {
-    {"minlex9", nb_py_minlex9, METH_O,
-     "minlex9(cells) -> (canonical, automorphisms, transpose, rows, cols, digits)"},
-    {"minlex9_batch", nb_py_minlex9_batch, METH_O,
-     "minlex9_batch(cells) -> (canonical, automorphism counts), 81 values per grid"},
     {"grid_values", mod_grid_values, METH_O, grid_values_doc},
     {"interrupt", mod_interrupt, METH_NOARGS, interrupt_doc},
     {"clear_interrupt", mod_clear_interrupt, METH_NOARGS, clear_interrupt_doc},
     {"interrupted", mod_interrupted, METH_NOARGS, interrupted_doc},
-    {"_fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
-    {"_c9_isa", mod_c9_isa, METH_VARARGS, c9_isa_doc},
+#ifdef NB_TESTING
+    {"fail_allocation_after", mod_fail_allocation_after, METH_O, fail_allocation_after_doc},
+    {"c9_isa", mod_c9_isa, METH_VARARGS, c9_isa_doc},
+#endif
     {NULL}
 };
 
 static struct PyModuleDef coremodule = {
-    PyModuleDef_HEAD_INIT, "native_backtrack._core",
+    PyModuleDef_HEAD_INIT, NB_MODULE,
+#ifdef NB_TESTING
+    "The native backtracker built with its test hooks (for tests and benchmarks only;\n"
+    "the toolkit uses native_backtrack._core).",
+#else
     "Compiled backtracking Sudoku solver (see native_backtrack for the typed wrapper).",
+#endif
     -1, module_methods,
 };
 
-PyMODINIT_FUNC PyInit__core(void)
+PyMODINIT_FUNC NB_MODULE_INIT(void)
 {
     c9_init();
     if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;

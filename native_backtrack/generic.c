@@ -29,6 +29,7 @@
 
 int nb_interrupt_flag = 0;
 
+#ifdef NB_TESTING
 /* Fault injection for the tests: allocations left before one fails (< 0: never). */
 static long fail_countdown = -1;
 
@@ -39,6 +40,9 @@ static int allocation_fails(void)
     if (__atomic_load_n(&fail_countdown, __ATOMIC_RELAXED) < 0) return 0;
     return __atomic_fetch_sub(&fail_countdown, 1, __ATOMIC_SEQ_CST) == 0;
 }
+#else
+#define allocation_fails() 0
+#endif
 
 void *nb_malloc(size_t size) { return allocation_fails() ? NULL : malloc(size); }
 void *nb_calloc(size_t count, size_t size)

@@ -48,15 +48,18 @@ static inline void nb_clear_interrupt(void)
 }
 static inline int nb_interrupted(void) { return __atomic_load_n(&nb_interrupt_flag, __ATOMIC_RELAXED); }
 
-/* Allocation of the search code (generic.c): libc, behind one door so that tests can make
- * the k-th allocation from now fail (nb_fail_allocation_after) and check that running out
- * of memory is reported as such. */
+/* Allocation of the search code (generic.c): libc, behind one door so that the test build
+ * (NB_TESTING, the module native_backtrack._testing) can make the k-th allocation from
+ * now fail (nb_fail_allocation_after) and check that running out of memory is reported as
+ * such. */
 void *nb_malloc(size_t size);
 void *nb_calloc(size_t count, size_t size);
 void *nb_realloc(void *ptr, size_t size);
 void nb_free(void *ptr);
+#ifdef NB_TESTING
 /* After `k` more successful allocations the next one fails (once); k < 0 disarms. */
 void nb_fail_allocation_after(long k);
+#endif
 
 typedef struct {
     int n;            /* digits 1..n */
@@ -213,10 +216,6 @@ int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
  * search in flight keeps the variant it started with. */
 const char *c9_isa(void);
 int c9_set_isa(const char *name);
-
-/* minlex.c: canonical form of a 9x9 grid; returns the automorphism count. */
-uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
-                    uint8_t *cols, uint8_t *digits);
 
 /* removal.c: generic.c's randomised search for the classic 9x9 model, the same draws and
  * states with fixed sizes (random full grids for the generator). From the state that

@@ -16,11 +16,10 @@ are equivalent exactly when their canonical forms are equal.
 >>> c.transform.apply(g) == c.grid
 True
 
-Layering exception: this is the one module of ``sudoku_model`` that imports
-``native_backtrack``, lazily and only as an optional accelerator for 9x9 (the C code in
-``native_backtrack/minlex.c``). The pure-Python search below is exact for every shape and is
-the reference the C code is tested against; without the extension everything still works,
-slower.
+For 9x9 the compiled minlex (``sudoku_model._minlex``, built from ``sudoku_model/minlex.c``)
+is an optional accelerator, imported lazily. The pure-Python search below is exact for
+every shape and is the reference the C code is tested against; without the extension
+everything still works, slower.
 
 Only classic rules are canonicalised: a variant (diagonals, windoku, anti-knight, jigsaw...)
 has a smaller symmetry group of its own, so :class:`CanonVariantError` is raised rather than
@@ -227,13 +226,13 @@ _native: Any = None
 
 
 def native_available() -> bool:
-    """True when the compiled 9x9 minlex (``native_backtrack._core.minlex9``) loads."""
+    """True when the compiled 9x9 minlex (``sudoku_model._minlex``) loads."""
     global _native
     if _native is None:
         try:
-            from native_backtrack import _core
+            from . import _minlex
 
-            _native = _core if hasattr(_core, "minlex9") else False
+            _native = _minlex
         except ImportError:
             _native = False
     return bool(_native)

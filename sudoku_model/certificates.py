@@ -20,7 +20,7 @@ the solver nor ``backends/cnf.py``: it rebuilds every clause from the puzzle wit
 :mod:`sudoku_model.certcnf` (a small encoder of its own), compares with the shipped files,
 checks solutions and witnesses against the rules, and checks each proof with an independent
 DRAT checker: ``native`` (the default: our own forward DRUP/DRAT checker in C,
-``native_backtrack/drat.c``, which loads each rules CNF once per process and thread and then
+``sudoku_model/drat.c``, which loads each rules CNF once per process and thread and then
 adds only each puzzle's clauses), ``dratify`` (pure Python; its Rust engine when
 ``cdclkit-native`` is installed, the ``certify`` extra) or ``drat-trim`` (found on PATH).
 Each puzzle is reported valid, or with the exact reason it is not.
@@ -79,7 +79,7 @@ FORMAT = "sudoku-certificates"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 DEFAULT_CERTIFIER = "pysat:cadical195"
-#: ``native`` (our C checker, native_backtrack/drat.c; the default), ``dratify`` (its Rust
+#: ``native`` (our C checker, sudoku_model/drat.c; the default), ``dratify`` (its Rust
 #: engine when registered, else pure Python), ``dratify-python`` (always the pure-Python
 #: engine), ``drat-trim`` (the C checker, from PATH).
 CHECKERS = ("native", "dratify", "dratify-python", "drat-trim")
@@ -730,9 +730,9 @@ _NATIVE = threading.local()
 
 
 def _native_checker(rule_part: list[tuple[int, ...]], num_vars: int) -> Any:
-    # The checker is no solver: native_backtrack/drat.c shares no code with the
-    # backtracker or any encoder (tests/test_layering.py names this exception).
-    from native_backtrack import DratChecker
+    # The checker is no solver: sudoku_model/drat.c shares no code with the backtracker
+    # or any encoder.
+    from .drat import DratChecker
 
     cache: dict[int, tuple[list[tuple[int, ...]], int, DratChecker]] | None
     cache = getattr(_NATIVE, "checkers", None)
@@ -751,7 +751,7 @@ def _check_native(
     proof: bytes,
     name: str,
 ) -> str | None:
-    from native_backtrack import DRAT_MALFORMED, DRAT_UNKNOWN
+    from .drat import DRAT_MALFORMED, DRAT_UNKNOWN
 
     try:
         result = _native_checker(rule_part, num_vars).check(

@@ -1,7 +1,8 @@
 """Who may import whom (DESIGN.md section 1): the package ``sudoku_model`` imports no solver.
 Every module of it is read with ``ast`` (imports inside functions included) and none may
 import ``native_backtrack`` or ``backends``: the workflows reach solvers only through the
-registry and the declared backend contract."""
+registry and the declared backend contract. Its own compiled modules (no solvers) are
+imported only by the module each serves."""
 
 from __future__ import annotations
 
@@ -20,15 +21,6 @@ EXCEPTIONS = {
     # names (a module without imports, so that the command line starts fast).
     ("cli/cnf.py", "backends.cnf"),
     ("cli/cnf.py", "backends.encodings"),
-    # Canonical forms are no solver: the C minlex is an optional accelerator beside an
-    # exact pure-Python search (the same answers, tested against each other).
-    ("canon.py", "native_backtrack"),
-    # check-certificate's default DRAT checker is C code in that package, and no solver:
-    # native_backtrack/drat.c shares no code with the backtracker (a test says so).
-    ("certificates.py", "native_backtrack"),
-    # The SE rater's technique searches in C (native_backtrack/se_core.c) are no solver:
-    # an accelerator beside the Python techniques, compared with them hint for hint.
-    ("se/native.py", "native_backtrack"),
 }
 
 
@@ -69,6 +61,66 @@ def test_the_scan_sees_imports_inside_functions() -> None:
         "native_backtrack",
         "backends.native",
         "native_backtrack",
+    ]
+
+
+#: The compiled modules inside the package, each beside the one module that imports it:
+#: C that is no solver lives with the Python it serves (DESIGN.md section 1b).
+COMPILED = {
+    "sudoku_model._minlex": "canon.py",  # sudoku_model/minlex.c
+    "sudoku_model._drat": "drat.py",  # sudoku_model/drat.c
+    "sudoku_model.se._core": "se/native.py",  # sudoku_model/se/se_core.c
+}
+#: Builds of the same C with test hooks: for tests and benchmarks, never the product.
+TEST_BUILDS = ("sudoku_model._drat_testing", "native_backtrack._testing")
+
+
+def absolute_imports(tree: ast.AST, package: str) -> list[tuple[int, str]]:
+    """Every module a file of ``package`` imports, relative imports resolved, and for
+    ``from X import name`` also ``X.name`` (which may be a module)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            out.append((node.lineno, base))
+            out += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return out
+
+
+def test_compiled_modules_are_imported_only_by_the_module_they_serve() -> None:
+    import tomllib
+
+    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    built = {ext["name"]: ext for ext in pyproject["tool"]["setuptools"]["ext-modules"]}
+    inside = {name for name in built if name.startswith("sudoku_model.")}
+    assert inside == set(COMPILED) | {n for n in TEST_BUILDS if n.startswith("sudoku_model.")}
+    assert set(TEST_BUILDS) <= set(built)
+    for name, user in COMPILED.items():  # the C lies in the folder of its one importer
+        sources = {Path(src).parent for src in built[name]["sources"]}
+        assert sources == {Path("sudoku_model", user).parent}, name
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        dotted = "sudoku_model." + rel[: -len(".py")].replace("/", ".")
+        package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
+        for line, name in absolute_imports(ast.parse(path.read_text(), str(path)), package):
+            if name in TEST_BUILDS or (name in COMPILED and COMPILED[name] != rel):
+                found.append(f"sudoku_model/{rel}:{line}: imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_import_resolver_sees_relative_imports() -> None:
+    tree = ast.parse("from . import _core as _c\nfrom .._drat import Formula\n")
+    assert absolute_imports(tree, "sudoku_model.se") == [
+        (1, "sudoku_model.se"),
+        (1, "sudoku_model.se._core"),
+        (2, "sudoku_model._drat"),
+        (2, "sudoku_model._drat.Formula"),
     ]
 
 

@@ -1,4 +1,4 @@
-"""The C searches of the SE rater (``native_backtrack._se``, ``native_backtrack/se_core.c``)
+"""The C searches of the SE rater (``sudoku_model.se._core``, ``sudoku_model/se/se_core.c``)
 as producers with the signatures of their Python twins.
 
 The Python techniques (basic, strong_links, ...) are the reference; each function here
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 try:
-    from native_backtrack import _se as _c
+    from . import _core as _c
 except ImportError:  # a build without the extension: the Python producers serve
     _c = None  # type: ignore[assignment]
 

@@ -264,21 +264,34 @@ def test_sub_solvers_are_names_the_factory_takes(backend: Backend, backend_name:
 
 
 def test_bulk_verify_is_declared_and_agrees_with_the_batch(backend: Backend) -> None:
+    from sudoku_model.errors import NotSupported
     from sudoku_model.solving import PLAIN_KINDS
 
     lines = [p.givens.to_line() for p, _ in spread(bundled("top95"), 6, seed=5)]
     lines += ["not a puzzle", lines[0][:-1] + "."]
-    answer = backend.verify_plain_lines("\n".join(lines), len(lines))
-    assert (answer is not None) == backend.capabilities.bulk_verify
-    if answer is None:
+    if not backend.capabilities.bulk_verify:
+        with pytest.raises(NotSupported):
+            backend.verify_plain_lines("\n".join(lines), len(lines))
         return
+    answer = backend.verify_plain_lines("\n".join(lines), len(lines))
+    assert answer is not None
     rules = RuleSet.classic(Shape(3, 3))
     plain = [line for line in lines if len(line) == 81]
     batch = backend.check_unique_batch(rules, [bytes(Grid.parse(x).values) for x in plain])
-    kinds = [PLAIN_KINDS[code] for code in answer.codes]
+    kinds = [PLAIN_KINDS[status] for status in answer.statuses]
     assert kinds[-2] is None  # not a plain line: the general path reads it
     assert [k for k in kinds if k is not None] == batch.kinds
     assert answer.size == len(plain) and answer.evidence_ok
+    # the columns are values: the givens and solutions of each plain line, no text
+    plain_rows = [j for j, k in enumerate(kinds) if k is not None]
+    for row, line in zip(plain_rows, plain):
+        givens = answer.givens[row * 81 : (row + 1) * 81]
+        assert givens == bytes(Grid.parse(line).values)
+        assert answer.clues[row] == 81 - givens.count(0)
+        if kinds[row] is VerdictKind.UNIQUE:
+            assert answer.solutions[row * 81 : (row + 1) * 81] == bytes(
+                batch.solution(plain.index(line)).values
+            )
 
 
 def test_a_composite_names_its_engine_and_routes_by_declared_data(backend: Backend) -> None:

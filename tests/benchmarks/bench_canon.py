@@ -16,7 +16,7 @@ time shown too; the median of --repeat runs):
     fuller version (every class planted, the class count checked, two sizes).
 
 To compare two builds, run this script with PYTHONPATH set to each tree in turn (each with
-its compiled ``native_backtrack/_core``), alternating, since the machine may be shared.
+its compiled ``sudoku_model/_minlex``), alternating, since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from native_backtrack import _core
+from sudoku_model import _minlex
 from sudoku_model.canon import canonical
 from sudoku_model.data import bundled_path
 from sudoku_model.grid import Grid
@@ -97,7 +97,7 @@ def main() -> None:
     if "c" in parts:
         for label, batch in (("17-clue", lines), ("17-clue moved", moved)):
             data = b"".join(cells(x) for x in batch)
-            cpu, wall = timed(lambda data=data: _core.minlex9_batch(data), args.repeat)
+            cpu, wall = timed(lambda data=data: _minlex.minlex9_batch(data), args.repeat)
             rate = f"{len(batch) / cpu:>9,.0f} puzzles/s CPU ({len(batch) / wall:,.0f} wall)"
             print(f"{label + ', C batch:':<27}{rate}")
 
@@ -114,7 +114,7 @@ def main() -> None:
         sols = [backend.solve(Puzzle(g)).solution for g in grids[: args.grids]]
         gdata = b"".join(bytes(s.values) for s in sols if s is not None)
         n = len(gdata) // 81
-        cpu, wall = timed(lambda: _core.minlex9_batch(gdata), args.repeat)
+        cpu, wall = timed(lambda: _minlex.minlex9_batch(gdata), args.repeat)
         rate = f"{n / cpu:>9,.0f} grids/s CPU ({n / wall:,.0f} wall), {n} grids"
         print(f"{'full grids, C batch:':<27}{rate}")
 

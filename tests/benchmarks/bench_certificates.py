@@ -163,8 +163,8 @@ def where_time_goes(recs: list[Record]) -> None:
     native checker's call (its rules loaded once, before)."""
     import dratify
 
-    from native_backtrack import DratChecker
     from sudoku_model import certcnf
+    from sudoku_model.drat import DratChecker
     from sudoku_model.solving import get_backend
 
     backend = get_backend("pysat")
@@ -210,8 +210,8 @@ def where_time_goes(recs: list[Record]) -> None:
 def native_split(label: str, recs: list[Record]) -> None:
     """The native checker's cost taken apart: rebuilding the rules with the independent
     encoder and loading them into the checker (once per rule set), then each check."""
-    from native_backtrack import DratChecker
     from sudoku_model import certcnf
+    from sudoku_model.drat import DratChecker
     from sudoku_model.solving import get_backend
 
     backend = get_backend("pysat")

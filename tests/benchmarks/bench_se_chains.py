@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per puzzle")
     args = ap.parse_args(argv)
     if not native.available():
-        raise SystemExit("native_backtrack._se is not built")
+        raise SystemExit("sudoku_model.se._core is not built")
     rows = [ln.split() for ln in DATA.read_text().splitlines() if ln and not ln.startswith("#")]
     sample = [r for r in rows if r[2].startswith(args.band)][args.offset :: args.every]
     sides = {

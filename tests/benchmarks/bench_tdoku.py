@@ -36,7 +36,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import native_backtrack._core as nb
+import native_backtrack as nb
+import native_backtrack._testing as testing
 from backends.native import NativeBackend
 from sudoku_model import RuleSet, Shape, get_backend
 from sudoku_model.data import bundled_path
@@ -138,11 +139,14 @@ def main() -> None:
         if s not in SETS:
             ap.error(f"unknown set {s!r}")
 
-    if args.isa:
+    if args.isa and os.environ.get("SUDOKU_NATIVE_ISA") != args.isa:
         try:
-            nb._c9_isa(args.isa)
+            testing.c9_isa(args.isa)  # refuses a name unknown or beyond this CPU
         except ValueError as exc:
             ap.error(str(exc))
+        # the toolkit's module chooses its instruction set once, as it loads: run again
+        env = dict(os.environ, SUDOKU_NATIVE_ISA=args.isa)
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
     backend = get_backend("native")
     assert isinstance(backend, NativeBackend)
     model = backend.model(RuleSet.classic(Shape(3, 3)))
@@ -159,7 +163,7 @@ def main() -> None:
         theirs = tdoku_runner(args.tdoku, workdir) if args.tdoku else None
         print(
             f"native classic 9x9 batch vs tdoku: limit {args.limit}, seed {args.seed}, "
-            f"{args.rounds} interleaved rounds, thread CPU time, our ISA {nb._c9_isa()}"
+            f"{args.rounds} interleaved rounds, thread CPU time, our ISA {testing.c9_isa()}"
             + ("" if theirs else " (no --tdoku: our figures only)")
         )
         print(

@@ -1,7 +1,11 @@
 """The classic 9x9 search compiled per instruction set (classic9.c: c, sse2, popcnt, avx2, avx512)
 gives the same answers whichever one runs: counts, statuses, solutions, nodes and guesses
 are identical to the plain C variant on a few hundred puzzles (unique, multi-solution,
-unsolvable, contradictory), and the choice can be forced lower, never higher."""
+unsolvable, contradictory), and the choice can be forced lower, never higher.
+
+The switch is a hook of the test build (native_backtrack._testing: the same sources, so the
+same classic9.c, with the hooks); the product chooses once, as the test build does at load
+(the environment variable SUDOKU_NATIVE_ISA), and runs the same code."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 
 import native_backtrack as nb
-import native_backtrack._core as core
+import native_backtrack._testing as core
 from sudoku_model.data import bundled_path
 from sudoku_model.geometry import Shape
 from sudoku_model.rules import RuleSet
@@ -33,23 +37,23 @@ def read_puzzles(name: str) -> list[bytes]:
 
 def usable() -> list[str]:
     """The variants this CPU runs (restores the current one)."""
-    current = core._c9_isa()
+    current = core.c9_isa()
     out = []
     for name in VARIANTS:
         try:
-            core._c9_isa(name)
+            core.c9_isa(name)
         except ValueError:
             continue
         out.append(name)
-    core._c9_isa(current)
+    core.c9_isa(current)
     return out
 
 
 @pytest.fixture
 def restore_isa() -> Iterator[None]:
-    current = core._c9_isa()
+    current = core.c9_isa()
     yield
-    core._c9_isa(current)
+    core.c9_isa(current)
 
 
 @pytest.fixture(scope="module")
@@ -76,13 +80,13 @@ def puzzles() -> bytes:
 
 
 def test_every_variant_gives_identical_answers(puzzles: bytes, restore_isa: None) -> None:
-    m9 = nb.Model(9, RuleSet.classic(Shape(3, 3)).units, RuleSet.classic(Shape(3, 3)).pairs)
+    m9 = core.Model(9, RuleSet.classic(Shape(3, 3)).units, RuleSet.classic(Shape(3, 3)).pairs)
     assert m9.classic9
     names = usable()
     assert names[:2] == (["c", "sse2"] if "sse2" in names else ["c"])
     results = {}
     for name in names:
-        assert core._c9_isa(name) == name
+        assert core.c9_isa(name) == name
         results[name] = m9.batch(puzzles, limit=3, keep=3)
     reference = results["c"]
     counts, statuses = reference[0], reference[1]
@@ -93,15 +97,15 @@ def test_every_variant_gives_identical_answers(puzzles: bytes, restore_isa: None
 
 
 def test_unknown_variant_is_refused(restore_isa: None) -> None:
-    before = core._c9_isa()
+    before = core.c9_isa()
     with pytest.raises(ValueError, match="unknown"):
-        core._c9_isa("avx9000")
-    assert core._c9_isa() == before
+        core.c9_isa("avx9000")
+    assert core.c9_isa() == before
 
 
 def run_with(env_value: str) -> str:
     env = dict(os.environ, SUDOKU_NATIVE_ISA=env_value)
-    code = "import native_backtrack._core as c; print(c._c9_isa())"
+    code = "import native_backtrack._testing as c; print(c.c9_isa())"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
@@ -119,7 +123,7 @@ def test_forbidden_given_answers_like_the_generic_path(restore_isa: None) -> Non
     """The classic path places the givens with whole-mask operations: a given whose own
     digit is forbidden at its cell leaves no solution, and forbidding another digit there
     changes nothing, on every variant and as the generic path says."""
-    m9 = nb.Model(9, RuleSet.classic(Shape(3, 3)).units, RuleSet.classic(Shape(3, 3)).pairs)
+    m9 = core.Model(9, RuleSet.classic(Shape(3, 3)).units, RuleSet.classic(Shape(3, 3)).pairs)
     rng = random.Random(5)
     cases = []
     for g in rng.sample(read_puzzles("17-clue"), 20):
@@ -128,7 +132,7 @@ def test_forbidden_given_answers_like_the_generic_path(restore_isa: None) -> Non
         cases.append((g, [(clue, g[clue])], 0))
         cases.append((g, [(clue, other)], 1))
     for name in usable():
-        core._c9_isa(name)
+        core.c9_isa(name)
         for g, forbidden, expected in cases:
             fast = m9.solve(g, limit=2, fast=True, forbidden=forbidden)[:2]
             slow = m9.solve(g, limit=2, fast=False, forbidden=forbidden)[:2]

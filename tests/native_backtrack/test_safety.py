@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 import native_backtrack as nb
-from native_backtrack import _core
+from native_backtrack import _testing
 from sudoku_model.geometry import Shape
 from sudoku_model.rules import RuleSet
 
@@ -29,7 +29,7 @@ def model_of(rules: RuleSet) -> nb.Model:
 def _disarmed() -> Iterator[None]:
     # The stop flag and the allocation fault are process-wide: never leak them.
     yield
-    _core._fail_allocation_after(-1)
+    _testing.fail_allocation_after(-1)
     nb.clear_interrupt()
 
 
@@ -121,12 +121,18 @@ def test_forbidden_pairs_in_range_still_work() -> None:
 
 
 # -- out of memory ---------------------------------------------------------------------------
+# The test build (native_backtrack._testing: the same sources with the fault hook) makes an
+# allocation fail; its models are its own.
+def hooked_model_of(rules: RuleSet) -> _testing.Model:
+    return _testing.Model(rules.shape.size, rules.units, rules.pairs)
+
+
 def test_running_out_of_memory_mid_search_raises_memory_error() -> None:
-    m = model_of(RULES16)
+    m = hooked_model_of(RULES16)
     search = m.search(bytes(256))  # everything the search needs up front is allocated
     # The empty 16x16 grid goes deeper than the first 16 saved frames: growing the stack
     # is the first allocation of the run.
-    _core._fail_allocation_after(0)
+    _testing.fail_allocation_after(0)
     with pytest.raises(MemoryError):
         search.run(1)
     # the search state survived: it goes on and finds a valid grid
@@ -135,17 +141,17 @@ def test_running_out_of_memory_mid_search_raises_memory_error() -> None:
 
 
 def test_no_allocation_failure_is_ever_reported_as_a_spent_budget() -> None:
-    m = model_of(RULES16)
+    m = hooked_model_of(RULES16)
     outcomes = []
     for k in range(12):
-        _core._fail_allocation_after(k)
+        _testing.fail_allocation_after(k)
         try:
             count, status, _, _, _ = m.solve(bytes(256), limit=1, fast=False)
         except MemoryError:
             outcomes.append("MemoryError")
         else:
             outcomes.append(nb.STATUS_NAMES[status])
-        _core._fail_allocation_after(-1)
+        _testing.fail_allocation_after(-1)
     assert "budget" not in outcomes
     assert outcomes[0] == "MemoryError" and outcomes[-1] == "limit"
     # one of them failed while searching (after the set-up allocations had succeeded)
@@ -153,15 +159,25 @@ def test_no_allocation_failure_is_ever_reported_as_a_spent_budget() -> None:
 
 
 def test_out_of_memory_in_a_batch_and_in_a_model_build() -> None:
-    m = model_of(RULES16)
-    _core._fail_allocation_after(0)
+    m = hooked_model_of(RULES16)
+    _testing.fail_allocation_after(0)
     with pytest.raises(MemoryError):
         m.batch(bytes(256) * 2, limit=2)
-    _core._fail_allocation_after(0)
+    _testing.fail_allocation_after(0)
     with pytest.raises(MemoryError):
-        model_of(RULES16)  # the locked-candidate tables
-    _core._fail_allocation_after(-1)
+        hooked_model_of(RULES16)  # the locked-candidate tables
+    _testing.fail_allocation_after(-1)
     assert m.batch(bytes(256), limit=2)[1] == bytes([nb.LIMIT])
+
+
+def test_the_hooks_are_in_the_test_build_only() -> None:
+    from native_backtrack import _core
+
+    hooks = {"fail_allocation_after", "c9_isa"}
+    api = {name for name in dir(_core) if not name.startswith("__")}
+    assert not hooks & api and not [name for name in api if name.startswith("_")]
+    assert {name for name in dir(_testing) if not name.startswith("__")} == api | hooks
+    assert _testing.Model is not _core.Model  # a copy of its own, state included
 
 
 # -- the stop flag ---------------------------------------------------------------------------

@@ -236,16 +236,22 @@ def test_the_rules_are_loaded_once_per_thread() -> None:
     assert _native_checker(list(rules), 729) is not first  # another rules list, its own
 
 
-def test_running_out_of_memory_is_a_reason(tmp_path: Path) -> None:
-    from native_backtrack import _drat
+def test_running_out_of_memory_is_a_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from sudoku_model import _drat_testing, certificates, drat
     from sudoku_model.certificates import check_certificates
 
     out, _ = _one_certificate(tmp_path)
-    _drat._fail_allocation_after(0)
+    # The checker's test build (the same drat.c with the fault hook), with no checker kept
+    # from an earlier test.
+    monkeypatch.setattr(drat, "_drat", _drat_testing)
+    monkeypatch.setattr(certificates, "_NATIVE", threading.local())
+    _drat_testing.fail_allocation_after(0)
     try:
         (check,) = check_certificates(out)
     finally:
-        _drat._fail_allocation_after(-1)
+        _drat_testing.fail_allocation_after(-1)
     assert check.reason == (
         "proof puzzles/000000.drat: not checked: the native checker ran out of memory"
     )

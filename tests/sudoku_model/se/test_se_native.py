@@ -1,4 +1,4 @@
-"""The SE rater's C searches (native_backtrack/se_core.c through sudoku_model.se.native)
+"""The SE rater's C searches (sudoku_model/se/se_core.c through sudoku_model.se.native)
 against the Python techniques, the reference: the same hints, in the same order and form,
 on every state along rated puzzles and on thinned states that reach rarer patterns; and
 the same ratings and step lists from the rater with and without them."""
@@ -28,7 +28,7 @@ from sudoku_model.se import (
 from sudoku_model.se.rater import PYTHON_PRODUCERS
 from sudoku_model.se.steps import SEStep
 
-pytestmark = pytest.mark.skipif(not native.available(), reason="native_backtrack._se not built")
+pytestmark = pytest.mark.skipif(not native.available(), reason="sudoku_model.se._core not built")
 
 HERE = Path(__file__).parent
 SHARED = Path("/work/shared/data")
@@ -188,7 +188,7 @@ def test_c_searches_along_a_spread_sample_of_se_rated_2000() -> None:
 
 
 def test_c_searches_refuse_malformed_states() -> None:
-    from native_backtrack import _se
+    from sudoku_model.se import _core as _se
 
     with pytest.raises(ValueError, match="81 cells"):
         _se.turbot_fish([0] * 80)
@@ -261,7 +261,7 @@ def test_c_static_chains_keep_the_budget() -> None:
     state = next(s for s in _path_states(_puzzles(HERE / "se_rated_sample.txt")[0]))
     with pytest.raises(chaining.ChainBudgetExceeded):
         list(native.cycles_and_forcing_chains(state, deadline=0.0))
-    from native_backtrack import _se
+    from sudoku_model.se import _core as _se
 
     with pytest.raises(ValueError, match="81 cells"):
         _se.cycles_and_forcing_chains([0] * 80)
@@ -379,7 +379,7 @@ def test_c_multiple_chains_keep_the_budget_and_refuse_bad_input() -> None:
     state = State.from_values(_top1465(0)[0])
     with pytest.raises(chaining.ChainBudgetExceeded):
         list(native.multiple_chains(state, multiple=True, dynamic=True, level=1, deadline=0.0))
-    from native_backtrack import _se
+    from sudoku_model.se import _core as _se
 
     with pytest.raises(ValueError, match="81 cells"):
         _se.multiple_chains([0] * 81, [0] * 80, False, True, True, True)

@@ -1,4 +1,5 @@
-/* The technique searches of the SE rater in C: native_backtrack._se.
+/* The technique searches of the SE rater in C: sudoku_model.se._core (typed wrapper:
+ * sudoku_model.se.native).
  *
  * The Python modules of sudoku_model/se/ are the reference: every function here returns
  * the hints of its Python twin, in the same order and the same form (a test compares
@@ -17,7 +18,8 @@
  * placement a (cell, digit) or None. Functions that scan (no sorting) take `limit`, the
  * number of hints wanted (-1: all): the rater wants one, a dynamic chain "+" all.
  *
- * Written for GCC and Clang (unsigned __int128, __builtin_ctzll), like classic9.c.
+ * Written for GCC and Clang (unsigned __int128, __builtin_ctzll), like the backtracker's
+ * native_backtrack/classic9.c.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -2998,12 +3000,12 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "native_backtrack._se",
+    PyModuleDef_HEAD_INIT, "sudoku_model.se._core",
     "Technique searches of the SE rater in C (the Python in sudoku_model/se is the reference).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__se(void)
+PyMODINIT_FUNC PyInit__core(void)
 {
     init_tables();
     init_box_configs();

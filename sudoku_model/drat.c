@@ -1,9 +1,9 @@
-/* A forward DRUP/DRAT proof checker: native_backtrack._drat.
+/* A forward DRUP/DRAT proof checker: sudoku_model._drat (typed wrapper: sudoku_model.drat).
  *
  *   Formula(num_vars, clauses)           load a rules CNF once (clauses, watch lists, index)
  *   Formula.check(clauses, proof, ...)   add one puzzle's clauses, check its proof, undo
  *
- * Written to be audited, and independent of everything else in this package: it includes
+ * Written to be audited, and independent of everything else in the toolkit: it includes
  * only Python.h and the C library, and shares no code with the backtracker or with any
  * encoder. It checks what DRAT defines, forward, in proof order:
  *
@@ -39,6 +39,10 @@
  * parallel. A budget (work units: watch visits, literals scanned; and seconds) turns a
  * check that would run too long into UNKNOWN. Every allocation is checked: a failed one
  * undoes the check and raises MemoryError.
+ *
+ * Built twice from this file: sudoku_model._drat, and with DRAT_TESTING defined
+ * sudoku_model._drat_testing, the same checker plus the tests' hook that makes an
+ * allocation fail (fail_allocation_after), which the product leaves out.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -60,16 +64,28 @@ enum { E_BUDGET = -1, E_NOMEM = -2 };
 /* Clock polls: every this many work units. */
 #define POLL_EVERY 65536u
 
-/* -- allocation (every one checked; a test hook makes one fail) ----------------------- */
+#ifdef DRAT_TESTING
+#define DRAT_MODULE "sudoku_model._drat_testing"
+#define DRAT_MODULE_INIT PyInit__drat_testing
+#else
+#define DRAT_MODULE "sudoku_model._drat"
+#define DRAT_MODULE_INIT PyInit__drat
+#endif
+
+/* -- allocation (every one checked; the test build can make one fail) ------------------ */
+#ifdef DRAT_TESTING
 static long fail_after = -1;
+#endif
 
 static void *xrealloc(void *p, size_t n)
 {
+#ifdef DRAT_TESTING
     if (fail_after == 0) {
         fail_after = -1;
         return NULL;
     }
     if (fail_after > 0) fail_after--;
+#endif
     return PyMem_RawRealloc(p, n ? n : 1);
 }
 
@@ -944,7 +960,7 @@ static PyMethodDef Formula_methods[] = {
 
 static PyTypeObject FormulaType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "native_backtrack._drat.Formula",
+    .tp_name = DRAT_MODULE ".Formula",
     .tp_basicsize = sizeof(FormulaObject),
     .tp_dealloc = (destructor)Formula_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -957,6 +973,7 @@ static PyTypeObject FormulaType = {
     .tp_new = PyType_GenericNew,
 };
 
+#ifdef DRAT_TESTING
 static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
 {
     long k = PyLong_AsLong(arg);
@@ -964,21 +981,29 @@ static PyObject *mod_fail_allocation_after(PyObject *mod, PyObject *arg)
     fail_after = k;
     Py_RETURN_NONE;
 }
+#endif
 
 static PyMethodDef module_methods[] = {
-    {"_fail_allocation_after", mod_fail_allocation_after, METH_O,
-     "_fail_allocation_after(k) -> None\n\nFor tests: after k more successful allocations "
+#ifdef DRAT_TESTING
+    {"fail_allocation_after", mod_fail_allocation_after, METH_O,
+     "fail_allocation_after(k) -> None\n\nFor tests: after k more successful allocations "
      "the next one fails (once); k < 0 disarms."},
+#endif
     {NULL}
 };
 
 static struct PyModuleDef dratmodule = {
-    PyModuleDef_HEAD_INIT, "native_backtrack._drat",
-    "A forward DRUP/DRAT proof checker (see native_backtrack.DratChecker).", -1,
-    module_methods,
+    PyModuleDef_HEAD_INIT, DRAT_MODULE,
+#ifdef DRAT_TESTING
+    "The DRAT proof checker built with its test hook (for tests only; the toolkit uses\n"
+    "sudoku_model._drat).",
+#else
+    "A forward DRUP/DRAT proof checker (see sudoku_model.drat.DratChecker).",
+#endif
+    -1, module_methods,
 };
 
-PyMODINIT_FUNC PyInit__drat(void)
+PyMODINIT_FUNC DRAT_MODULE_INIT(void)
 {
     if (PyType_Ready(&FormulaType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&dratmodule);

@@ -1,4 +1,4 @@
-"""Type stub of the compiled DRAT checker (see native_backtrack/drat.c)."""
+"""Type stub of the compiled DRAT checker (see sudoku_model/drat.c)."""
 
 from typing_extensions import Buffer
 
@@ -6,8 +6,6 @@ VALID: int
 INVALID: int
 MALFORMED: int
 UNKNOWN: int
-
-def _fail_allocation_after(k: int, /) -> None: ...
 
 class Formula:
     def __init__(self, num_vars: int, clauses: Buffer) -> None: ...

@@ -1,4 +1,4 @@
-"""Type stub of the SE rater's C searches (see native_backtrack/se_core.c).
+"""Type stub of the SE rater's C searches (see sudoku_model/se/se_core.c).
 
 A hint is (kind, rating, eliminations, placement, cells, regions); kind indexes
 sudoku_model.se.native.NAMES. ``limit`` is the number of hints wanted (-1: all)."""

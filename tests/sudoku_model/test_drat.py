@@ -1,4 +1,4 @@
-"""The native DRAT checker (native_backtrack/drat.c) on small formulas whose answers are
+"""The native DRAT checker (sudoku_model/drat.c) on small formulas whose answers are
 known by hand, every rule of the README's checker list: RUP, RAT on the first literal,
 deletions honoured (units ignored), the empty clause required, strict parsing, the budget,
 the undo between checks, failed allocations, and its independence from the solver."""
@@ -12,15 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from native_backtrack import (
+from sudoku_model import Puzzle, _drat, _drat_testing, certcnf, drat
+from sudoku_model.drat import (
     DRAT_INVALID,
     DRAT_MALFORMED,
     DRAT_UNKNOWN,
     DRAT_VALID,
     DratChecker,
-    _drat,
 )
-from sudoku_model import Puzzle, certcnf
 from sudoku_model.solving import get_backend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,27 +180,43 @@ def test_each_check_is_undone() -> None:
     assert used.status == DRAT_INVALID and used[:4] == new[:4]
 
 
-def test_failed_allocations_raise_memory_error_and_leave_the_checker_whole() -> None:
+def test_failed_allocations_raise_memory_error_and_leave_the_checker_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The checker's test build (the same drat.c with the fault hook) under the wrapper.
+    monkeypatch.setattr(drat, "_drat", _drat_testing)
     checker, clauses, proof = _sudoku()
     failures = 0
     try:
         for k in range(60):
-            _drat._fail_allocation_after(k)
+            _drat_testing.fail_allocation_after(k)
             try:
                 result = checker.check(clauses, proof)
             except MemoryError:
                 failures += 1
             else:
                 assert result.valid
-            _drat._fail_allocation_after(-1)
+            _drat_testing.fail_allocation_after(-1)
             assert checker.check(clauses, proof).valid
         for k in range(0, 60, 3):
-            _drat._fail_allocation_after(k)
+            _drat_testing.fail_allocation_after(k)
             with pytest.raises(MemoryError):
                 DratChecker(729, certcnf.rule_clauses(Puzzle.parse(HARD).rules))
     finally:
-        _drat._fail_allocation_after(-1)
+        _drat_testing.fail_allocation_after(-1)
     assert 5 <= failures < 60
+
+
+def test_the_hook_is_in_the_test_build_only() -> None:
+    assert "fail_allocation_after" in dir(_drat_testing)
+    assert [name for name in dir(_drat) if not name.startswith("__")] == [
+        "Formula",
+        "INVALID",
+        "MALFORMED",
+        "UNKNOWN",
+        "VALID",
+    ]
+    assert _drat_testing.Formula is not _drat.Formula
 
 
 def test_bad_clauses_are_refused() -> None:
@@ -234,7 +249,7 @@ def test_threads_each_with_a_checker_agree() -> None:
 
 
 def test_the_checker_shares_no_code_with_the_solver() -> None:
-    source = (ROOT / "native_backtrack" / "drat.c").read_text()
+    source = (ROOT / "sudoku_model" / "drat.c").read_text()
     includes = re.findall(r"#include\s*[<\"]([^>\"]+)[>\"]", source)
     assert includes and set(includes) <= {
         "Python.h",
@@ -246,7 +261,8 @@ def test_the_checker_shares_no_code_with_the_solver() -> None:
     }
     with open(ROOT / "pyproject.toml", "rb") as f:
         modules = tomllib.load(f)["tool"]["setuptools"]["ext-modules"]
-    assert [m["sources"] for m in modules if m["name"] == "native_backtrack._drat"] == [
-        ["native_backtrack/drat.c"]
+    assert [m["sources"] for m in modules if m["name"].startswith("sudoku_model._drat")] == [
+        ["sudoku_model/drat.c"],
+        ["sudoku_model/drat.c"],
     ]
     assert DRAT_VALID == 0 and {DRAT_INVALID, DRAT_MALFORMED, DRAT_UNKNOWN} == {1, 2, 3}

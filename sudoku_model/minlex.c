@@ -27,9 +27,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
-
-#include "nb.h"
 
 typedef struct {
     uint8_t g[2][9][9];      /* the grid and its transpose */
@@ -400,7 +399,7 @@ static int ml_is_solution(const uint8_t *in)
 /* Canonicalise 81 values (0..9). Writes the canonical values to out, the transformation
  * (transpose flag, rows, cols: output index -> input index; digits: old -> new, a
  * permutation of 0..9) and returns the automorphism count. */
-uint64_t nb_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
+static uint64_t ml_minlex9(const uint8_t *in, uint8_t *out, int *transpose, uint8_t *rows,
                     uint8_t *cols, uint8_t *digits)
 {
     ml_ctx x;
@@ -521,7 +520,7 @@ done:
 }
 
 /* ---------------------------------------------------------------------------------- */
-/* Python bindings (registered in core.c's module table). */
+/* Python bindings: the module sudoku_model._minlex. */
 
 static int ml_check(const uint8_t *v, Py_ssize_t len, Py_ssize_t *bad)
 {
@@ -530,7 +529,7 @@ static int ml_check(const uint8_t *v, Py_ssize_t len, Py_ssize_t *bad)
     return 1;
 }
 
-PyObject *nb_py_minlex9(PyObject *self, PyObject *arg)
+static PyObject *py_minlex9(PyObject *self, PyObject *arg)
 {
     (void)self;
     Py_buffer buf;
@@ -551,7 +550,7 @@ PyObject *nb_py_minlex9(PyObject *self, PyObject *arg)
     int transpose;
     uint64_t count;
     Py_BEGIN_ALLOW_THREADS
-    count = nb_minlex9(in, out, &transpose, rows, cols, digits);
+    count = ml_minlex9(in, out, &transpose, rows, cols, digits);
     Py_END_ALLOW_THREADS
     return Py_BuildValue("(y#KOy#y#y#)", (const char *)out, (Py_ssize_t)81,
                          (unsigned long long)count, transpose ? Py_True : Py_False,
@@ -559,7 +558,7 @@ PyObject *nb_py_minlex9(PyObject *self, PyObject *arg)
                          (const char *)digits, (Py_ssize_t)10);
 }
 
-PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg)
+static PyObject *py_minlex9_batch(PyObject *self, PyObject *arg)
 {
     (void)self;
     Py_buffer buf;
@@ -595,7 +594,7 @@ PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg)
     for (Py_ssize_t i = 0; i < n; i++) {
         uint8_t rows[9], cols[9], digits[10];
         int transpose;
-        tmp[i] = nb_minlex9(in + 81 * i, o + 81 * i, &transpose, rows, cols, digits);
+        tmp[i] = ml_minlex9(in + 81 * i, o + 81 * i, &transpose, rows, cols, digits);
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
@@ -612,3 +611,25 @@ PyObject *nb_py_minlex9_batch(PyObject *self, PyObject *arg)
     PyMem_Free(tmp);
     return Py_BuildValue("(NN)", out, counts);
 }
+
+static PyMethodDef module_methods[] = {
+    {"minlex9", py_minlex9, METH_O,
+     "minlex9(cells) -> (canonical, automorphisms, transpose, rows, cols, digits)\n\n"
+     "The minlex form of one 9x9 grid (81 values 0..9, any buffer) with the automorphism\n"
+     "count and the transformation that reaches it. ValueError for a wrong length or a\n"
+     "value over 9. Releases the GIL."},
+    {"minlex9_batch", py_minlex9_batch, METH_O,
+     "minlex9_batch(cells) -> (canonical, automorphism counts), 81 values per grid\n\n"
+     "minlex9 over many grids in one call (the GIL released). ValueError naming the grid\n"
+     "and cell for a length that is not a multiple of 81 or a value over 9."},
+    {NULL}
+};
+
+static struct PyModuleDef minlexmodule = {
+    PyModuleDef_HEAD_INIT, "sudoku_model._minlex",
+    "Minlex canonical form of 9x9 grids in C (sudoku_model.canon has the exact Python\n"
+    "search for every shape and is the reference).",
+    -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__minlex(void) { return PyModule_Create(&minlexmodule); }

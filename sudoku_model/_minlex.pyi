@@ -1,0 +1,6 @@
+"""Type stub of the compiled 9x9 minlex (see sudoku_model/minlex.c)."""
+
+from typing_extensions import Buffer
+
+def minlex9(cells: Buffer, /) -> tuple[bytes, int, bool, bytes, bytes, bytes]: ...
+def minlex9_batch(cells: Buffer, /) -> tuple[bytes, list[int]]: ...

@@ -181,7 +181,12 @@ class PySATBackend(Searches):
         return f"python-sat {pysat.__version__} ({self.solver_name})"
 
     def close(self) -> None:
-        """Free every loaded solver (they are also freed when the backend is collected)."""
+        """Delete every solver this backend holds: the long-lived solvers of its rule sets,
+        those of :meth:`random_model` and those of its removal sessions (a
+        :class:`SatRemovalOracle` opens a new session when it needs one; a
+        :class:`RemovalSession` refuses further calls). The backend stays usable: a later
+        call builds the solvers it needs again. Call it when done; a backend that is
+        collected, or still alive at interpreter exit, is closed then as a safety net."""
         for table in (self._engines, self._random_engines):
             for engine in table.values():
                 engine.delete()

@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import wait as futures_wait
-from typing import Any
+from typing import Any, cast
 
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.rules import RuleSet
@@ -33,6 +33,32 @@ FIRST_SLICE = 1000
 
 # Solvers left in an unknown state by PySAT's SIGINT handler (Lingeling): never freed.
 _POISONED: list[Any] = []
+
+
+def _public_solve_limited(s: Any) -> Callable[[list[int]], bool | None]:
+    """PySAT's public ``solve_limited`` of a CaDiCaL solver ``s``, for a closed fence of
+    :mod:`backends.sat.internals` (no :func:`~backends.sat.internals.quiet_solve_limited`).
+
+    Called from the main thread, PySAT's CaDiCaL wrapper installs its own SIGINT handler,
+    which ``longjmp``s out of the solver and leaves it unusable (its next use aborts the
+    process). So in the main thread each slice runs in a helper thread, where PySAT installs
+    no handler, while the main thread waits in timed waits and Python's handlers run; a
+    handler that raises lets the slice end first (CaDiCaL cannot be interrupted; a slice
+    is about :data:`SLICE_SECONDS`), then its exception goes on. A thread per slice costs
+    ~0.1 ms: the price of the public path.
+    """
+    if not in_main_thread():
+        return cast(Callable[[list[int]], bool | None], s.solve_limited)
+
+    def solve_limited(assumptions: list[int]) -> bool | None:
+        result: bool | None = wait_in_slices(
+            lambda: s.solve_limited(assumptions),
+            name="pysat-slice",
+            stop=lambda: lambda: None,  # wait for the slice's end, then raise
+        )
+        return result
+
+    return solve_limited
 
 
 class SolverCalls(Backend):
@@ -230,7 +256,7 @@ class SolverCalls(Backend):
         # interrupt flag between them; the slice is sized from the measured rate so that one
         # slice takes about SLICE_SECONDS.
         s = engine.solver
-        solve_limited = engine.solve_limited or s.solve_limited
+        solve_limited = engine.solve_limited or _public_solve_limited(s)
         deadline = run.deadline
         slice_size = FIRST_SLICE
         while True:

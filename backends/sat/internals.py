@@ -98,10 +98,12 @@ def _version_numbers(version: str) -> tuple[int, int, int | None] | None:
     return int(m[1]), int(m[2]), None if m[4] is None else int(m[4])
 
 
-def flushes_cadical_proofs() -> bool:
-    """Whether this python-sat hands out CaDiCaL proofs whole (1.9.dev16 and later:
-    earlier builds read the proof before CaDiCaL flushed its last lines)."""
-    numbers = _version_numbers(_pysat_version())
+def flushes_cadical_proofs(version: str | None = None) -> bool:
+    """Whether python-sat ``version`` (default: the installed one) hands out CaDiCaL proofs
+    whole (1.9.dev16 and later: earlier builds read the proof before CaDiCaL flushed its
+    last lines). Certificates depend on it, not on the fence: a CaDiCaL solver of an
+    older python-sat refuses to certify."""
+    numbers = _version_numbers(_pysat_version() if version is None else version)
     if numbers is None:
         return True  # an unknown scheme is newer than any we know
     major, minor, dev = numbers

@@ -110,8 +110,14 @@ class RemovalSession:
                 solver.add_clause([-guard])
         return None if result is None else not result
 
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close` (the session's or its backend's)."""
+        return self._engine is None
+
     def close(self) -> None:
-        """Free the solver (also done when the backend is closed)."""
+        """Free the solver (also done when the backend is closed); later calls raise
+        ValueError."""
         if self._engine is not None:
             self._engine.delete()
             self._engine = None
@@ -164,7 +170,7 @@ class SatRemovalOracle(RemovalOracle):
             answer = self._shared(givens, removed)
         else:
             session = self._session
-            if session is None or not session.compatible(givens):
+            if session is None or session.closed or not session.compatible(givens):
                 if session is not None:
                     session.close()
                 session = self._session = self._backend.removal_session(self.rules, self.solution)
@@ -209,6 +215,9 @@ class SatRemovalOracle(RemovalOracle):
         return True
 
     def close(self) -> None:
+        """Free the solver of this oracle's removal session, if it has one. The oracle stays
+        usable: a later call that needs a session loads a new one (so does a call after
+        the backend was closed)."""
         if self._session is not None:
             self._session.close()
             self._session = None

@@ -24,6 +24,13 @@ from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, form
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 
+#: The tests of the fast path itself (C entry points, grid reader): skipped where the fence
+#: of backends.sat.internals is closed (SUDOKU_MODEL_PYSAT_FAST=0, an untested python-sat).
+fast_path_only = pytest.mark.skipif(
+    not internals.fast_path_enabled(),
+    reason=f"the PySAT fast path is off: {internals.fast_path_refusal()}",
+)
+
 
 def records(name: str, k: int | None = None) -> list[tuple[Puzzle, str]]:
     out = []
@@ -419,6 +426,7 @@ def _uniqueness_mix() -> list[Puzzle]:
     return unique + multiple + others[:1] + [Puzzle(Grid(base.shape, clash), base.rules)]
 
 
+@fast_path_only
 def test_the_direct_path_answers_as_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
     puzzles = _uniqueness_mix()
     direct = create("cadical195")
@@ -464,6 +472,7 @@ def test_a_search_beyond_the_first_slice_goes_on_in_slices(
     sliced.close()
 
 
+@fast_path_only
 def test_an_interrupt_during_the_first_slice_stops_the_check() -> None:
     backend = create("cadical195")
     puzzle = records("hardest", 1)[0][0]
@@ -503,6 +512,7 @@ def test_the_default_backend_rebuilds_its_solver_every_recycle_after_guards() ->
 
 
 # -- the grid of a model read in C (backends/sat/_satread.c; issue 18, item 5) ---------------------
+@fast_path_only
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checked on Linux builds")
 def test_the_grid_reader_binds_for_the_cadical_solvers_of_this_pysat() -> None:
     # where it does not bind, every model goes through PySAT's whole-model read: correct
@@ -526,6 +536,7 @@ def _models(shape: Shape, rules: RuleSet, count: int, seed: int) -> list[Puzzle]
     return out
 
 
+@fast_path_only
 @pytest.mark.parametrize("solver", ["cadical153", "cadical195"])
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (4, 4)])
 def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int]) -> None:
@@ -554,6 +565,7 @@ def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int
     backend.close()
 
 
+@fast_path_only
 def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
     from pysat.solvers import Solver
 
@@ -587,6 +599,7 @@ def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
     solver.delete()
 
 
+@fast_path_only
 def test_a_grid_reader_that_misreads_its_test_model_is_not_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -598,6 +611,7 @@ def test_a_grid_reader_that_misreads_its_test_model_is_not_used(
     assert internals.bind_grid_reader("cadical195") is None
 
 
+@fast_path_only
 def test_without_the_grid_reader_the_checks_answer_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -321,7 +321,8 @@ SIDES = ("ours", "plain", "plain-verdict")
 def baseline_backend(revision: str) -> type[PySATBackend]:
     """``PySATBackend`` of ``backends/sat.py`` at a git ``revision`` of this repository,
     loaded as a module of its own (its other imports are today's), to race old against
-    new in one process.
+    new in one process. Only revisions where the backend was that one file (before the
+    package ``backends/sat/``).
 
     Raises:
         subprocess.CalledProcessError: for a revision git does not know.

@@ -10,6 +10,7 @@ conflicts, Lingeling without limits (see the package docs on budgets and interru
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -42,23 +43,68 @@ def _public_solve_limited(s: Any) -> Callable[[list[int]], bool | None]:
     Called from the main thread, PySAT's CaDiCaL wrapper installs its own SIGINT handler,
     which ``longjmp``s out of the solver and leaves it unusable (its next use aborts the
     process). So in the main thread each slice runs in a helper thread, where PySAT installs
-    no handler, while the main thread waits in timed waits and Python's handlers run; a
-    handler that raises lets the slice end first (CaDiCaL cannot be interrupted; a slice
-    is about :data:`SLICE_SECONDS`), then its exception goes on. A thread per slice costs
-    ~0.1 ms: the price of the public path.
+    no handler, while the main thread waits and Python's handlers run (see
+    :func:`_off_main_thread`). A thread per slice costs ~0.1 ms: the price of the public
+    path.
     """
     if not in_main_thread():
         return cast(Callable[[list[int]], bool | None], s.solve_limited)
 
     def solve_limited(assumptions: list[int]) -> bool | None:
-        result: bool | None = wait_in_slices(
-            lambda: s.solve_limited(assumptions),
-            name="pysat-slice",
-            stop=lambda: lambda: None,  # wait for the slice's end, then raise
-        )
+        result: bool | None = _off_main_thread(lambda: s.solve_limited(assumptions))
         return result
 
     return solve_limited
+
+
+def _off_main_thread(call: Callable[[], Any]) -> Any:
+    """``call()`` in a helper thread while this thread waits in timed waits (Python's signal
+    handlers run between them).
+
+    A handler that raises, wherever it lands (in the thread's start too), never leaves the
+    call running behind the caller's back: a call that has not begun is cancelled, one that
+    has is waited for (a CaDiCaL slice is about :data:`SLICE_SECONDS`; further signals
+    meanwhile are ignored), then the exception goes on.
+
+    Raises:
+        BaseException: what the call raised, or what a signal handler raised meanwhile.
+    """
+    done = threading.Event()
+    lock = threading.Lock()
+    state = {"began": False, "cancelled": False}
+    box: list[Any] = []
+
+    def work() -> None:
+        with lock:
+            if state["cancelled"]:
+                return
+            state["began"] = True
+        try:
+            box.append(call())
+        except BaseException as exc:  # handed to the waiting thread
+            box.append(exc)
+        finally:
+            done.set()
+
+    try:
+        threading.Thread(target=work, name="pysat-slice", daemon=True).start()
+        while not done.wait(SLICE_SECONDS):
+            pass
+    except BaseException:
+        with lock:
+            state["cancelled"] = True
+            began = state["began"]
+        while began:
+            try:
+                done.wait()
+                break
+            except BaseException:  # a second signal: the slice ends soon
+                continue
+        raise
+    value = box[0]
+    if isinstance(value, BaseException):
+        raise value
+    return value
 
 
 class SolverCalls(Backend):

@@ -118,7 +118,7 @@ class Engine:
             self.solver.delete()
         self.solver = solvers.Solver(name=self.info.name)
         if self.options:  # CaDiCaL takes options only before its first clause
-            self.solver.solver.configure(self.options)
+            self.solver.configure(self.options)
         self.loaded = 0
         if not self.info.interrupt and self.info.limited:
             self.solve_limited = quiet_solve_limited(self.solver, self.info.name)

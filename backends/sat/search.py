@@ -255,7 +255,7 @@ class Searches(SolverCalls):
             # the default tuning has its own measured variant here (see REDUCED_TUNING)
             options = REDUCED_TUNING if self.phased else self.solver_options
             if options:
-                solver.solver.configure(options)
+                solver.configure(options)
             clauses = cnf.clauses
             for begin in range(0, len(clauses), LOAD_CHUNK):
                 if begin and stop():  # a sparse grid's formula is nearly the full one

@@ -39,10 +39,10 @@ def unsolvable(box: int) -> Puzzle:
 def _wait_for_background_encodings() -> None:
     # PySAT encodes a new rule set in a helper thread that goes on after an 'unknown':
     # let it end, so that the next test measures its own set-up, not this one's leftovers.
-    from backends import sat
+    from backends.sat import encoder
 
     for _ in range(200):
-        if not sat._ENCODINGS:
+        if not encoder._ENCODINGS:
             return
         time.sleep(0.05)
 

@@ -10,11 +10,26 @@ import sys
 
 import pytest
 
-from backends import sat
-from backends.sat import SOLVERS, PySATBackend, create, resolve_solver_name
+from backends.sat import (
+    RECYCLE_AFTER,
+    SOLVERS,
+    PySATBackend,
+    calls,
+    create,
+    internals,
+    resolve_solver_name,
+)
+from backends.sat import engine as sat_engine
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
+
+#: The tests of the fast path itself (C entry points, grid reader): skipped where the fence
+#: of backends.sat.internals is closed (SUDOKU_MODEL_PYSAT_FAST=0, an untested python-sat).
+fast_path_only = pytest.mark.skipif(
+    not internals.fast_path_enabled(),
+    reason=f"the PySAT fast path is off: {internals.fast_path_refusal()}",
+)
 
 
 def records(name: str, k: int | None = None) -> list[tuple[Puzzle, str]]:
@@ -411,12 +426,13 @@ def _uniqueness_mix() -> list[Puzzle]:
     return unique + multiple + others[:1] + [Puzzle(Grid(base.shape, clash), base.rules)]
 
 
+@fast_path_only
 def test_the_direct_path_answers_as_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
     puzzles = _uniqueness_mix()
     direct = create("cadical195")
     verdicts = [direct.check_unique(p) for p in puzzles]
     assert direct._engines[puzzles[0].rules].direct is not None
-    monkeypatch.setattr(sat._Direct, "of", staticmethod(lambda solver, name: None))
+    monkeypatch.setattr(internals.Direct, "of", staticmethod(lambda solver, name: None))
     general = create("cadical195")
     kinds = [v.kind for v in verdicts]
     assert kinds.count(VerdictKind.UNIQUE) == 12 and kinds.count(VerdictKind.MULTIPLE) == 8
@@ -445,7 +461,7 @@ def test_a_search_beyond_the_first_slice_goes_on_in_slices(
 ) -> None:
     puzzles = [p for p, _ in records("hardest", 6)] + _uniqueness_mix()[12:16]
     whole = [create("cadical195").check_unique(p) for p in puzzles]
-    monkeypatch.setattr(sat, "FIRST_SLICE", 1)  # every search longer than one conflict
+    monkeypatch.setattr(calls, "FIRST_SLICE", 1)  # every search longer than one conflict
     sliced = create("cadical195")
     for puzzle, verdict in zip(puzzles, whole):
         other = sliced.check_unique(puzzle)
@@ -456,6 +472,7 @@ def test_a_search_beyond_the_first_slice_goes_on_in_slices(
     sliced.close()
 
 
+@fast_path_only
 def test_an_interrupt_during_the_first_slice_stops_the_check() -> None:
     backend = create("cadical195")
     puzzle = records("hardest", 1)[0][0]
@@ -483,26 +500,27 @@ def test_an_interrupt_during_the_first_slice_stops_the_check() -> None:
 
 def test_the_default_backend_rebuilds_its_solver_every_recycle_after_guards() -> None:
     backend = create("cadical195")
-    assert backend.recycle_after == sat.RECYCLE_AFTER == 500
+    assert backend.recycle_after == RECYCLE_AFTER == 500
     puzzle = records("top95", 1)[0][0]
     backend.check_unique(puzzle)
     engine = backend._engines[puzzle.rules]
     generation = engine.generation
-    for _ in range(sat.RECYCLE_AFTER - 1):
+    for _ in range(RECYCLE_AFTER - 1):
         backend.check_unique(puzzle)
     assert engine.generation == generation + 1  # one guard per check: rebuilt once
     backend.close()
 
 
-# -- the grid of a model read in C (backends/_satread.c; issue 18, item 5) ---------------------
+# -- the grid of a model read in C (backends/sat/_satread.c; issue 18, item 5) ---------------------
+@fast_path_only
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checked on Linux builds")
 def test_the_grid_reader_binds_for_the_cadical_solvers_of_this_pysat() -> None:
     # where it does not bind, every model goes through PySAT's whole-model read: correct
     # but ~60 us slower per read; this says so instead of losing the speed silently
     for name in ("cadical153", "cadical195"):
-        assert sat._grid_reader(name) is not None, name
-    assert sat._grid_reader("cadical300") is None  # its val() takes two arguments
-    assert sat._grid_reader("glucose4") is None
+        assert internals.grid_reader(name) is not None, name
+    assert internals.grid_reader("cadical300") is None  # its val() takes two arguments
+    assert internals.grid_reader("glucose4") is None
 
 
 def _models(shape: Shape, rules: RuleSet, count: int, seed: int) -> list[Puzzle]:
@@ -518,6 +536,7 @@ def _models(shape: Shape, rules: RuleSet, count: int, seed: int) -> list[Puzzle]
     return out
 
 
+@fast_path_only
 @pytest.mark.parametrize("solver", ["cadical153", "cadical195"])
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (4, 4)])
 def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int]) -> None:
@@ -530,7 +549,7 @@ def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int
             assert engine.reader is not None
             for _ in range(k % 3):  # guards after the cell variables, as checks leave
                 engine.retire(engine.fresh_guard(), backend.recycle_after)
-            run = sat._Run(Budget())
+            run = sat_engine.Run(Budget())
             assert backend._call(engine, engine.assumptions(puzzle.givens.values), run)
             grid = engine.read_grid()
             assert engine.direct is not None
@@ -546,15 +565,16 @@ def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int
     backend.close()
 
 
+@fast_path_only
 def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
     from pysat.solvers import Solver
 
-    from backends import _satread
+    from backends.sat import _satread
 
-    read = sat._grid_reader("cadical195")
+    read = internals.grid_reader("cadical195")
     assert read is not None
     solver = Solver(name="cadical195")
-    direct = sat._Direct.of(solver, "cadical195")
+    direct = internals.Direct.of(solver, "cadical195")
     assert direct is not None
     for clause in ([1], [-2], [-3], [-4]):  # cell 0: digit 1; cell 1: no digit
         direct.add_clause(direct.handle, clause)
@@ -579,17 +599,19 @@ def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
     solver.delete()
 
 
+@fast_path_only
 def test_a_grid_reader_that_misreads_its_test_model_is_not_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from backends import _satread
+    from backends.sat import _satread
 
     monkeypatch.setattr(_satread, "grid", lambda slot, handle, size, cells, *givens: (1,) * cells)
-    assert sat._bind_grid_reader("cadical195") is None
+    assert internals.bind_grid_reader("cadical195") is None
     monkeypatch.setattr(_satread, "bind", lambda library, symbol: -1)
-    assert sat._bind_grid_reader("cadical195") is None
+    assert internals.bind_grid_reader("cadical195") is None
 
 
+@fast_path_only
 def test_without_the_grid_reader_the_checks_answer_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -597,7 +619,7 @@ def test_without_the_grid_reader_the_checks_answer_the_same(
     reading = create("cadical195")
     verdicts = [reading.check_unique(p) for p in puzzles]
     assert reading._engines[puzzles[0].rules].reader is not None
-    monkeypatch.setattr(sat, "_grid_reader", lambda name: None)
+    monkeypatch.setattr(sat_engine, "grid_reader", lambda name: None)
     modelling = create("cadical195")
     for puzzle, verdict in zip(puzzles, verdicts):
         other = modelling.check_unique(puzzle)

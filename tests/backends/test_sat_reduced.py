@@ -181,9 +181,9 @@ def test_a_solver_full_of_retired_killer_overlays_is_rebuilt(
     # Each killer puzzle adds its cages (an overlay with its own variables) to the long-
     # lived solver; retired ones would slow every later call, so past RETIRED_OVERLAY_VARS
     # the solver is rebuilt. The answers stay right across rebuilds.
-    from backends import sat
+    from backends.sat import engine
 
-    monkeypatch.setattr(sat, "RETIRED_OVERLAY_VARS", 50)
+    monkeypatch.setattr(engine, "RETIRED_OVERLAY_VARS", 50)
     backend = get_backend("pysat")
     puzzles = killer_200()[:12]
     generations = []

@@ -192,11 +192,11 @@ class PlainLoop:
 
 class FloorLoop:
     """The C calls that ``check_unique`` makes, in a bare loop: the backend's own solver and
-    entry points (:class:`backends.sat._Direct`, the grid reader of ``backends._satread``),
-    in the same order (positive phases, stats, first slice, solve, grid with its free
-    literals, phases away from it, guarded blocking clause, solve, second grid, stats,
-    phases back, retire), with as little Python as a loop can have. ``ours`` minus this is
-    the Python of the backend's call path per check (``--floor``)."""
+    entry points (:class:`backends.sat.internals.Direct`, the grid reader of
+    ``backends.sat._satread``), in the same order (positive phases, stats, first slice,
+    solve, grid with its free literals, phases away from it, guarded blocking clause, solve,
+    second grid, stats, phases back, retire), with as little Python as a loop can have.
+    ``ours`` minus this is the Python of the backend's call path per check (``--floor``)."""
 
     def __init__(self) -> None:
         self.backend = PySATBackend("cadical195")
@@ -321,7 +321,8 @@ SIDES = ("ours", "plain", "plain-verdict")
 def baseline_backend(revision: str) -> type[PySATBackend]:
     """``PySATBackend`` of ``backends/sat.py`` at a git ``revision`` of this repository,
     loaded as a module of its own (its other imports are today's), to race old against
-    new in one process.
+    new in one process. Only revisions where the backend was that one file (before the
+    package ``backends/sat/``).
 
     Raises:
         subprocess.CalledProcessError: for a revision git does not know.
@@ -336,7 +337,7 @@ def baseline_backend(revision: str) -> type[PySATBackend]:
     ).stdout
     text = text.replace("\nfrom .cnf import", "\nfrom backends.cnf import")
     text = text.replace("\nfrom .threads import", "\nfrom backends.threads import")
-    text = text.replace("from . import _satread", "from backends import _satread")
+    text = text.replace("from . import _satread", "from backends.sat import _satread")
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
     path = folder / "sat_baseline.py"
     path.write_text(text)

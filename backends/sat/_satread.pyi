@@ -1,4 +1,4 @@
-"""Type stub of the pysat backend's model reader (see backends/_satread.c)."""
+"""Type stub of the pysat backend's model reader (see backends/sat/_satread.c)."""
 
 from typing import Any, overload
 

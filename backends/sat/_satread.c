@@ -1,4 +1,4 @@
-/* Reading a Sudoku grid out of a satisfied CaDiCaL solver of PySAT: backends._satread.
+/* Reading a Sudoku grid out of a satisfied CaDiCaL solver of PySAT: backends.sat._satread.
  *
  *   bind(library, symbol) -> int      look up CaDiCaL's `int Solver::val(int)` in PySAT's
  *                                     already loaded extension; a slot number, or -1
@@ -18,7 +18,7 @@
  * extension exports the solver's public member functions. A non-static member function
  * `int Solver::val(int)` is called, under the Itanium C++ ABI (Linux, macOS), as a
  * function whose first argument is `this`. That depends on how PySAT builds its
- * extension, so nothing here is trusted blindly: backends/sat.py binds a symbol only for
+ * extension, so nothing here is trusted blindly: backends/sat/internals.py binds a symbol only for
  * the CaDiCaL versions whose `val` has that signature, and checks every binding once on a
  * small solver of its own against PySAT's model read before using it; anything else (no
  * dlopen, no symbol, a wrong answer) leaves the model read in charge.

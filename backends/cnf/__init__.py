@@ -52,7 +52,7 @@ from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import AllDifferent, Relation, RuleSet, Sandwich, Sum, SumGroup
 
 # the names, in a module of their own (the command line reads them without this encoder)
-from .encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
+from ..encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 
 __all__ = [
     "ENCODINGS",

@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     _add_logic_options(p)
-    g = p.add_argument_group("Sudoku Explainer scale (issue 17; see sudoku_model/cli/rate.py)")
+    g = p.add_argument_group("Sudoku Explainer scale")
     g.add_argument(
         "--scale",
         choices=("levels", "se"),
@@ -101,7 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_scale_option(p: argparse.ArgumentParser, se_help: str) -> None:
-    g = p.add_argument_group("Sudoku Explainer scale (issue 17; see sudoku_model/cli/rate.py)")
+    g = p.add_argument_group("Sudoku Explainer scale")
     g.add_argument(
         "--scale",
         choices=("levels", "se"),

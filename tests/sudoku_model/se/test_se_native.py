@@ -27,16 +27,12 @@ from sudoku_model.se import (
 )
 from sudoku_model.se.rater import PYTHON_PRODUCERS
 from sudoku_model.se.steps import SEStep
+from tests.datafiles import data_file
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="native_backtrack._se not built")
 
 HERE = Path(__file__).parent
-SHARED = Path("/work/shared/data")
-for parent in Path(__file__).resolve().parents:
-    if (parent / "shared" / "data").is_dir():
-        SHARED = parent / "shared" / "data"
-        break
-SE_2000 = SHARED / "se-rated-2000.txt"
+SE_2000 = data_file("se-rated-2000.txt")
 
 Search = Callable[[State], Iterator[SEStep]]
 
@@ -178,7 +174,6 @@ def test_the_rater_takes_the_same_steps_with_and_without_c() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SE_2000.exists(), reason="se-rated-2000.txt not in ../shared/data")
 def test_c_searches_along_a_spread_sample_of_se_rated_2000() -> None:
     seen: collections.Counter[str] = collections.Counter()
     for values in _puzzles(SE_2000, every=200):
@@ -207,12 +202,11 @@ def test_c_searches_refuse_malformed_states() -> None:
 
 def _chain_states(every: int) -> Iterator[State]:
     """States along rated paths: the tests' own sample, and a spread sample of
-    se-rated-2000 where ../shared/data has it."""
+    se-rated-2000."""
     for values in _puzzles(HERE / "se_rated_sample.txt", every=every):
         yield from _path_states(values)
-    if SE_2000.exists():
-        for values in _puzzles(SE_2000, every=40 * every)[1::2]:
-            yield from _path_states(values)
+    for values in _puzzles(SE_2000, every=40 * every)[1::2]:
+        yield from _path_states(values)
 
 
 def test_c_static_chains_give_the_python_hint_along_rated_paths() -> None:

@@ -152,7 +152,7 @@ def test_the_first_killer_csv_puzzle_renders_every_cage() -> None:
     letters = row.split(",")[1][1:]
     svg = draw(record.puzzle, solution=record.solution, cell_size=CELL, margin=0.0)
     paths = elements(svg, "path", "cage")
-    assert len(paths) == len(set(letters)) == len(hint) == 22
+    assert len(paths) == len(set(letters)) == len(hint) == 36
     assert all(len(subpaths(p)) == 1 for p in paths)  # connected cages without holes
     totals = elements(svg, "text", "cage-total")
     # totals are listed by the letters' first appearance, which is each cage's first cell

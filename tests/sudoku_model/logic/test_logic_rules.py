@@ -63,11 +63,12 @@ def test_killer_puzzles_every_step_is_true() -> None:
 
 def test_killer_puzzles_through_the_logic_backend() -> None:
     solved_by_logic = 0
-    for puzzle, solution in killer_puzzles()[::4]:
+    puzzles = killer_puzzles()
+    for puzzle, solution in puzzles:
         verdict = LOGIC.check_unique(puzzle)
         assert verdict.kind is VerdictKind.UNIQUE and verdict.solution == solution
         solved_by_logic += solve_logically(puzzle).status == "solved"
-    assert solved_by_logic >= 40  # the techniques alone finish most of them
+    assert solved_by_logic >= 0.8 * len(puzzles)  # the techniques alone finish most of them
 
 
 def _seed(*parts: object) -> int:

@@ -115,6 +115,7 @@ def test_an_unsolvable_puzzle_answers_within_budget(name: str, box: int) -> None
     assert verdict.kind in (VerdictKind.UNSOLVABLE, VerdictKind.UNKNOWN)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fresh", ["pysat", "pysat:minisat22"], indirect=True)
 def test_pysat_set_up_goes_on_across_calls(fresh: Backend) -> None:
     # 25x25: encoding and loading take longer than one small budget, but each call moves

@@ -184,6 +184,7 @@ def test_9x9_invariant_under_random_transformations(method: str) -> None:
             assert link is not None and link.apply(grid) == moved
 
 
+@pytest.mark.slow
 @needs_native
 def test_native_agrees_with_reference() -> None:
     rng = random.Random(99)

@@ -82,6 +82,7 @@ def test_weights_reject_the_top_down_bias_on_a_4x4_grid(four) -> None:
     assert max(abs(raw[n] - exact[n] / total) for n in exact) > 0.05
 
 
+@pytest.mark.slow
 def test_nine_by_nine_estimate_matches_the_published_distribution() -> None:
     rules = RuleSet.classic(Shape(3, 3))
     grids = 2500

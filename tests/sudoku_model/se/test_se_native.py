@@ -122,6 +122,7 @@ def _path_states(values: list[int]) -> Iterator[State]:
         apply_step(state, step)
 
 
+@pytest.mark.slow
 def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
     seen: collections.Counter[str] = collections.Counter()
     states = 0
@@ -135,6 +136,7 @@ def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
     assert all(seen[n] > 0 for n in common), seen
 
 
+@pytest.mark.slow
 def test_c_searches_give_the_python_hints_on_thinned_and_random_states() -> None:
     # Candidates removed at random (seeded) from states along rated paths, and empty
     # grids with random candidates: the masks need not be consistent for a search, and
@@ -209,6 +211,7 @@ def _chain_states(every: int) -> Iterator[State]:
         yield from _path_states(values)
 
 
+@pytest.mark.slow
 def test_c_static_chains_give_the_python_hint_along_rated_paths() -> None:
     # The best cycle or forcing chain of every state (not only those where the rater
     # used one): the same name, rating, complexity, kind, eliminations and placement.
@@ -306,6 +309,7 @@ def _compare_multiple(state: State, names: collections.Counter[str]) -> None:
         names.update(s.technique for s in expected)
 
 
+@pytest.mark.slow
 def test_c_multiple_chains_give_the_python_hint_along_rated_paths() -> None:
     # States along the rating of two top1465 puzzles of ER 9.4 and 9.0 (a dynamic
     # contradiction and a dynamic cell forcing chain at their hardest) and of the tests'
@@ -336,6 +340,7 @@ def test_c_multiple_chains_give_the_python_hint_along_rated_paths() -> None:
     assert kinds <= set(names), names
 
 
+@pytest.mark.slow
 def test_c_multiple_chains_give_the_python_hint_on_thinned_states() -> None:
     # Candidates removed at random (seeded): other cells bivalue, other contradictions,
     # grids where no producer has a hint.

@@ -170,6 +170,7 @@ def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
             apply_step(state, step)
 
 
+@pytest.mark.slow
 def test_strong_links_are_sound_along_rated_paths() -> None:
     from sudoku_model.se.strong_links import three_strong_links, turbot_fish
 

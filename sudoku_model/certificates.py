@@ -1,4 +1,4 @@
-"""Certificates of verdicts that anyone can re-check without trusting our solvers (issue 14).
+"""Certificates of verdicts that anyone can re-check without trusting our solvers.
 
 Writing (:func:`certify_records`, :class:`Certifier`, ``sudoku verify FILE --certify DIR``):
 for each puzzle a backend's :meth:`~sudoku_model.solving.Backend.certificate` primitive

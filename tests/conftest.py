@@ -9,10 +9,21 @@ reason (an explicitly named one that does not load is an error).
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
+from _pytest.doctest import DoctestModule
 
 from sudoku_model.solving import Backend, available_backends, get_backend
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> object:
+    """Nothing under ``tests/`` is collected for ``--doctest-modules``: the test modules
+    hold no doctests, and the benchmark scripts under ``tests/benchmarks`` must not be
+    imported by a test run at all (they are run by hand)."""
+    collected = yield
+    return [c for c in collected or [] if not isinstance(c, DoctestModule)]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

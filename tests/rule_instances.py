@@ -34,7 +34,7 @@ KINDS = (
     "sandwich",
 )
 
-KILLER_200 = Path("/work/shared/data/killer-200.csv")
+KILLER_CSV = Path(__file__).resolve().parent / "data" / "killer-generated.csv"
 
 
 def random_grid(shape: Shape, rng: random.Random, *, nonconsecutive: bool = False) -> Grid:
@@ -312,16 +312,14 @@ def brute_force_solutions(puzzle: Puzzle) -> list[tuple[int, ...]]:
     ]
 
 
-def killer_200() -> list[tuple[Puzzle, Grid]]:
-    """The 200 killer puzzles of ``/work/shared/data/killer-200.csv`` (its README: cage
-    letters in ``puzz_color`` after a leading K, totals in ``puzz_hint`` in order of first
-    appearance, the solution in ``solved``) with their published solutions; an empty list
-    when the file is absent."""
-    if not KILLER_200.exists():
-        return []
+def killer_puzzles() -> list[tuple[Puzzle, Grid]]:
+    """The 40 killer puzzles of ``tests/data/killer-generated.csv`` (krazydad's CSV layout:
+    cage letters in ``puzz_color`` after a leading K, totals in ``puzz_hint`` in order of
+    first appearance, the solution in ``solved``; tests/data/README.md says how they were
+    made) with their solutions, read here without the toolkit's readers."""
     shape = Shape(3, 3)
     out = []
-    with KILLER_200.open(newline="") as f:
+    with KILLER_CSV.open(newline="") as f:
         for row in csv.DictReader(f):
             letters = row["puzz_color"][1:]
             totals = [int(t) for t in row["puzz_hint"].split(",")]

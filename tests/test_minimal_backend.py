@@ -152,6 +152,7 @@ def test_compare_agrees_with_native() -> None:
     assert counted.agreed
 
 
+@pytest.mark.timing
 def test_budget_spent_is_unknown() -> None:
     backend = get_backend(NAME)
     verdict = backend.check_unique(Puzzle.empty(Shape(3, 3)), budget=Budget(nodes=3))

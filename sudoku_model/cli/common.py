@@ -178,8 +178,8 @@ def input_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def output_alphabet(args: argparse.Namespace, record: Any = None) -> Alphabet:
     """The alphabet output is written in: ``--to-alphabet`` when the command has it and it
-    was given, else the alphabet the input was read in (issue 13 item 27: ``show`` must not
-    turn ``0-F`` input into ``1-9A-G``).
+    was given, else the alphabet the input was read in (so ``show`` never turns ``0-F``
+    input into ``1-9A-G``).
 
     Every command that prints puzzles, solutions or values takes its alphabet from here, so
     the record's own alphabet plugs in at one place.

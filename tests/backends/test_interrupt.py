@@ -20,6 +20,9 @@ from sudoku_model import Budget, Puzzle, Shape, available_backends, get_backend
 from sudoku_model.errors import SearchInterrupted
 from sudoku_model.solving import Backend
 
+# every test here asserts a latency in wall-clock seconds
+pytestmark = pytest.mark.timing
+
 # pysat:minisat22 stands for the solvers PySAT can interrupt, pysat (CaDiCaL) for the others.
 NAMES = [
     name

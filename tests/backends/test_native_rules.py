@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rule_instances import (  # noqa: E402
     KINDS,
     brute_force_solutions,
-    killer_200,
+    killer_puzzles,
     random_instance,
 )
 
@@ -74,9 +74,8 @@ def test_uniqueness_and_witnesses_on_9x9(kind: str) -> None:
             assert verdict.kind in (VerdictKind.UNSOLVABLE, VerdictKind.CONTRADICTORY)
 
 
-@pytest.mark.skipif(not killer_200(), reason="/work/shared/data/killer-200.csv is absent")
-def test_killer_200_unique_and_published() -> None:
-    for puzzle, published in killer_200():
+def test_killer_puzzles_unique_and_published() -> None:
+    for puzzle, published in killer_puzzles():
         verdict = NATIVE.check_unique(puzzle)
         assert verdict.kind is VerdictKind.UNIQUE
         assert verdict.solution == published

@@ -54,6 +54,7 @@ def test_every_level_keeps_every_solution_of_counts_43() -> None:
     assert left["givens"] > left["singles"] > left["locked"] > left["pairs"]
 
 
+@pytest.mark.slow
 def test_hard_9x9_puzzles_keep_their_solution_and_fish_fire() -> None:
     native = get_backend("native")
     fired = 0

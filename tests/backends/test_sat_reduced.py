@@ -12,7 +12,7 @@ from backends.sat import PySATBackend, ReducedCNF
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, VerdictKind, formats
 from sudoku_model.data import bundled_path
 from sudoku_model.solving import get_backend
-from tests.rule_instances import brute_force_solutions, killer_200, random_grid
+from tests.rule_instances import brute_force_solutions, killer_puzzles, random_grid
 
 
 def counts_43() -> list[tuple[Puzzle, int]]:
@@ -174,7 +174,6 @@ def test_sparse_grids_stay_in_the_long_lived_solver() -> None:
     backend.close()
 
 
-@pytest.mark.skipif(not killer_200(), reason="/work/shared/data/killer-200.csv is absent")
 def test_a_solver_full_of_retired_killer_overlays_is_rebuilt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -185,7 +184,7 @@ def test_a_solver_full_of_retired_killer_overlays_is_rebuilt(
 
     monkeypatch.setattr(engine, "RETIRED_OVERLAY_VARS", 50)
     backend = get_backend("pysat")
-    puzzles = killer_200()[:12]
+    puzzles = killer_puzzles()[:12]
     generations = []
     for puzzle, published in puzzles:
         verdict = backend.check_unique(puzzle)

@@ -1,4 +1,4 @@
-"""Benchmark of canonical forms (issue 15).
+"""Benchmark of canonical forms.
 
     python tests/benchmarks/bench_canon.py [--repeat 3] [--grids 5000] [--lines 1000000]
         [--parts c,api,grids,dedup]

@@ -1,4 +1,4 @@
-"""Benchmark certificates (issue 14): certify and check a sample of the 17-clue list on
+"""Benchmark certificates: certify and check a sample of the 17-clue list on
 ``--jobs`` processes and extrapolate to the whole list; sizes per puzzle (plain and gzip);
 check time per puzzle for 9x9, 16x16 and 25x25 with each checker (the native C checker,
 the default, and dratify); where the check's time goes.

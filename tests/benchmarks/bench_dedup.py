@@ -1,4 +1,4 @@
-"""Benchmark of ``sudoku dedup`` on large files (issue 15): time and peak memory.
+"""Benchmark of ``sudoku dedup`` on large files: time and peak memory.
 
     python tests/benchmarks/bench_dedup.py [--lines 1000000] [--lines 250000] [--keep DIR]
 

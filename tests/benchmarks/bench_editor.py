@@ -5,7 +5,7 @@ count, replaying the typing of puzzles clue by clue.
     python tests/benchmarks/bench_editor.py --sizes 9 --count 100 --http
     python tests/benchmarks/bench_editor.py --sizes 16 --mode solve
 
-Targets (issue 19): p95 <= 50 ms on 9x9, <= 200 ms on 16x16.
+Targets: p95 <= 50 ms on 9x9, <= 200 ms on 16x16.
 
 Each keystroke is one ``status`` request, as the page sends it after every change: the
 puzzle as it stands, a client id and a growing sequence number (so a request supersedes the

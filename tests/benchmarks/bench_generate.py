@@ -5,7 +5,7 @@ removal pass, minimality report), per size and backend.
     python tests/benchmarks/bench_generate.py --sizes 25 --count 3 --backends pysat
     python tests/benchmarks/bench_generate.py --sizes 9 --count 500 --jobs 2
 
-Targets (issue 5): 9x9 <= 1 ms with native, <= 4 ms with pysat; 16x16 <= 2 s; 25x25
+Targets: 9x9 <= 1 ms with native, <= 4 ms with pysat; 16x16 <= 2 s; 25x25
 <= 60 s. Each puzzle is timed on its own (the first of each configuration, which loads the
 solver, is excluded); the median, the quartiles and the clue counts are printed. With
 --jobs N the batch throughput through worker processes is printed too. From 16x16 up the

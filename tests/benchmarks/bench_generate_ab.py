@@ -1,4 +1,4 @@
-"""Old-vs-new race of minimal 9x9 generation (issue 18, item 3): two source trees, each
+"""Old-vs-new race of minimal 9x9 generation: two source trees, each
 with its extension built in place, timed in alternating child processes on the same
 seeds, thread CPU time around ``generate_one`` (everything of a puzzle included).
 

@@ -1,4 +1,4 @@
-"""Benchmark of minimal 9x9 generation (issue 18, item 3): puzzles per second through the
+"""Benchmark of minimal 9x9 generation: puzzles per second through the
 library (``generate_one``, the removal pass in C) and through ``sudoku generate``, raced
 against tdoku's generator (``TdokuConstrain`` + ``TdokuMinimize``) in the same run.
 

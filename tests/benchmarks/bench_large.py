@@ -1,4 +1,4 @@
-"""Large grids (issue 18, item 4): uniqueness and generation of 16x16 and 25x25 puzzles,
+"""Large grids: uniqueness and generation of 16x16 and 25x25 puzzles,
 per engine.
 
     python tests/benchmarks/bench_large.py unique [--sizes 16,25] [--engines default,...]
@@ -12,7 +12,7 @@ per engine.
 
 ``unique``: ``check_unique`` on each puzzle of ``/work/shared/data/16x16-100.csv`` (16x16)
 and of ``tests/data/minimal-25x25.txt`` (25x25), each under ``--symmetries`` random
-symmetries of its shape (seeded; default 1, the figures quoted before issue 18's second
+symmetries of its shape (seeded; default 1, the figures quoted in the earliest
 round; 3 gives 15 instances of the five stored 25x25 puzzles), per engine; process CPU
 time per puzzle (a SAT solver runs in this process), median and maximum, and the
 verdicts (every engine must agree). Engines: ``default`` (what ``get_backend()`` gives,

@@ -1,4 +1,4 @@
-"""Benchmark of the native backtracker (issue 3).
+"""Benchmark of the native backtracker.
 
     python tests/benchmarks/bench_native.py [--repeat 5] [--min-cpu 0.2] [--skip-6x6] [--generic]
 

@@ -1,12 +1,12 @@
 """Benchmark of the native and logic backends on the rule kinds beyond all-different
-(issue 16): killer-200 uniqueness, each kind on generated instances, and killer generation;
+killer-200 uniqueness, each kind on generated instances, and killer generation;
 median and p90 CPU time per puzzle.
 
     python tests/benchmarks/bench_native_rules.py                     # native, everything
     python tests/benchmarks/bench_native_rules.py --backends native,logic --instances 20
     python tests/benchmarks/bench_native_rules.py --skip-kinds --generate 0   # killer-200 only
 
-Target (issue 16): killer-200 uniqueness median per puzzle, native <= 2 ms. Each killer
+Target: killer-200 uniqueness median per puzzle, native <= 2 ms. Each killer
 puzzle is a rule set of its own, so each time includes compiling its cages into a C model
 (and the implied 45-rule sums, see ``backends.native._implied_sums``). Times are CPU time of
 this process (``time.process_time``, helper threads included) around ``check_unique``; on a
@@ -71,7 +71,7 @@ def main() -> None:
     inst = _instances_module()
     names = [b for b in args.backends.split(",") if b]
     print(f"{'set':<20} {'backend':<8} {'median ms':>10} {'p90 ms':>8}  verdicts")
-    killers = [p for p, _ in inst.killer_200()]
+    killers = [p for p, _ in inst.killer_puzzles()]
     sets: list[tuple[str, list[Any]]] = []
     if killers:
         sets.append(("killer-200", killers))

@@ -1,4 +1,4 @@
-"""The pysat backend's per-call cost against a plain PySAT loop (issue 18, item 5).
+"""The pysat backend's per-call cost against a plain PySAT loop.
 
     python tests/benchmarks/bench_pysat_overhead.py [--data /work/shared/data]
         [--count 2000] [--seed 18] [--rounds 5] [--min-samples 300] [--chunk 50]

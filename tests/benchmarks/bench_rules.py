@@ -6,7 +6,7 @@ generated instances, per backend; median CPU time per puzzle.
     python tests/benchmarks/bench_rules.py --cage-encoding layered   # cages as layered sums
     python tests/benchmarks/bench_rules.py --kinds killer,sandwich --instances 50
 
-Targets (issue 16): killer-200 uniqueness median per puzzle ``pysat`` <= 5 ms, ``cpsat``
+Targets: killer-200 uniqueness median per puzzle ``pysat`` <= 5 ms, ``cpsat``
 <= 20 ms. Every killer puzzle is a rule set of its own, so each time includes encoding its
 cages (pysat adds them to a solver already holding the classic rules, under a guard;
 cpsat copies the classic model and adds them). A warm-up call on an empty classic grid

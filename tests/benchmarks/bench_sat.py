@@ -6,7 +6,7 @@
     python tests/benchmarks/bench_sat.py --17-clue            # the whole 17-clue list
     python tests/benchmarks/bench_sat.py --solver-options '{}'   # CaDiCaL's own defaults
 
-Targets (issue 4): ``pysat:cadical195`` <= 0.4 ms on top95 and <= 1.5 ms on
+Targets: ``pysat:cadical195`` <= 0.4 ms on top95 and <= 1.5 ms on
 forum-hardest-1106; ``cpsat`` <= 5 ms; the whole 17-clue list with pysat in one process
 <= 20 s. :func:`rows` returns the table as dicts (the comparison notebook reuses it).
 

@@ -38,12 +38,12 @@ of a run (interpreter, worker and cluster start-up, shut-down), reported apart; 
 speed-up of the steady rates is what more cores buy on a long run.
 
 ``--cores N`` (default: this machine's) sets ``--jobs-list 1,N`` and N Dask workers.
-Targets (issue 12): on 2 cores ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and pysat and
+Targets: on 2 cores ``--jobs 2`` >= 1.8x ``--jobs 1`` for native and pysat and
 ``--dask local`` >= 1.7x; on 16 cores (``--cores 16``) >= 12x. ``--overhead`` measures the
 cost of one task (a Dask round trip and a process-pool task), which sets
 ``sudoku_model.verify.TASK_SECONDS``.
 
-Commands used for the figures in the closing note of issue 12 (on 16 cores add
+Commands used for the recorded figures (tests/benchmarks/README.md; on 16 cores add
 ``--cores 16``: ``--jobs 1`` and ``--jobs 16``, 16 Dask workers):
 
     python tests/benchmarks/bench_scaling.py --backend native --seconds 20 --dask local \

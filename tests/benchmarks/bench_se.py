@@ -1,4 +1,4 @@
-"""Benchmark of the SE rater (issue 17): ER match against Sudoku Explainer's own ratings,
+"""Benchmark of the SE rater: ER match against Sudoku Explainer's own ratings,
 and speed.
 
     python tests/benchmarks/bench_se.py [--file se] [--limit N] [--offset K] [--budget 30]

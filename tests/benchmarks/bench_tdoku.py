@@ -1,4 +1,4 @@
-"""Race of the native classic 9x9 batch against tdoku (issue 18, item 1).
+"""Race of the native classic 9x9 batch against tdoku.
 
     python tests/benchmarks/bench_tdoku.py [--tdoku /path/to/libtdoku_shared.so]
         [--seed 1] [--rounds 7] [--min-cpu 0.3] [--multi 10000] [--sets 17-clue,...]

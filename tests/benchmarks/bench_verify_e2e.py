@@ -1,5 +1,4 @@
-"""`sudoku verify FILE --backend native -o out.jsonl` end to end against a tdoku anchor
-(issue 18, item 2).
+"""`sudoku verify FILE --backend native -o out.jsonl` end to end against a tdoku anchor.
 
     python tests/benchmarks/bench_verify_e2e.py [--tdoku /path/to/libtdoku_shared.so]
         [--puzzles /work/shared/data/17-clue.txt] [--rounds 5] [--seed 1] [--old]
@@ -11,7 +10,7 @@ Every contender is a subprocess that reads the same file and writes its answers 
   bytecode compiled once, as an installed package has it: a warm-up run of each
   contender comes first);
 - ``old j1`` (with ``--old``): the same with the bulk path switched off (the general path
-  of before issue 18), for old-vs-new;
+  of before the bulk path), for old-vs-new;
 - ``LABEL j1`` / ``LABEL j2`` / ``LABEL start-up`` (with ``--python LABEL=PYTHON``,
   repeatable): the same commands
   run by another interpreter, e.g. the venv of another checkout or of a non-editable
@@ -139,7 +138,9 @@ def main() -> None:
         help="time only the contenders whose name holds WORD (e.g. start-up), and tdoku",
     )
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--old", action="store_true", help="also time the path before issue 18")
+    ap.add_argument(
+        "--old", action="store_true", help="also time the general path (the bulk path switched off)"
+    )
     ap.add_argument(
         "--python",
         action="append",

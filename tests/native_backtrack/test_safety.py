@@ -194,6 +194,7 @@ def _in_thread(fn: object) -> tuple[threading.Thread, list]:
     return t, out
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("rules, fast", [(RULES9, True), (RULES9, False), (RULES16, False)])
 def test_interrupt_stops_a_solve_in_another_thread(rules: RuleSet, fast: bool) -> None:
     m = model_of(rules)
@@ -216,6 +217,7 @@ def test_interrupt_stops_a_solve_in_another_thread(rules: RuleSet, fast: bool) -
     assert m.solve(empty, limit=5, keep=0, fast=fast)[:2] == (5, nb.LIMIT)
 
 
+@pytest.mark.timing
 def test_interrupt_stops_a_batch_and_marks_the_rest() -> None:
     m = model_of(RULES16)
     data = bytes(256) * 20  # each puzzle would take its whole 10 s budget

@@ -18,8 +18,8 @@ from sudoku_model.certificates import _check_dratify, _check_native
 from sudoku_model.data import bundled_path
 from sudoku_model.formats import iter_records
 from sudoku_model.solving import Certificate, get_backend
+from tests.datafiles import data_file
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 JIGSAW_REGIONS = [0, 0, 0, 1, 1, 1, 0, 0, 2, 1, 1, 1, 0, 2, 2, 2, 3, 3]
 JIGSAW_REGIONS += [4, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 3, 4, 4, 5, 5, 5, 5]
 Clauses = list[tuple[int, ...]]
@@ -46,9 +46,8 @@ def mixed_puzzles() -> list[Puzzle]:
     for variant, some in (("anti-knight", variants[:7]), ("diagonal", variants[7:])):
         rules = RuleSet.build(Shape(3, 3), [variant])
         puzzles += [Puzzle(p.givens, rules) for p in some]
-    path16 = SHARED / "16x16-100.csv"
-    if path16.exists():
-        puzzles += [r.puzzle for r in list(iter_records(path16))[:2] if r.puzzle]
+    path16 = data_file("16x16-generated.csv")
+    puzzles += [r.puzzle for r in list(iter_records(path16))[:2] if r.puzzle]
     return puzzles
 
 

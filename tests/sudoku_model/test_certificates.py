@@ -26,8 +26,8 @@ from sudoku_model.formats import Record, iter_records
 from sudoku_model.grid import Grid
 from sudoku_model.rules import AllDifferent
 from sudoku_model.solving import CertificationUnsupported, get_backend
+from tests.datafiles import data_file
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 JIGSAW_REGIONS = [0, 0, 0, 1, 1, 1, 0, 0, 2, 1, 1, 1, 0, 2, 2, 2, 3, 3]
 JIGSAW_REGIONS += [4, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 3, 4, 4, 5, 5, 5, 5]
@@ -104,9 +104,7 @@ def test_small_shapes_variants_and_contradictions(tmp_path: Path) -> None:
 
 
 def test_16x16_round_trip(tmp_path: Path) -> None:
-    path = SHARED / "16x16-100.csv"
-    if not path.exists():
-        pytest.skip("the shared 16x16 collection is absent")
+    path = data_file("16x16-generated.csv")
     recs = list(iter_records(path))[:2]
     out = tmp_path / "c"
     certify_records(recs, out)

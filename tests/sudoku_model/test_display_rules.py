@@ -41,11 +41,12 @@ from sudoku_model.rules import (
     thermometer_rule,
     xv_rules,
 )
+from tests.datafiles import data_file
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 S9 = Shape(3, 3)
 S4 = Shape(2, 2)
-KILLER_200 = Path("/work/shared/data/killer-200.csv")
+KILLER_CSV = data_file("killer-generated.csv")
 CELL = 10.0
 
 
@@ -141,18 +142,17 @@ def test_one_cell_cages_on_a_checkerboard_are_squares() -> None:
     assert all(len(subpaths(p)[0]) == 4 for p in paths)  # one cell: a square
 
 
-@pytest.mark.skipif(not KILLER_200.exists(), reason="shared killer-200.csv not present")
-def test_the_first_killer_200_puzzle_renders_every_cage() -> None:
-    record = next(iter_records(KILLER_200))
+def test_the_first_killer_csv_puzzle_renders_every_cage() -> None:
+    record = next(iter_records(KILLER_CSV))
     assert record.puzzle is not None and record.solution is not None
-    with open(KILLER_200, encoding="utf-8") as f:
+    with open(KILLER_CSV, encoding="utf-8") as f:
         f.readline()
         row = f.readline()
     hint = row.split('"')[1].split(",")
-    letters = row.split(",")[5][1:]
+    letters = row.split(",")[1][1:]
     svg = draw(record.puzzle, solution=record.solution, cell_size=CELL, margin=0.0)
     paths = elements(svg, "path", "cage")
-    assert len(paths) == len(set(letters)) == len(hint) == 31
+    assert len(paths) == len(set(letters)) == len(hint) == 36
     assert all(len(subpaths(p)) == 1 for p in paths)  # connected cages without holes
     totals = elements(svg, "text", "cage-total")
     # totals are listed by the letters' first appearance, which is each cage's first cell
@@ -445,8 +445,9 @@ def test_png_and_pdf_paint_every_mark(tmp_path: Path) -> None:
     assert Path(pdf[0]).read_bytes().startswith(b"%PDF")
 
 
-def test_readme_render_example_runs(tmp_path: Path, capsys, monkeypatch) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+def test_reference_render_example_runs(tmp_path: Path, capsys, monkeypatch) -> None:
+    reference = Path(__file__).resolve().parents[2] / "sudoku_model/docs/REFERENCE.md"
+    readme = reference.read_text(encoding="utf-8")
     start = readme.index("<!-- render-variant-example -->")
     block = readme[start:].split("```json", 1)[1].split("```", 1)[0]
     (tmp_path / "killer.json").write_text(block, encoding="utf-8")

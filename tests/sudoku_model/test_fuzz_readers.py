@@ -132,7 +132,9 @@ def _readers(text: str, tmp: Path, rng: random.Random) -> list[tuple[str, Callab
     return out
 
 
-def _fuzz(cases: int, seed: int, tmp: Path) -> int:
+def _fuzz(cases: int, seed: int, tmp: Path, *, max_seconds: float | None = None) -> int:
+    """Runs CASES mutated inputs through every reader; with MAX_SECONDS, also asserts that
+    no reader call takes longer (no input may make a reader crawl)."""
     rng = random.Random(seed)
     seeds = _seeds()
     done = 0
@@ -150,13 +152,19 @@ def _fuzz(cases: int, seed: int, tmp: Path) -> int:
                 if isinstance(result, list):
                     _check_records(result)
             took = time.perf_counter() - start
-            assert took < 1.0, f"{what} took {took:.2f} s on {text[:200]!r}"
+            if max_seconds is not None:
+                assert took < max_seconds, f"{what} took {took:.2f} s on {text[:200]!r}"
             done += 1
     return done
 
 
 def test_fuzz_readers_fast(tmp_path: Path) -> None:
     assert _fuzz(4_000, seed=1, tmp=tmp_path) >= 4_000
+
+
+@pytest.mark.timing
+def test_fuzz_readers_take_under_a_second_a_call(tmp_path: Path) -> None:
+    assert _fuzz(4_000, seed=1, tmp=tmp_path, max_seconds=1.0) >= 4_000
 
 
 @pytest.mark.slow

@@ -189,6 +189,7 @@ def test_exact_puzzles_over_grids_are_minimal() -> None:
             values[c] = keep
 
 
+@pytest.mark.slow
 def test_nine_by_nine_estimate_matches_the_published_distribution() -> None:
     rules = RuleSet.classic(Shape(3, 3))
     grids = 2500

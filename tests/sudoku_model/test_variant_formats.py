@@ -30,9 +30,10 @@ from sudoku_model.variant_formats import (
     decompress_lz_base64,
     puzzle_from_fpuzzles,
 )
+from tests.datafiles import data_file
 
 S9 = Shape(3, 3)
-KILLER_200 = Path("/work/shared/data/killer-200.csv")
+KILLER_CSV = data_file("killer-generated.csv")
 
 # Test vectors made with the reference lz-string (Python port ``lzstring`` 1.0.4,
 # ``LZString().compressToBase64``), run once outside the project.
@@ -145,17 +146,17 @@ def test_variant_json_round_trips_every_kind():
 
 
 def test_readme_example_reads():
-    """The variant JSON example of the README (kept equal to it by this test)."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    """The variant JSON example of the reference (kept equal to it by this test)."""
+    readme = (Path(__file__).resolve().parents[2] / "sudoku_model/docs/REFERENCE.md").read_text()
     start = readme.index("<!-- variant-json-example -->")
     block = readme[start:].split("```json", 1)[1].split("```", 1)[0]
     puzzle, solution = puzzle_from_json(json.loads(block))
     assert {r.kind for r in puzzle.rules.constraint_rules} == {"sum", "relation", "sandwich"}
     assert solution is not None and puzzle.is_solution(solution)
-    section = readme[readme.index("### Killer cages and variant rules") : start]
+    section = readme[readme.index("## Variant rules") : start]
     code = section.split("```python", 1)[1].split("```", 1)[0]
     namespace: dict[str, object] = {}
-    exec(code, namespace)  # the README's Python example runs as written
+    exec(code, namespace)  # the reference's Python example runs as written
     count = namespace["get_backend"]("pysat").count(  # type: ignore[operator]
         namespace["Puzzle"](namespace["Grid"].empty(S9), namespace["rules"]),
         limit=2,  # type: ignore[operator]
@@ -213,14 +214,13 @@ def test_killer_csv_bad_rows_are_records_with_errors():
     assert "k.csv:3" in str(records[1].error)
 
 
-@pytest.mark.skipif(not KILLER_200.exists(), reason="shared killer-200.csv not present")
 @pytest.mark.parametrize("solver", ["pysat", pytest.param("cpsat", marks=pytest.mark.slow)])
-def test_killer_200_unique_and_equal_to_the_published_solution(solver):
+def test_killer_csv_unique_and_equal_to_the_published_solution(solver):
     from sudoku_model import get_backend
 
     backend = get_backend(solver)
-    records = list(iter_records(KILLER_200))
-    assert len(records) == 200
+    records = list(iter_records(KILLER_CSV))
+    assert len(records) == 40
     for record in records:
         assert record.error is None and record.solution is not None
         verdict = backend.check_unique(record.puzzle)

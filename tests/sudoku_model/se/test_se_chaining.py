@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sudoku_model.se import State, apply_step, chaining, rate_se
 
 HERE = Path(__file__).parent
 
 
+@pytest.mark.slow
 def test_static_chaining_builds_the_graph_of_do_chaining() -> None:
     rows = [
         ln.split()

@@ -27,16 +27,12 @@ from sudoku_model.se import (
 )
 from sudoku_model.se.rater import PYTHON_PRODUCERS
 from sudoku_model.se.steps import SEStep
+from tests.datafiles import data_file
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="sudoku_model.se._core not built")
 
 HERE = Path(__file__).parent
-SHARED = Path("/work/shared/data")
-for parent in Path(__file__).resolve().parents:
-    if (parent / "shared" / "data").is_dir():
-        SHARED = parent / "shared" / "data"
-        break
-SE_2000 = SHARED / "se-rated-2000.txt"
+SE_2000 = data_file("se-rated-2000.txt")
 
 Search = Callable[[State], Iterator[SEStep]]
 
@@ -126,6 +122,7 @@ def _path_states(values: list[int]) -> Iterator[State]:
         apply_step(state, step)
 
 
+@pytest.mark.slow
 def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
     seen: collections.Counter[str] = collections.Counter()
     states = 0
@@ -139,6 +136,7 @@ def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
     assert all(seen[n] > 0 for n in common), seen
 
 
+@pytest.mark.slow
 def test_c_searches_give_the_python_hints_on_thinned_and_random_states() -> None:
     # Candidates removed at random (seeded) from states along rated paths, and empty
     # grids with random candidates: the masks need not be consistent for a search, and
@@ -178,7 +176,6 @@ def test_the_rater_takes_the_same_steps_with_and_without_c() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SE_2000.exists(), reason="se-rated-2000.txt not in ../shared/data")
 def test_c_searches_along_a_spread_sample_of_se_rated_2000() -> None:
     seen: collections.Counter[str] = collections.Counter()
     for values in _puzzles(SE_2000, every=200):
@@ -207,14 +204,14 @@ def test_c_searches_refuse_malformed_states() -> None:
 
 def _chain_states(every: int) -> Iterator[State]:
     """States along rated paths: the tests' own sample, and a spread sample of
-    se-rated-2000 where ../shared/data has it."""
+    se-rated-2000."""
     for values in _puzzles(HERE / "se_rated_sample.txt", every=every):
         yield from _path_states(values)
-    if SE_2000.exists():
-        for values in _puzzles(SE_2000, every=40 * every)[1::2]:
-            yield from _path_states(values)
+    for values in _puzzles(SE_2000, every=40 * every)[1::2]:
+        yield from _path_states(values)
 
 
+@pytest.mark.slow
 def test_c_static_chains_give_the_python_hint_along_rated_paths() -> None:
     # The best cycle or forcing chain of every state (not only those where the rater
     # used one): the same name, rating, complexity, kind, eliminations and placement.
@@ -312,6 +309,7 @@ def _compare_multiple(state: State, names: collections.Counter[str]) -> None:
         names.update(s.technique for s in expected)
 
 
+@pytest.mark.slow
 def test_c_multiple_chains_give_the_python_hint_along_rated_paths() -> None:
     # States along the rating of two top1465 puzzles of ER 9.4 and 9.0 (a dynamic
     # contradiction and a dynamic cell forcing chain at their hardest) and of the tests'
@@ -342,6 +340,7 @@ def test_c_multiple_chains_give_the_python_hint_along_rated_paths() -> None:
     assert kinds <= set(names), names
 
 
+@pytest.mark.slow
 def test_c_multiple_chains_give_the_python_hint_on_thinned_states() -> None:
     # Candidates removed at random (seeded): other cells bivalue, other contradictions,
     # grids where no producer has a hint.

@@ -4,28 +4,21 @@ on a forum puzzle where they fire, and the budget."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sudoku_model import Puzzle
 from sudoku_model.se import PRODUCERS, State, apply_step, chaining, rate_se
 from sudoku_model.se.chaining import NAKED, NO_CAUSE, nested_suffix
 from sudoku_model.solving import get_backend
+from tests.datafiles import external_data, needs_external
 
-SHARED = Path("/work/shared/data")
-for _parent in Path(__file__).resolve().parents:
-    if (_parent / "shared" / "data").is_dir():
-        SHARED = _parent / "shared" / "data"
-        break
-HARDEST = SHARED / "hardest-1106-ratings.csv"
-needs_hardest = pytest.mark.skipif(
-    not HARDEST.exists(), reason="hardest-1106-ratings.csv not in ../shared/data"
-)
+needs_hardest = needs_external("hardest-1106-ratings.csv")
 
 
 def _forum(label: str) -> tuple[list[int], tuple[float, float, float]]:
-    rows = [ln.split(",") for ln in HARDEST.read_text().splitlines()[2:]]
+    hardest = external_data("hardest-1106-ratings.csv")
+    assert hardest is not None
+    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
     row = next(r for r in rows if f"-{label}" in r[1])
     values = [0 if ch in ".0" else int(ch) for ch in row[0]]
     return values, (float(row[5]), float(row[6]), float(row[7]))

@@ -14,14 +14,9 @@ from sudoku_model.se import PRODUCERS, State, apply_step, rate_se
 from sudoku_model.se.chaining import length_addition
 from sudoku_model.se.reglib import COVERED, iter_cases, run_case
 from sudoku_model.solving import get_backend
+from tests.datafiles import external_data, needs_external
 
 HERE = Path(__file__).parent
-SHARED = Path("/work/shared/data")
-for parent in Path(__file__).resolve().parents:
-    if (parent / "shared" / "data").is_dir():
-        SHARED = parent / "shared" / "data"
-        break
-REGLIB = SHARED / "hodoku-reglib-1.3.txt"
 
 
 def _sample() -> list[tuple[str, float]]:
@@ -123,10 +118,10 @@ def test_length_additions_follow_se() -> None:
         assert round(length_addition(complexity), 6) == added, complexity
 
 
-@pytest.mark.skipif(not REGLIB.exists(), reason="hodoku-reglib-1.3.txt not in ../shared/data")
+@needs_external("hodoku-reglib-1.3.txt")
 def test_hodoku_reglib_cases_of_the_techniques_se_shares() -> None:
     passed: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-    for case in iter_cases(str(REGLIB)):
+    for case in iter_cases(str(external_data("hodoku-reglib-1.3.txt"))):
         result = run_case(case)
         if result is None:
             continue
@@ -175,6 +170,7 @@ def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
             apply_step(state, step)
 
 
+@pytest.mark.slow
 def test_strong_links_are_sound_along_rated_paths() -> None:
     from sudoku_model.se.strong_links import three_strong_links, turbot_fish
 
@@ -211,16 +207,15 @@ def test_three_strong_links_suffix_and_permutation_order_follow_se() -> None:
     assert _line_name([0, 1, 2]) == "012"
 
 
-HARDEST = SHARED / "hardest-1106-ratings.csv"
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not HARDEST.exists(), reason="hardest-1106-ratings.csv not in ../shared/data")
+@needs_external("hardest-1106-ratings.csv")
 def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:
     # The easiest puzzle of the forum list with an SE rating (9.7): without the "+" level
     # the rater is stuck after a 9.3 step; with it (pointing, pairs and X-wings inside
     # dynamic chains) the ER, EP and ED are the forum's, and every step is sound.
-    rows = [ln.split(",") for ln in HARDEST.read_text().splitlines()[2:]]
+    hardest = external_data("hardest-1106-ratings.csv")
+    assert hardest is not None
+    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
     puzzle, _, _, _, _, er, ep, ed = next(r for r in rows if r[1].endswith("02077"))[:8]
     values = _values(puzzle)
     without = rate_se(values, seconds=300, producers=[p for p in PRODUCERS if p.floor < 9.0])

@@ -1,0 +1,59 @@
+"""Where the tests find their data files.
+
+Every file the tests read that may be redistributed is in ``tests/data`` (its README gives
+the source and licence of each). Two files are GPL-licensed (HoDoKu project data) and stay
+outside the repository: they are looked for in the folder ``$SUDOKU_EXTERNAL_DATA`` names,
+else in ``shared/data`` beside the clone (or beside a folder above it). Only the tests that
+read them skip, with a reason naming the file, when they are absent.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TEST_DATA = ROOT / "tests" / "data"
+
+# the files that may not be copied into the repository (GPL-3.0)
+EXTERNAL_FILES = ("hardest-1106-ratings.csv", "hodoku-reglib-1.3.txt")
+
+
+def data_file(name: str) -> Path:
+    """The path of ``tests/data/NAME``; raises FileNotFoundError when it is missing (every
+    file there is part of the repository, so a missing one is a broken checkout)."""
+    path = TEST_DATA / name
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing from the checkout")
+    return path
+
+
+def _external_folder() -> Path | None:
+    named = os.environ.get("SUDOKU_EXTERNAL_DATA")
+    if named is not None:
+        return Path(named)
+    for parent in ROOT.parents:
+        if (parent / "shared" / "data").is_dir():
+            return parent / "shared" / "data"
+    return None
+
+
+def external_data(name: str) -> Path | None:
+    """The path of a GPL-licensed data file kept outside the repository, or None when it
+    is not on this machine. Raises ValueError for a name that is not such a file."""
+    if name not in EXTERNAL_FILES:
+        raise ValueError(f"{name} is not an external data file; put it in tests/data")
+    folder = _external_folder()
+    path = folder / name if folder is not None else None
+    return path if path is not None and path.exists() else None
+
+
+def needs_external(name: str) -> pytest.MarkDecorator:
+    """A skip mark for a test that reads the GPL-licensed file NAME (see external_data)."""
+    return pytest.mark.skipif(
+        external_data(name) is None,
+        reason=f"needs {name} (GPL-3.0, not in the repository): put it in "
+        "$SUDOKU_EXTERNAL_DATA or ../shared/data",
+    )

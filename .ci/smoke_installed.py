@@ -166,6 +166,45 @@ def subcommands() -> list[str]:
     return []
 
 
+def top_level_problems() -> list[str]:
+    """The wheel claims one top-level import name, ``sudoku_model``: its RECORD lists no
+    other package or module at the top of site-packages, and the adapters and the C
+    backtracker import as ``sudoku_model.backends`` and ``sudoku_model.native_backtrack``."""
+    import importlib
+    from importlib.metadata import distribution
+
+    problems = []
+    files = distribution("sudoku-model").files or []
+    tops = {
+        f.parts[0].split(".")[0]
+        for f in files
+        if not f.parts[0].endswith((".dist-info", ".data")) and f.parts[0] != ".."
+    }
+    if tops != {"sudoku_model"}:
+        problems.append(f"the wheel installs top-level names {sorted(tops)}, not only sudoku_model")
+    for name in ("backends", "native_backtrack"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        problems.append(f"a top-level module {name!r} is importable after the install")
+    for name in (
+        "sudoku_model.backends.native",
+        "sudoku_model.backends.sat",
+        "sudoku_model.native_backtrack._core",
+        "sudoku_model.native_backtrack._bulk",
+        "sudoku_model.backends.sat._satread",
+        "sudoku_model._minlex",
+        "sudoku_model._drat",
+        "sudoku_model.se._core",
+    ):
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            problems.append(f"{name} does not import: {exc}")
+    return problems
+
+
 def main() -> int:
     import sudoku_model
 
@@ -174,6 +213,7 @@ def main() -> int:
     installed = Path(sudoku_model.__file__).resolve()
     if root is not None and root in installed.parents:
         failures.append(f"sudoku_model is imported from the source tree ({installed})")
+    failures.extend(top_level_problems())
     for data in ("DESIGN.md", "data/README.md", "logic/techniques/__init__.py"):
         if not (installed.parent / data).is_file():
             failures.append(f"the installed package lacks {data}")

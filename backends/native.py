@@ -47,11 +47,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import native_backtrack as nb
-from native_backtrack import _bulk  # plain 9x9 lines read and answered in bulk: columns
+from sudoku_model import native_backtrack as nb
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
+from sudoku_model.native_backtrack import (
+    _bulk,  # plain 9x9 lines read and answered in bulk: columns
+)
 from sudoku_model.puzzle import Puzzle
 from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum
 from sudoku_model.solving import (

@@ -334,7 +334,7 @@ static PyMethodDef bulk_methods[] = {
 };
 
 static struct PyModuleDef bulkmodule = {
-    PyModuleDef_HEAD_INIT, "native_backtrack._bulk",
+    PyModuleDef_HEAD_INIT, "sudoku_model.native_backtrack._bulk",
     "Plain classic 9x9 lines read and answered in bulk by the native backtracker (columns, "
     "no text).",
     -1, bulk_methods,
@@ -345,7 +345,7 @@ PyMODINIT_FUNC PyInit__bulk(void)
     nb = (const nb_capi *)PyCapsule_Import(NB_CAPI_NAME, 0);
     if (!nb) return NULL;
     if (nb->version != NB_CAPI_VERSION) {
-        PyErr_Format(PyExc_ImportError, "native_backtrack._core exports C API version %d, "
+        PyErr_Format(PyExc_ImportError, "sudoku_model.native_backtrack._core exports C API version %d, "
                      "_bulk needs %d: rebuild the package", nb->version, NB_CAPI_VERSION);
         return NULL;
     }

@@ -24,10 +24,10 @@
  * the product leaves out. Each module is its own copy, with its own process-wide state
  * (stop flag, instruction set). */
 #ifdef NB_TESTING
-#define NB_MODULE "native_backtrack._testing"
+#define NB_MODULE "sudoku_model.native_backtrack._testing"
 #define NB_MODULE_INIT PyInit__testing
 #else
-#define NB_MODULE "native_backtrack._core"
+#define NB_MODULE "sudoku_model.native_backtrack._core"
 #define NB_MODULE_INIT PyInit__core
 #endif
 

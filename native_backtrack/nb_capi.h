@@ -9,7 +9,7 @@
 
 #include "nb.h"
 
-#define NB_CAPI_NAME "native_backtrack._core._C_API"
+#define NB_CAPI_NAME "sudoku_model.native_backtrack._core._C_API"
 #define NB_CAPI_VERSION 1
 
 typedef struct {

@@ -13,14 +13,37 @@ import sudoku_model
 
 FORBIDDEN = ("native_backtrack", "backends")
 PACKAGE = Path(sudoku_model.__file__).parent
+#: The adapters and the C backtracker keep their folders at the top of the repository and
+#: are installed under the package (``sudoku_model.backends``, ``sudoku_model.native_backtrack``;
+#: in the source tree ``sudoku_model/backends`` and ``sudoku_model/native_backtrack`` link
+#: to those folders): they are layers of their own, not modules of the core.
+MOUNTED = FORBIDDEN
+
+
+def is_solver_module(name: str) -> bool:
+    """Whether an imported module name is an adapter or the C backtracker."""
+    parts = name.split(".")
+    return parts[0] in FORBIDDEN or (
+        parts[0] == "sudoku_model" and parts[1:2] != [] and parts[1] in MOUNTED
+    )
+
+
+def package_modules() -> list[Path]:
+    """Every Python module of the package itself (not the mounted adapters and C wrapper)."""
+    return sorted(
+        p
+        for p in PACKAGE.rglob("*.py")
+        if p.relative_to(PACKAGE).parts[0] not in MOUNTED and "__pycache__" not in p.parts
+    )
+
 
 #: Modules allowed one named import, with the reason.
 EXCEPTIONS = {
     # `sudoku cnf` writes the PySAT backend's encoding as DIMACS: a command about that
     # backend's encoder, not a workflow that solves; its option lists are the encoder's
     # names (a module without imports, so that the command line starts fast).
-    ("cli/cnf.py", "backends.cnf"),
-    ("cli/cnf.py", "backends.encodings"),
+    ("cli/cnf.py", "sudoku_model.backends.cnf"),
+    ("cli/cnf.py", "sudoku_model.backends.encodings"),
 }
 
 
@@ -39,14 +62,13 @@ def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def test_the_package_imports_no_solver() -> None:
-    modules = sorted(PACKAGE.rglob("*.py"))
+    modules = package_modules()
     assert len(modules) > 30
     found = []
     for path in modules:
         rel = path.relative_to(PACKAGE).as_posix()
         for line, name in imported_modules(ast.parse(path.read_text(), str(path))):
-            top = name.split(".")[0]
-            if top in FORBIDDEN and (rel, name) not in EXCEPTIONS:
+            if is_solver_module(name) and (rel, name) not in EXCEPTIONS:
                 found.append(f"sudoku_model/{rel}:{line}: imports {name}")
     assert not found, "\n".join(found)
 
@@ -54,12 +76,12 @@ def test_the_package_imports_no_solver() -> None:
 def test_the_scan_sees_imports_inside_functions() -> None:
     tree = ast.parse(
         "def f():\n    import native_backtrack as nb\n"
-        "    from backends.native import create\n"
+        "    from sudoku_model.backends.native import create\n"
         "    importlib.import_module('native_backtrack')\n"
     )
     assert [name for _, name in imported_modules(tree)] == [
         "native_backtrack",
-        "backends.native",
+        "sudoku_model.backends.native",
         "native_backtrack",
     ]
 
@@ -72,7 +94,7 @@ COMPILED = {
     "sudoku_model.se._core": "se/native.py",  # sudoku_model/se/se_core.c
 }
 #: Builds of the same C with test hooks: for tests and benchmarks, never the product.
-TEST_BUILDS = ("sudoku_model._drat_testing", "native_backtrack._testing")
+TEST_BUILDS = ("sudoku_model._drat_testing", "sudoku_model.native_backtrack._testing")
 
 
 def absolute_imports(tree: ast.AST, package: str) -> list[tuple[int, str]]:
@@ -97,14 +119,18 @@ def test_compiled_modules_are_imported_only_by_the_module_they_serve() -> None:
 
     pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
     built = {ext["name"]: ext for ext in pyproject["tool"]["setuptools"]["ext-modules"]}
-    inside = {name for name in built if name.startswith("sudoku_model.")}
-    assert inside == set(COMPILED) | {n for n in TEST_BUILDS if n.startswith("sudoku_model.")}
+    inside = {
+        name for name in built if name.startswith("sudoku_model.") and not is_solver_module(name)
+    }
+    assert inside == set(COMPILED) | {
+        n for n in TEST_BUILDS if n.startswith("sudoku_model.") and not is_solver_module(n)
+    }
     assert set(TEST_BUILDS) <= set(built)
     for name, user in COMPILED.items():  # the C lies in the folder of its one importer
         sources = {Path(src).parent for src in built[name]["sources"]}
         assert sources == {Path("sudoku_model", user).parent}, name
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in package_modules():
         rel = path.relative_to(PACKAGE).as_posix()
         dotted = "sudoku_model." + rel[: -len(".py")].replace("/", ".")
         package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
@@ -224,9 +250,9 @@ BACKENDS = ROOT / "backends"
 
 def product_modules() -> list[Path]:
     """Every Python module of the product: the package, the adapters, the C wrapper."""
-    return sorted(
+    return package_modules() + sorted(
         p
-        for folder in (PACKAGE, BACKENDS, ROOT / "native_backtrack")
+        for folder in (BACKENDS, ROOT / "native_backtrack")
         for p in folder.rglob("*.py")
         if "__pycache__" not in p.parts
     )
@@ -293,11 +319,18 @@ def test_the_probe_scan_sees_a_probe() -> None:
 #: The backend modules that are adapters (each has a ``create`` factory registered as an
 #: entry point); the others (cnf, encodings, preprocess, threads) are their helpers.
 def adapters() -> dict[str, ast.AST]:
-    out = {}
-    for path in sorted(BACKENDS.glob("*.py")):
-        tree = ast.parse(path.read_text(), str(path))
-        if any(isinstance(n, ast.FunctionDef) and n.name == "create" for n in tree.body):
-            out[path.stem] = tree
+    """Each adapter's source as one tree (an adapter that is a package: all its modules)."""
+    out: dict[str, ast.AST] = {}
+    for path in sorted(BACKENDS.iterdir()):
+        if path.suffix == ".py":
+            files = [path]
+        elif (path / "__init__.py").is_file():
+            files = sorted(path.rglob("*.py"))
+        else:
+            continue
+        body = [node for f in files for node in ast.parse(f.read_text(), str(f)).body]
+        if any(isinstance(n, ast.FunctionDef) and n.name == "create" for n in body):
+            out[path.stem] = ast.Module(body=body, type_ignores=[])
     return out
 
 
@@ -380,7 +413,7 @@ def executors_built(tree: ast.AST) -> list[int]:
 
 def test_every_workflow_gets_its_executor_from_the_policy() -> None:
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in package_modules():
         rel = path.relative_to(PACKAGE).as_posix()
         if rel == "executor.py" or rel in EXECUTOR_PENDING:
             continue
@@ -415,6 +448,8 @@ def test_every_public_exception_is_a_sudoku_error() -> None:
     for path in product_modules():
         rel_root = path.relative_to(ROOT).with_suffix("")
         parts = list(rel_root.parts)
+        if parts[0] in MOUNTED:  # installed under the package
+            parts.insert(0, "sudoku_model")
         if parts[-1] == "__init__":
             parts.pop()
         if parts[-1] == "__main__":
@@ -434,3 +469,15 @@ def test_every_public_exception_is_a_sudoku_error() -> None:
             if not issubclass(cls, SudokuError):
                 bad.append(f"{rel_root.as_posix()}.py: {name}")
     assert not bad, "exceptions outside SudokuError:\n" + "\n".join(bad)
+
+
+def test_nothing_imports_the_folders_by_their_top_level_names() -> None:
+    # The wheel installs the adapters and the C backtracker as sudoku_model.backends and
+    # sudoku_model.native_backtrack only: an import of a top-level ``backends`` or
+    # ``native_backtrack`` would work in the source tree and fail once installed.
+    found = []
+    for path in product_modules() + sorted((ROOT / "tests").rglob("*.py")):
+        for line, name in imported_modules(ast.parse(path.read_text(), str(path))):
+            if name.split(".")[0] in FORBIDDEN:
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{line}: imports {name}")
+    assert not found, "\n".join(found)

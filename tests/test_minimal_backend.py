@@ -189,7 +189,8 @@ def test_the_template_polls_interrupt_and_refuses_what_it_lacks() -> None:
     assert not (caps.fast_paths or caps.bulk_verify or caps.certifies or caps.sub_solvers)
     with pytest.raises(NotSupported):
         backend.certificate(puzzle.rules, puzzle.givens)
-    assert backend.verify_plain_lines(puzzle.givens.to_line(), 1) is None
+    with pytest.raises(NotSupported):  # an undeclared path: the contract's typed refusal
+        backend.verify_plain_lines(puzzle.givens.to_line(), 1)
     with pytest.raises(ValueError, match="no sub-solver"):
         create("fast")
     with backend:  # close() is the contract's: nothing held here

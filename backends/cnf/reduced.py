@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from sudoku_model.errors import SudokuError
 from sudoku_model.rules import RuleSet
 
 __all__ = ["ReducedCNF", "Stopped"]
 
 
-class Stopped(Exception):
+class Stopped(SudokuError):
     """``stop()`` answered true while a :class:`ReducedCNF` was built (its caller's budget
     ran out); always caught by that caller."""
 

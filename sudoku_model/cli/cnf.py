@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from backends.encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
+from sudoku_model.backends.encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 
 from .common import (
     EXIT_OK,
@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from backends.cnf import encode_puzzle
+    from sudoku_model.backends.cnf import encode_puzzle
 
     if args.index < 1:
         raise CliError(f"--index counts from 1, got {args.index}")

@@ -404,7 +404,7 @@ def _run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             raise CliError(f"--resume: {exc}") from None
         problem = state.settings_problem(
-            config, {main_backend, get_backend_or_exit(main_backend).name}
+            config, {main_backend, *get_backend_or_exit(main_backend).answer_names()}
         )
         if problem is not None and not args.resume_any_settings:
             raise CliError(

@@ -70,6 +70,9 @@ REQUEST_TIMEOUT_SECONDS = 10.0
 WORKERS = 32
 #: Connections accepted and waiting for a worker; more are closed at once.
 MAX_PENDING = 256
+#: How long a new connection may stay silent while others wait for a worker before it
+#: counts as idle (a client sends its request at once; this covers one still in transit).
+NEW_CONNECTION_GRACE_SECONDS = 0.5
 #: The listen backlog (connections the kernel queues before they are accepted).
 LISTEN_BACKLOG = 128
 #: The most digits of a number in a JSON body (a seed or a limit needs 20 at most).
@@ -139,12 +142,19 @@ class _Handler(BaseHTTPRequestHandler):
     sys_version = ""
 
     timed_out = False
+    #: Requests already read on this connection, and when it was accepted: a connection
+    #: that has had a request (an idle keep-alive), or a new one silent for
+    #: :data:`NEW_CONNECTION_GRACE_SECONDS`, is idle; a newer one's request may still be
+    #: on its way, and is not taken for idleness.
+    requests_read = 0
+    accepted_at = 0.0
 
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
 
     def setup(self) -> None:
+        self.accepted_at = self.server._accepted_at(self.request)
         super().setup()
         self.connection.settimeout(self.server.request_timeout)  # each recv and send
 
@@ -156,6 +166,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.server._watch(self)
         try:
             self.raw_requestline = self.rfile.readline(65537)
+            self.requests_read += 1
             if not self.raw_requestline:
                 self.close_connection = True
                 return
@@ -317,6 +328,7 @@ class EditorServer(HTTPServer):
         self._thread: threading.Thread | None = None
         self._pending: queue.Queue[tuple[socket.socket, Any] | None] = queue.Queue(max_pending)
         self._reading: dict[_Handler, float] = {}  # handler -> deadline of its request
+        self._accepted: dict[Any, float] = {}  # connection -> when it was accepted
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._workers = [
@@ -331,10 +343,18 @@ class EditorServer(HTTPServer):
     # -- the worker pool -------------------------------------------------------------------
     def process_request(self, request: Any, client_address: Any) -> None:
         """Queue the connection for a worker; close it when :attr:`max_pending` wait."""
+        with self._lock:
+            self._accepted[request] = time.monotonic()
         try:
             self._pending.put_nowait((request, client_address))
         except queue.Full:
+            self._accepted_at(request)
             self.shutdown_request(request)
+
+    def _accepted_at(self, request: Any) -> float:
+        """When the connection was accepted (forgotten once asked)."""
+        with self._lock:
+            return self._accepted.pop(request, time.monotonic())
 
     def _work(self) -> None:
         while True:
@@ -371,7 +391,13 @@ class EditorServer(HTTPServer):
             with self._lock:
                 late = [h for h, deadline in self._reading.items() if deadline <= now]
                 if crowded:
-                    late += [h for h in self._reading if h not in late and _idle(h.connection)]
+                    late += [
+                        h
+                        for h in self._reading
+                        if h not in late
+                        and (h.requests_read or now - h.accepted_at >= NEW_CONNECTION_GRACE_SECONDS)
+                        and _idle(h.connection)
+                    ]
                 for handler in late:
                     del self._reading[handler]
             for handler in late:
@@ -404,6 +430,7 @@ class EditorServer(HTTPServer):
         with self._lock:
             reading = list(self._reading)
             self._reading.clear()
+            self._accepted.clear()
         for handler in reading:
             _end_read(handler)
         while True:  # connections never served are closed unanswered

@@ -138,6 +138,14 @@ class Backend(abc.ABC):
         ``native``). Answers (verdicts, counts, batches) always name their engine."""
         return self.name
 
+    def answer_names(self) -> frozenset[str]:
+        """The backend names that mark an output as this backend's: its own and
+        :meth:`engine_name`. ``verify --resume`` refuses an output none of whose records
+        carries one of them (a composite's routed engines are left out on purpose: an
+        output that only they answered could as well be theirs, and resuming it is then
+        the user's explicit choice, ``--resume-any-settings``)."""
+        return frozenset({self.name, self.engine_name()})
+
     def _search_other(self, puzzle: Puzzle, solution: Grid, *, budget: Budget) -> SearchOutcome:
         """Find a solution different from ``solution`` (default: search for two)."""
         outcome = self._search(puzzle, limit=2, budget=budget)

@@ -25,11 +25,11 @@ _ALIASES = {"sat": "pysat", "cp-sat": "cpsat", "ortools": "cpsat", "c": "native"
 #: installed distribution's entry points, which costs tens of milliseconds at each start of
 #: the command line; other names (third-party backends) go through the scan.
 _BUILTIN = {
-    "auto": "backends.auto:create",
-    "native": "backends.native:create",
-    "pysat": "backends.sat:create",
-    "cpsat": "backends.cpsat:create",
-    "logic": "backends.logic:create",
+    "auto": "sudoku_model.backends.auto:create",
+    "native": "sudoku_model.backends.native:create",
+    "pysat": "sudoku_model.backends.sat:create",
+    "cpsat": "sudoku_model.backends.cpsat:create",
+    "logic": "sudoku_model.backends.logic:create",
 }
 
 

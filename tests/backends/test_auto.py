@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from backends.auto import ROUTES, AutoBackend, Route
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
+from sudoku_model.backends.auto import ROUTES, AutoBackend, Route
 from sudoku_model.errors import SearchInterrupted
 from sudoku_model.solving import DEFAULT_BACKEND, evidence_problem
 from tests.rule_instances import random_grid

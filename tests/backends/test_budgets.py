@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from backends import cnf
 from sudoku_model import Budget, Grid, Puzzle, Shape, available_backends, get_backend
+from sudoku_model.backends import cnf
 from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.solving import Backend, VerdictKind
 
@@ -39,7 +39,7 @@ def unsolvable(box: int) -> Puzzle:
 def _wait_for_background_encodings() -> None:
     # PySAT encodes a new rule set in a helper thread that goes on after an 'unknown':
     # let it end, so that the next test measures its own set-up, not this one's leftovers.
-    from backends.sat import encoder
+    from sudoku_model.backends.sat import encoder
 
     for _ in range(200):
         if not encoder._ENCODINGS:

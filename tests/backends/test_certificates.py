@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from backends.sat import NO_PROOF, PROOF_SOLVERS, SOLVERS
 from sudoku_model import Budget, Puzzle
+from sudoku_model.backends.sat import NO_PROOF, PROOF_SOLVERS, SOLVERS
 from sudoku_model.certcnf import normalize, rule_clauses
 from sudoku_model.solving import CertificationUnsupported, VerdictKind, get_backend
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from pysat.solvers import Solver
 
-from backends.cnf import (
+from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats
+from sudoku_model.backends.cnf import (
     AMO_ENCODINGS,
     CNF,
     ENCODINGS,
@@ -17,7 +18,6 @@ from backends.cnf import (
     given_literals,
     segment_layers,
 )
-from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats
 from sudoku_model.data import bundled_path
 
 NINE = Shape(3, 3)

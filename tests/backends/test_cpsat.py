@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from backends.cpsat import CPSATBackend, create
 from sudoku_model import Budget, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
+from sudoku_model.backends.cpsat import CPSATBackend, create
 from sudoku_model.data import bundled_path
 
 

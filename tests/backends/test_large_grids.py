@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from backends.auto import ROUTES
-from backends.native import create
-from backends.sat import PySATBackend
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
+from sudoku_model.backends.auto import ROUTES
+from sudoku_model.backends.native import create
+from sudoku_model.backends.sat import PySATBackend
 from tests.rule_instances import random_grid
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "minimal-25x25.txt"

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from backends.native import NativeBackend, create
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, get_backend
+from sudoku_model.backends.native import NativeBackend, create
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.rules import RULE_KINDS

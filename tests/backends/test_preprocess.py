@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from pysat.solvers import Solver
 
-from backends.cnf.reduced import ReducedCNF
-from backends.preprocess import LEVELS, reduce_candidates
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats, get_backend
+from sudoku_model.backends.cnf.reduced import ReducedCNF
+from sudoku_model.backends.preprocess import LEVELS, reduce_candidates
 from sudoku_model.data import bundled_path
 from tests.rule_instances import brute_force_solutions
 

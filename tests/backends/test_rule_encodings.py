@@ -370,7 +370,7 @@ def test_exported_cnf_full_and_simplified_count_the_same(kind: str) -> None:
     many solutions, projected on the cells, as the backends find."""
     from pysat.solvers import Solver
 
-    from backends.cnf import encode_puzzle
+    from sudoku_model.backends.cnf import encode_puzzle
 
     rng = random.Random(f"cnf {kind}")
     solution = random_full_grid(S6, rng)
@@ -403,7 +403,7 @@ def test_killer_cages_alone_equal_brute_force(shape: Shape) -> None:
     reach the total, in the full and the givens-simplified CNF alike."""
     from pysat.solvers import Solver
 
-    from backends.cnf import encode_puzzle
+    from sudoku_model.backends.cnf import encode_puzzle
 
     n = shape.size
     rng = random.Random(f"cages alone {n}")

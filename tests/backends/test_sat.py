@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from backends.sat import (
+from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
+from sudoku_model.backends.sat import (
     RECYCLE_AFTER,
     SOLVERS,
     PySATBackend,
@@ -19,8 +20,7 @@ from backends.sat import (
     internals,
     resolve_solver_name,
 )
-from backends.sat import engine as sat_engine
-from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
+from sudoku_model.backends.sat import engine as sat_engine
 from sudoku_model.data import bundled_path
 from sudoku_model.errors import SearchInterrupted, UnsupportedPuzzleError
 
@@ -186,7 +186,7 @@ def test_augmented_and_extended_agree_on_random_puzzles(
 
 
 def test_solver_options_reach_cadical_and_are_checked() -> None:
-    from backends.sat import CADICAL_TUNING
+    from sudoku_model.backends.sat import CADICAL_TUNING
 
     assert create("cadical195").solver_options == CADICAL_TUNING
     assert create("cadical195", solver_options={}).solver_options == {}
@@ -569,7 +569,7 @@ def test_the_grid_reader_reads_what_pysat_reads(solver: str, box: tuple[int, int
 def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
     from pysat.solvers import Solver
 
-    from backends.sat import _satread
+    from sudoku_model.backends.sat import _satread
 
     read = internals.grid_reader("cadical195")
     assert read is not None
@@ -603,7 +603,7 @@ def test_the_grid_reader_answers_none_for_a_cell_without_one_digit() -> None:
 def test_a_grid_reader_that_misreads_its_test_model_is_not_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from backends.sat import _satread
+    from sudoku_model.backends.sat import _satread
 
     monkeypatch.setattr(_satread, "grid", lambda slot, handle, size, cells, *givens: (1,) * cells)
     assert internals.bind_grid_reader("cadical195") is None

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from backends.sat import create, internals
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, VerdictKind, formats, get_backend
+from sudoku_model.backends.sat import create, internals
 from sudoku_model.data import bundled_path
 
 SWITCHED_OFF = os.environ.get(internals.ENV_SWITCH, "").strip().lower() in {

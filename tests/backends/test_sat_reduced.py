@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from backends.sat import PySATBackend, ReducedCNF
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, VerdictKind, formats
+from sudoku_model.backends.sat import PySATBackend, ReducedCNF
 from sudoku_model.data import bundled_path
 from sudoku_model.solving import get_backend
 from tests.rule_instances import brute_force_solutions, killer_puzzles, random_grid
@@ -180,7 +180,7 @@ def test_a_solver_full_of_retired_killer_overlays_is_rebuilt(
     # Each killer puzzle adds its cages (an overlay with its own variables) to the long-
     # lived solver; retired ones would slow every later call, so past RETIRED_OVERLAY_VARS
     # the solver is rebuilt. The answers stay right across rebuilds.
-    from backends.sat import engine
+    from sudoku_model.backends.sat import engine
 
     monkeypatch.setattr(engine, "RETIRED_OVERLAY_VARS", 50)
     backend = get_backend("pysat")

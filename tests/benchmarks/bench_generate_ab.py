@@ -26,7 +26,8 @@ CHILD = r"""
 import hashlib, json, sys, time
 from sudoku_model import RuleSet, Shape, get_backend
 from sudoku_model.generate import GenerationSpec, engine_for, generate_one, puzzle_seed
-import native_backtrack, sudoku_model
+import sudoku_model
+from sudoku_model import native_backtrack
 seed, first, count, symmetry = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 spec = GenerationSpec(RuleSet.classic(Shape(3, 3)), symmetry=symmetry)
 engine = engine_for(get_backend("native"))

@@ -36,10 +36,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from backends import cnf
-from backends.native import _implied_sums
-from backends.sat import CADICAL_TUNING
 from sudoku_model import Puzzle, RuleSet, Shape, formats
+from sudoku_model.backends import cnf
+from sudoku_model.backends.native import _implied_sums
+from sudoku_model.backends.sat import CADICAL_TUNING
 from sudoku_model.rules import Sum, SumGroup
 
 KILLER_200 = Path("/work/shared/data/killer-200.csv")

@@ -66,8 +66,8 @@ import sys
 import time
 from pathlib import Path
 
-from backends.sat import PySATBackend, ReducedCNF
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, get_backend, shape_for_size
+from sudoku_model.backends.sat import PySATBackend, ReducedCNF
 from sudoku_model.canon import Transform
 from sudoku_model.solving import Backend, VerdictKind
 
@@ -178,7 +178,7 @@ def bench_unique(
 def bench_split(data: Path, seed: int, symmetries: int) -> None:
     from pysat.solvers import Solver
 
-    from backends.sat import REDUCED_TUNING, ReducedCNF
+    from sudoku_model.backends.sat import REDUCED_TUNING, ReducedCNF
 
     rows = []
     for index, puzzle in enumerate(instances(25, data, seed, symmetries)):
@@ -269,7 +269,7 @@ def _variant_run(puzzle: Puzzle, variant: str) -> tuple[float, float, int, int]:
     first CPU figure includes building and loading the formula."""
     from pysat.solvers import Solver
 
-    from backends.sat import REDUCED_TUNING
+    from sudoku_model.backends.sat import REDUCED_TUNING
 
     kind, _, arg = variant.partition(":")
     name = arg if kind == "solver" else "cadical195"
@@ -381,7 +381,7 @@ CHILD = r"""
 import hashlib, json, sys, time
 from sudoku_model import RuleSet, get_backend, shape_for_size
 from sudoku_model.generate import GenerationSpec, engine_for, generate_one, puzzle_seed
-import native_backtrack
+from sudoku_model import native_backtrack
 size, seed, count = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 spec = GenerationSpec(RuleSet.classic(shape_for_size(size)))
 gen = engine_for(get_backend())

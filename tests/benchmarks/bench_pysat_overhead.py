@@ -64,8 +64,8 @@ from typing import cast
 
 from pysat.solvers import Solver
 
-from backends.sat import CADICAL_TUNING, FIRST_SLICE, RECYCLE_AFTER, PySATBackend
 from sudoku_model import Puzzle, RuleSet
+from sudoku_model.backends.sat import CADICAL_TUNING, FIRST_SLICE, RECYCLE_AFTER, PySATBackend
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 
@@ -99,7 +99,7 @@ def plain_cnf() -> list[list[int]]:
 def check_same_formula() -> None:
     """Raise AssertionError unless :func:`plain_cnf` is the backend's classic 9x9 formula,
     clause for clause (as sets of literals, in any order) and with the same variables."""
-    from backends.cnf import encode_rules
+    from sudoku_model.backends.cnf import encode_rules
 
     ours = encode_rules(RULES)
     mine = plain_cnf()
@@ -337,7 +337,7 @@ def baseline_backend(revision: str) -> type[PySATBackend]:
     ).stdout
     text = text.replace("\nfrom .cnf import", "\nfrom backends.cnf import")
     text = text.replace("\nfrom .threads import", "\nfrom backends.threads import")
-    text = text.replace("from . import _satread", "from backends.sat import _satread")
+    text = text.replace("from . import _satread", "from sudoku_model.backends.sat import _satread")
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
     path = folder / "sat_baseline.py"
     path.write_text(text)

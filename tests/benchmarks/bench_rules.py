@@ -103,9 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cage-encoding", choices=("combinations", "layered"), default=None)
     args = parser.parse_args(argv)
     if args.cage_encoding == "layered":
-        import backends.cnf
+        from sudoku_model.backends import cnf
 
-        backends.cnf.MAX_COMBINATIONS = 0
+        cnf.MAX_COMBINATIONS = 0
     names = [b for b in args.backends.split(",") if b]
     tests = _encoding_tests()
     kinds = (

@@ -173,8 +173,8 @@ def print_table(table: list[dict[str, Any]]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from backends.cnf import AMO_ENCODINGS, ENCODINGS
-    from backends.sat import SOLVERS
+    from sudoku_model.backends.cnf import AMO_ENCODINGS, ENCODINGS
+    from sudoku_model.backends.sat import SOLVERS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(

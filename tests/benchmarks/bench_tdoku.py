@@ -36,10 +36,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import native_backtrack as nb
-import native_backtrack._testing as testing
-from backends.native import NativeBackend
+import sudoku_model.native_backtrack._testing as testing
 from sudoku_model import RuleSet, Shape, get_backend
+from sudoku_model import native_backtrack as nb
+from sudoku_model.backends.native import NativeBackend
 from sudoku_model.data import bundled_path
 from sudoku_model.dataset import random_transform
 

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 import pytest
 
-import native_backtrack as nb
-import native_backtrack._testing as core
+import sudoku_model.native_backtrack._testing as core
+from sudoku_model import native_backtrack as nb
 from sudoku_model.data import bundled_path
 from sudoku_model.geometry import Shape
 from sudoku_model.rules import RuleSet
@@ -105,7 +105,7 @@ def test_unknown_variant_is_refused(restore_isa: None) -> None:
 
 def run_with(env_value: str) -> str:
     env = dict(os.environ, SUDOKU_NATIVE_ISA=env_value)
-    code = "import native_backtrack._testing as c; print(c.c9_isa())"
+    code = "import sudoku_model.native_backtrack._testing as c; print(c.c9_isa())"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )

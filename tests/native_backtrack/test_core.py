@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-import native_backtrack as nb
+from sudoku_model import native_backtrack as nb
 from sudoku_model.data import bundled_path
 from sudoku_model.geometry import Shape
 from sudoku_model.rules import RuleSet

@@ -5,8 +5,8 @@ so nodes, guesses and answers are those of the search before these changes."""
 
 from __future__ import annotations
 
-from backends.native import _compile
 from sudoku_model import RuleSet, Shape
+from sudoku_model.backends.native import _compile
 
 RULES16 = RuleSet.classic(Shape(4, 4))
 

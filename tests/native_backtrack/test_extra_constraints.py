@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import native_backtrack as nb
 from sudoku_model import Grid, Puzzle, RuleSet, Shape
+from sudoku_model import native_backtrack as nb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rule_instances import classic_solutions, random_grid  # noqa: E402

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-import native_backtrack as nb
+from sudoku_model import native_backtrack as nb
 from sudoku_model.geometry import Shape
 from sudoku_model.rules import RuleSet
 

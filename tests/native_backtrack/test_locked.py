@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-import native_backtrack as nb
+from sudoku_model import native_backtrack as nb
 from sudoku_model.geometry import Shape
 from sudoku_model.rules import RuleSet
 

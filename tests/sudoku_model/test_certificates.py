@@ -129,7 +129,7 @@ def test_pure_python_engine_agrees(tmp_path: Path) -> None:
     ids=repr,
 )
 def test_encoder_matches_the_backend_encoding_as_a_clause_set(rules: RuleSet) -> None:
-    from backends.cnf import encode_rules
+    from sudoku_model.backends.cnf import encode_rules
 
     ours = certcnf.rule_clauses(rules)
     theirs = encode_rules(rules, encoding="extended", amo="pairwise").clauses

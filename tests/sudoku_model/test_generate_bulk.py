@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-import native_backtrack as nb
-from backends.native import NativeRemovalOracle
 from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, get_backend
+from sudoku_model import native_backtrack as nb
+from sudoku_model.backends.native import NativeRemovalOracle
 from sudoku_model.errors import SearchInterrupted
 from sudoku_model.generate import (
     GeneratedPuzzle,
@@ -82,7 +82,7 @@ def test_c_pass_with_patterns_starts_variants_and_killers() -> None:
 
 
 def test_c_pass_on_the_generic_path_matches_too() -> None:
-    from backends.native import create
+    from sudoku_model.backends.native import create
 
     rules = RuleSet.classic(Shape(3, 3))
     generic = engine_for(create(fast=False))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from backends.native import NativeRemovalOracle
 from sudoku_model import Grid, Puzzle, RuleSet, Shape, get_backend
+from sudoku_model.backends.native import NativeRemovalOracle
 from sudoku_model.generate import GenerationSpec, engine_for, generate_one
 
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from backends.sat import PySATBackend
 from sudoku_model import VerdictKind, formats
+from sudoku_model.backends.sat import PySATBackend
 from sudoku_model.data import bundled_path
 from sudoku_model.solving import Verdict
 from sudoku_model.verify import (

@@ -224,7 +224,10 @@ def test_other_backends_have_no_bulk_path():
         def _search(self, puzzle, *, limit, budget):  # pragma: no cover - never asked
             raise AssertionError
 
-    assert Plain().verify_plain_lines("", 0) is None
+    from sudoku_model.errors import NotSupported
+
+    with pytest.raises(NotSupported):  # undeclared: the contract's typed refusal
+        Plain().verify_plain_lines("", 0)
     assert not Plain.capabilities.bulk_verify
     native = get_backend("native")
     assert native.capabilities.bulk_verify

@@ -26,7 +26,7 @@ from nbclient import NotebookClient  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = [
-    "sudoku_model.backends.ipynb",
+    "backends.ipynb",
     "encodings.ipynb",
     "verification.ipynb",
     "generation.ipynb",

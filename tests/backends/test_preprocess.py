@@ -104,6 +104,7 @@ def test_contradictions_and_levels_are_reported() -> None:
         reduce_candidates(rules, clash, "x-wing")
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 def test_minimal_25x25_puzzles_keep_their_solution() -> None:
     rules = RuleSet.classic(Shape(5, 5))
     lines = [ln for ln in DATA_25.read_text().splitlines() if ln and not ln.startswith("#")]

@@ -41,6 +41,7 @@ def test_reduced_counts_match_counts_43(reduced: PySATBackend) -> None:
     assert reduced.count(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 def test_reduced_verdicts_equal_the_long_lived_solvers() -> None:
     plain = PySATBackend("cadical195")
     reduced = PySATBackend("cadical195", reduce_from=9)

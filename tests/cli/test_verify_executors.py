@@ -108,6 +108,7 @@ def runs(inputs: list[str], tmp_path_factory: pytest.TempPathFactory) -> dict:
     return done
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
 def test_serial_threads_and_dask_write_the_same_bytes(runs, fmt):
     base, text = runs["serial", fmt]

@@ -212,6 +212,7 @@ def blank_rows(grid: Grid, rng: random.Random) -> Grid:
     return Grid(grid.shape, values)
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 @needs_native
 def test_native_agrees_with_reference_on_full_grids_and_blank_rows() -> None:
     rng = random.Random(2024)

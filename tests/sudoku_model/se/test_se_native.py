@@ -164,6 +164,7 @@ def test_c_searches_give_the_python_hints_on_thinned_and_random_states() -> None
     assert all(seen[n] > 0 for n, _, _ in PAIRS), seen
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 def test_the_rater_takes_the_same_steps_with_and_without_c() -> None:
     for values in _puzzles(HERE / "se_rated_sample.txt", every=6):
         fast = rate_se(values, seconds=120)
@@ -264,6 +265,7 @@ def test_c_static_chains_keep_the_budget() -> None:
         _se.cycles_and_forcing_chains([0] * 80)
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 def test_c_plus_rules_give_the_python_hints() -> None:
     # What a dynamic chain "+" applies on its grid: the C searches' hints, all of them,
     # in the same order, along rated paths and on thinned grids.

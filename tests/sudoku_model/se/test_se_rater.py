@@ -154,6 +154,7 @@ def test_a_puzzle_beyond_the_built_techniques_is_stuck_with_er_above() -> None:
     _replay(_values(puzzle), r.steps, _solution(_values(puzzle)))
 
 
+@pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
     from sudoku_model.se.wings import als_wing
 

@@ -93,7 +93,7 @@ def cases(work: Path) -> list[tuple[str, list[str], int]]:
             ["convert", "bundled:hardest", "--to", "quiz-answer", "-o", str(out / "h.qa")],
             0,
         ),
-        # certificates (issue 14): written by verify, re-checked without trusting the solver
+        # certificates: written by verify, re-checked without trusting the solver
         ("verify", ["verify", "bundled:hardest", "-q", "--certify", str(out / "certs")], 0),
         ("check-certificate", ["check-certificate", str(out / "certs")], 0),
     ]

@@ -820,7 +820,7 @@ class NativeRemovalOracle(RemovalOracle):
         fallback.note_necessary(self._necessary)
         return fallback.still_unique(givens, removed)
 
-    # -- the removal pass in C (issue 18, item 3) ------------------------------------------
+    # -- the removal pass in C ------------------------------------------
     def remove_groups(
         self,
         givens: Sequence[int],

@@ -197,7 +197,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("hardest", (str, _NONE), "rate generate", "rate"),
     _spec("techniques", dict, "rate", "rate"),
     _spec("guesses", int, "rate", "rate"),
-    # Sudoku Explainer scale (sudoku rate --scale se; sudoku_model/se, issue 17).
+    # Sudoku Explainer scale (sudoku rate --scale se; sudoku_model/se).
     _spec("scale", str, "rate"),
     _spec("se_status", str, "rate"),
     _spec("er", (int, float, _NONE), "rate"),

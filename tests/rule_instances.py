@@ -1,5 +1,5 @@
 """Random small instances of every constraint rule kind, and the killer-200 collection, for
-the native, logic and generator tests (issue 16).
+the native, logic and generator tests.
 
 :func:`random_instance` builds, from a random full grid of the classic rules, one rule of a
 chosen kind through the public constructors of :mod:`sudoku_model.rules` (kropki, XV,

@@ -167,7 +167,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
-    # --unbiased (issue 20): the sampler of sudoku_model.unbiased, run by cli/unbiased.py
+    # --unbiased: the sampler of sudoku_model.unbiased, run by cli/unbiased.py
     g.add_argument(
         "--unbiased",
         action="store_true",
@@ -283,7 +283,7 @@ def _spec_from(args: argparse.Namespace) -> Any:
     return spec
 
 
-# -- killer puzzles (issue 16) -------------------------------------------------------------
+# -- killer puzzles -------------------------------------------------------------
 def _add_killer_options(g: argparse._ArgumentGroup) -> None:
     g.add_argument(
         "--max-cage",
@@ -577,7 +577,7 @@ def run(args: argparse.Namespace) -> int:
     from ..puzzle import Puzzle
     from .common import get_backend_or_exit
 
-    if getattr(args, "unbiased", False):  # issue 20: the unbiased sampler
+    if getattr(args, "unbiased", False):  # the unbiased sampler
         from .unbiased import run_unbiased
 
         return run_unbiased(args)

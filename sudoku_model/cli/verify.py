@@ -148,7 +148,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="solver backend (default: native, or the first --cross-check name)",
     )
-    # -- certificates (issue 14): a block of its own
+    # -- certificates: a block of its own
     p.add_argument(
         "--certify",
         metavar="DIR",
@@ -543,7 +543,7 @@ def _run(args: argparse.Namespace) -> int:
     )
 
 
-# -- certificates (issue 14) ------------------------------------------------------------------
+# -- certificates ------------------------------------------------------------------
 def _certifier_or_exit(args: argparse.Namespace, budget: Any) -> Any:
     """The certifier of ``--certify DIR``, checked before any output is opened (the
     directory is created here, after every other option was checked)."""

@@ -12,7 +12,7 @@ from ..grid import Grid
 from ..puzzle import Puzzle
 from .results import VerdictKind, _ms, _puzzle_text
 
-# -- certificates (issue 14) ----------------------------------------------------------------
+# -- certificates ----------------------------------------------------------------
 #: The verdicts a :class:`Certificate` proves: ``unique`` and ``unsolvable`` with a DRAT
 #: refutation, ``multiple`` with two witnesses, ``contradictory`` with the clashing givens.
 CERTIFICATE_VERDICTS = frozenset(

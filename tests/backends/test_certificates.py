@@ -1,4 +1,4 @@
-"""The ``certificate`` primitive (issue 14): every solver declared able to certify writes
+"""The ``certificate`` primitive: every solver declared able to certify writes
 DRAT proofs that an independent checker accepts; the others are refused with the reason."""
 
 from __future__ import annotations

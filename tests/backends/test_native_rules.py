@@ -1,4 +1,4 @@
-"""The native backend on every constraint rule kind (issue 16): counts against a brute-force
+"""The native backend on every constraint rule kind: counts against a brute-force
 oracle that shares no code with the C encoding, every solution checked by the rules'
 checkers, the killer-200 collection solved unique and equal to its published solutions,
 and agreement with every other loadable backend that declares the kinds."""

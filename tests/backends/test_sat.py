@@ -395,7 +395,7 @@ def test_a_removal_session_needs_a_full_grid_of_its_rules() -> None:
     backend.removal_session(rules, Grid.parse("1234341221434321")).close()
 
 
-# -- the direct hot path of check_unique (issue 18, item 5) ------------------------------------
+# -- the direct hot path of check_unique ------------------------------------
 def _uniqueness_mix() -> list[Puzzle]:
     """Unique (17-clue, hardest), multiple (a 17-clue puzzle less one or two clues: no
     9x9 puzzle of 16 clues is unique), unsolvable and clashing puzzles."""

@@ -1,4 +1,4 @@
-"""`sudoku rate --scale se` (issue 17) through a real subprocess: records of the one
+"""`sudoku rate --scale se` through a real subprocess: records of the one
 schema with ER/EP/ED, SE's steps, the rater's name and version, the level from ER."""
 
 from __future__ import annotations

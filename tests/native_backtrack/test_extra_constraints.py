@@ -1,4 +1,4 @@
-"""The C core's extra constraints at its own interface (issue 16): relations, domains, sums
+"""The C core's extra constraints at its own interface: relations, domains, sums
 and sandwiches as plain tuples, malformed arguments refused with ValueError naming the
 argument, and the corner cases of each propagator checked against brute force."""
 

@@ -1,4 +1,4 @@
-"""The native DRAT checker agrees with dratify (issue 14): on 300 certificates of mixed
+"""The native DRAT checker agrees with dratify: on 300 certificates of mixed
 puzzles (17-clue, hardest, unsolvable, 4x4, 6x6, jigsaw, anti-knight, diagonal, 16x16) and
 on a mutation of each proof (a lemma dropped, a literal flipped, the proof truncated with or
 without the empty clause, a lemma moved first, a lemma's literals reordered so its RAT pivot

@@ -1,4 +1,4 @@
-"""Certificates (issue 14): round trips on every shape and variant the encoder knows, the
+"""Certificates: round trips on every shape and variant the encoder knows, the
 negative controls of the issue (each rejected with its reason), the independent encoder
 against the PySAT backend's encoding, and refusals."""
 

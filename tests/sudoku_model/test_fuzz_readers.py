@@ -1,4 +1,4 @@
-"""Fuzzing every puzzle reader (issue 13, item 15): a seeded mutation loop over the bundled
+"""Fuzzing every puzzle reader: a seeded mutation loop over the bundled
 collections. Whatever the input, a reader raises nothing but ParseError, every malformed
 record says file:line:col, and no input takes more than a second.
 

@@ -1,4 +1,4 @@
-"""The removal pass in one call (issue 18, item 3): the native oracle's C pass
+"""The removal pass in one call: the native oracle's C pass
 (``Model.remove_clues`` behind ``RemovalOracle.remove_groups`` / ``all_necessary``) gives
 exactly the puzzles of the contract's Python loop, for every kind of request."""
 

@@ -1,4 +1,4 @@
-"""The logical solver on relation, domain, sum and sandwich rules (issue 16): every step of
+"""The logical solver on relation, domain, sum and sandwich rules: every step of
 every technique checked against the true solution (killer-200 and random instances of each
 rule kind), the logic backend's counts equal to the native backend's, and the explanations
 of the killer techniques."""

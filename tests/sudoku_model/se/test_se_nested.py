@@ -1,4 +1,4 @@
-"""Nested dynamic forcing chains (issue 17): SE's levels 2-5 ("+ Forcing Chains" 9.5 up to
+"""Nested dynamic forcing chains: SE's levels 2-5 ("+ Forcing Chains" 9.5 up to
 "+ Dynamic Forcing Chains (+ Forcing Chains)" 11.0), their rule parents, names, soundness
 on a forum puzzle where they fire, and the budget."""
 

@@ -1,4 +1,4 @@
-"""The SE rater (issue 17): ratings against SukakuExplainer's, soundness of every step
+"""The SE rater: ratings against SukakuExplainer's, soundness of every step
 against the true solution, replayability, the budget, and HoDoKu's regression library."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def test_the_quickstart_holds_exactly_two_commands() -> None:
     block = text.split("<!-- quickstart:begin -->")[1].split("<!-- quickstart:end -->")[0]
     (body,) = [b for _, b in fenced_blocks(block.strip() + "\n")]
     assert [ln for ln in body.splitlines() if ln.strip()] == [
-        'pip install -e ".[dev]" && sudoku verify bundled:top95 -o top95.jsonl',
+        'pip install -e ".[dev]" && sudoku verify bundled:top95 -o top95.jsonl --force',
         "python -m pytest -q",
     ]
 

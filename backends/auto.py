@@ -76,7 +76,7 @@ from sudoku_model.solving import (
     get_backend,
 )
 
-from .native import NativeBackend
+from .native import NativeBackend, fast_option
 
 __all__ = ["AutoBackend", "PRIMARY", "ROUTES", "Route", "create"]
 
@@ -150,12 +150,7 @@ def create(sub: str | None = None, **options: Any) -> AutoBackend:
     Raises:
         ValueError: for a sub-solver name (auto has none) or an unknown option.
     """
-    if sub:
-        raise ValueError(f"the auto backend has no sub-solver; got {sub!r}")
-    unknown = set(options) - {"fast"}
-    if unknown:
-        raise ValueError(f"unknown option(s) for the auto backend: {', '.join(sorted(unknown))}")
-    return AutoBackend(fast=bool(options.get("fast", True)))
+    return AutoBackend(fast=fast_option("auto", sub, options))
 
 
 class AutoBackend(Backend):

@@ -136,12 +136,22 @@ def create(sub: str | None = None, **options: Any) -> NativeBackend:
     Raises:
         ValueError: for a sub-solver name (native has none) or an unknown option.
     """
+    return NativeBackend(fast=fast_option("native", sub, options))
+
+
+def fast_option(name: str, sub: str | None, options: dict[str, Any]) -> bool:
+    """The ``fast`` option of a factory whose backend takes no sub-solver and no other
+    option (``native``, and ``auto``, whose native engine it configures).
+
+    Raises:
+        ValueError: for a sub-solver name or an unknown option.
+    """
     if sub:
-        raise ValueError(f"the native backend has no sub-solver; got {sub!r}")
+        raise ValueError(f"the {name} backend has no sub-solver; got {sub!r}")
     unknown = set(options) - {"fast"}
     if unknown:
-        raise ValueError(f"unknown option(s) for the native backend: {', '.join(sorted(unknown))}")
-    return NativeBackend(fast=bool(options.get("fast", True)))
+        raise ValueError(f"unknown option(s) for the {name} backend: {', '.join(sorted(unknown))}")
+    return bool(options.get("fast", True))
 
 
 def _compile(rules: RuleSet) -> nb.Model:

@@ -25,15 +25,15 @@ def _solve_task(config: VerifyConfig, task: tuple[list[Any], Any]) -> Any:
     return _solve_prepared(prepared, config) if prepared is not None else None
 
 
-def _run_shape(backend: str, cross_check: Sequence[str], minimal: bool) -> dict[str, Any]:
-    """The declared properties of a run that the executor policy reads: every backend's
-    capabilities, the primitive the work goes through, whether Python work of its own
-    (a cross-check, the minimality test) runs beside the searches."""
-    caps = [_backend(name)[0].capabilities for name in (backend, *cross_check)]
+def _policy(backend: str, cross_check: Sequence[str], minimal: bool) -> dict[str, Any]:
+    """The declared properties of a run that the executor policy reads (keyword arguments
+    of :func:`~sudoku_model.executor.choose_kind`): every backend's capabilities, the
+    primitive the work goes through, and whether Python work of its own (a cross-check,
+    the minimality test) runs beside the searches."""
     return {
+        "capabilities": [_backend(name)[0].capabilities for name in (backend, *cross_check)],
         "fast_path": "check_unique_batch",
         "python_work": minimal or bool(cross_check),
-        "capabilities": caps,
     }
 
 
@@ -52,14 +52,8 @@ def executor_kind(
     Raises:
         BackendNotFoundError, BackendUnavailableError: for an unknown or missing backend.
     """
-    shape = _run_shape(backend, cross_check, minimal)
     return choose_kind(
-        shape["capabilities"],
-        jobs=jobs,
-        dask=dask,
-        fast_path=shape["fast_path"],
-        python_work=shape["python_work"],
-        threads=threads,
+        jobs=jobs, dask=dask, threads=threads, **_policy(backend, cross_check, minimal)
     )
 
 
@@ -83,15 +77,12 @@ def make_executor(
         ImportError: for ``dask`` without the ``dask`` extra installed.
         ConnectionError: for a Dask scheduler that cannot be reached.
     """
-    shape = _run_shape(backend, cross_check, minimal)
     return executor_for(
-        shape["capabilities"],
         jobs=jobs,
         dask=dask,
-        fast_path=shape["fast_path"],
-        python_work=shape["python_work"],
         threads=threads,
         in_process=in_process,
+        **_policy(backend, cross_check, minimal),
     )
 
 

@@ -91,12 +91,12 @@ import csv
 import json
 import math
 import re
-import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import IO, Any
 
+from . import _columns
 from .errors import ParseError
 
 __all__ = [
@@ -566,7 +566,7 @@ def open_writer(
 # -- verify records: the one writer of the dict, the line and the bulk columns ---------------
 # ``sudoku verify`` writes millions of records: besides the dict (:func:`verify_record`),
 # the same bytes come from cached pieces for the common verdicts (:func:`verify_line`) and,
-# for the bulk path's columns, from one %-format over a whole chunk
+# for the bulk path's columns, from one template over a whole chunk
 # (:func:`verify_bulk_lines`). tests/sudoku_model/test_verify_bulk.py compares them.
 _LINE_TABLE = bytes(
     [ord(".")] + [ord(c) for c in "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"] + [ord("?")] * (256 - 36)
@@ -814,8 +814,9 @@ def verify_bulk_lines(
     :data:`BULK_INSERT` (the line's whole record is ``inserts[i]``, made by the caller).
     Grids are ``shape.cell_count`` values each (up to 81), ``clues[i]`` the givens of line
     ``i``. Every record shares the run's ``backend``, ``version``, ``options``, per-record
-    ``seconds`` and batch ``stats``. The text is joined over the columns: no Python
-    statement per line, only C loops (a chunk of 512 lines is a few joins and maps).
+    ``seconds`` and batch ``stats``. A run of lines with solutions is one template of this
+    module's pieces interleaved with the columns in C (:mod:`sudoku_model._columns`, which
+    knows no field); other verdicts are formatted per line.
 
     Raises:
         ValueError: for columns of other lengths than the chunk's, a grid over 81 cells,
@@ -904,83 +905,28 @@ def _solution_run(
     clues: bytes,
     solutions: bytes,
 ) -> str:
-    """The records of consecutive lines that all have a solution, joined over their
-    columns (the pieces between the columns are the same for every line): bytes joined,
-    decoded once."""
-    n = len(clues)
-    grids = _grids(n)
-    parts: list[bytes] = [head.encode()] * (5 * n + 1)  # a head, then five pieces a record
-    parts[1::5] = _where_pieces(lines, first_position, middle.encode(), b',"puzzle":"')
-    parts[2::5] = grids.unpack(givens.translate(_LINE_TABLE))
-    parts[3::5] = map(_clues_to_solution(word).__getitem__, clues)
-    parts[4::5] = grids.unpack(solutions.translate(_LINE_TABLE))
-    parts[5::5] = [('"' + tail + head).encode()] * (n - 1) + [('"' + tail).encode()]
-    return b"".join(parts).decode()
+    """The records of consecutive lines that all have a solution: one template of this
+    module's pieces (the schema) with the columns between them, interleaved in one C pass
+    (:mod:`sudoku_model._columns`, which knows no field)."""
+    template = (
+        head.encode(),
+        (_INTS, lines),
+        middle.encode(),
+        (_COUNTER, first_position),
+        b',"puzzle":"',
+        (_GRID, givens, 81, _LINE_TABLE),
+        (_CHOICE, clues, _clues_to_solution(word)),
+        (_GRID, solutions, 81, _LINE_TABLE),
+        ('"' + tail).encode(),
+    )
+    return _columns.join(len(clues), template).decode()
 
 
-def _where_pieces(
-    lines: Sequence[int], first_position: int, middle: bytes, after: bytes
-) -> Sequence[bytes]:
-    """``b"%d" % lines[i] + middle + b"%d" % (first_position + i) + after`` for every
-    line, as bytes pieces. The usual run, consecutive line numbers and positions of one width each,
-    is laid out at fixed width, one column of digits at a time (a digit of consecutive
-    numbers is a slice of a repeating pattern), and cut in one call: no integer is
-    formatted one by one."""
-    n = len(lines)
-    first_line, last_line = lines[0], lines[-1]
-    last_position = first_position + n - 1
-    wl, wp = len(str(first_line)), len(str(first_position))
-    if (
-        last_line - first_line != n - 1
-        or len(str(last_line)) != wl
-        or len(str(last_position)) != wp
-        or first_line < 0
-        or first_position < 0
-    ):
-        where = b"%d" + middle.replace(b"%", b"%%") + b"%d" + after.replace(b"%", b"%%")
-        return list(map(where.__mod__, zip(lines, range(first_position, last_position + 1))))
-    width = wl + len(middle) + wp + len(after)
-    out = bytearray((b"0" * wl + middle + b"0" * wp + after) * n)
-    for offset, start, digits in ((0, first_line, wl), (wl + len(middle), first_position, wp)):
-        for k in range(digits):  # the digit of 10**(digits - 1 - k)
-            out[offset + k :: width] = _digit_column(start, n, digits - 1 - k)
-    return _cuts(width, n).unpack(out)
-
-
-def _digit_column(start: int, n: int, power: int) -> bytes:
-    """The digit of ``10**power`` of the numbers ``start`` to ``start + n - 1``, as ASCII."""
-    step = 10**power
-    first = start // step
-    if step >= n:  # at most one change in the run
-        change = min(n, (first + 1) * step - start)
-        return _DIGITS[first % 10] * change + _DIGITS[(first + 1) % 10] * (n - change)
-    pattern = _digit_pattern(power, n)
-    at = start % (10 * step)
-    return pattern[at : at + n]
-
-
-_DIGITS = tuple(bytes([48 + d]) for d in range(10))
-
-
-@lru_cache(maxsize=16)
-def _digit_pattern(power: int, n: int) -> bytes:
-    # each digit 10**power times, 0 to 9, repeated to cover a start anywhere in a period
-    period = b"".join(_DIGITS[d] * 10**power for d in range(10))
-    return period * (1 + (n + len(period) - 1) // len(period) + 1)
-
-
-@lru_cache(maxsize=16)
-def _cuts(width: int, n: int) -> struct.Struct:
-    return struct.Struct(f"{width}s" * n)
+#: The kinds of :func:`sudoku_model._columns.join`'s template items.
+_GRID, _COUNTER, _INTS, _CHOICE = range(4)
 
 
 @lru_cache(maxsize=8)
 def _clues_to_solution(word: str) -> tuple[bytes, ...]:
     """The text from a puzzle's end to its solution's start, per clue count (0-255)."""
     return tuple(f'","clues":{k},"verdict":"{word}","solution":"'.encode() for k in range(256))
-
-
-@lru_cache(maxsize=8)
-def _grids(n: int) -> struct.Struct:
-    """Splits n grids of 81 values, one after the other, into n pieces in one call."""
-    return struct.Struct("81s" * n)

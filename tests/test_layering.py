@@ -90,6 +90,7 @@ def test_the_scan_sees_imports_inside_functions() -> None:
 #: C that is no solver lives with the Python it serves (DESIGN.md section 1b).
 COMPILED = {
     "sudoku_model._minlex": "canon.py",  # sudoku_model/minlex.c
+    "sudoku_model._columns": "records.py",  # sudoku_model/columns.c
     "sudoku_model._drat": "drat.py",  # sudoku_model/drat.c
     "sudoku_model.se._core": "se/native.py",  # sudoku_model/se/se_core.c
 }

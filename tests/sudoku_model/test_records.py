@@ -270,24 +270,53 @@ def test_no_c_file_spells_a_record_field():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_bulk_line_numbers_laid_out_by_columns_equal_formatting_each(seed):
-    """The bulk writer writes consecutive line numbers and positions one digit column at a
-    time: the same bytes as formatting each number, across powers of ten too."""
+def test_bulk_records_carry_each_line_number_and_position(seed):
+    """The bulk writer interleaves line numbers, positions, clue counts and grids column by
+    column: each record still holds its own, across powers of ten and gaps between lines."""
+    import json
     import random
 
-    from sudoku_model.records import _where_pieces
+    from sudoku_model.geometry import Shape
+    from sudoku_model.records import BULK_SOLUTION, verify_bulk_lines
 
     rng = random.Random(seed)
-    middle, after = b',"input":3,"position":', b',"puzzle":"'
-    for _ in range(500):
-        n = rng.choice([1, 2, 16, 100, 512, 1000])
+    for _ in range(40):
+        n = rng.choice([1, 2, 16, 100, 512])
         first = rng.choice([0, 5, 95, 995, 9990, 99_997, rng.randrange(10**7)])
         position = rng.choice([0, 8, 98, 997, rng.randrange(10**6)])
         if rng.random() < 0.8:
             lines = list(range(first, first + n))
         else:  # blank lines or comments between them: not consecutive
             lines = sorted(rng.sample(range(first, first + 3 * n + 1), n))
-        want = [
-            b"%d" % line + middle + b"%d" % (position + i) + after for i, line in enumerate(lines)
-        ]
-        assert list(_where_pieces(lines, position, middle, after)) == want
+        givens = bytes(rng.choice([0, 0, 0, rng.randint(1, 9)]) for _ in range(81 * n))
+        solutions = bytes(rng.randint(1, 9) for _ in range(81 * n))
+        clues = bytes(rng.randint(17, 81) for _ in range(n))
+        text = verify_bulk_lines(
+            source="x.txt",
+            input_index=3,
+            lines=lines,
+            first_position=position,
+            statuses=bytes(n),
+            layout=(("unique", BULK_SOLUTION),),
+            givens=givens,
+            clues=clues,
+            solutions=solutions,
+            witnesses=bytes(2 * 81 * n),
+            shape=Shape(3, 3),
+            inserts=[None] * n,
+            backend="native",
+            version="1",
+            options={},
+            seconds=0.001,
+            stats={},
+        )
+        records = [json.loads(line) for line in text.splitlines()]
+        assert [r["line"] for r in records] == lines
+        assert [r["position"] for r in records] == list(range(position, position + n))
+        assert [r["clues"] for r in records] == list(clues)
+        for i, r in enumerate(records):
+            assert r["puzzle"] == givens[81 * i : 81 * i + 81].translate(_SYMBOLS).decode()
+            assert r["solution"] == solutions[81 * i : 81 * i + 81].translate(_SYMBOLS).decode()
+
+
+_SYMBOLS = bytes([46]) + b"123456789" + bytes(246)

@@ -14,7 +14,7 @@ from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
 from ..rules import RuleSet
 
-FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles")
+FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles", "sudokupad")
 WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl")
 
 

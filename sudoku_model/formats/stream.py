@@ -31,6 +31,7 @@ from .sniff import (
     _format_of_name,
 )
 from .sources import _GzipRaw, _open, _safe, _text_of
+from .sudokupad import sudokupad_records
 
 
 def iter_records(
@@ -310,5 +311,7 @@ def _iter_stream(
         yield from _jsonl_records(lines(), name, shape, chosen, variants)
     elif fmt == "fpuzzles":
         yield from variant_formats.fpuzzles_records(lines(), name, variants)
+    elif fmt == "sudokupad":
+        yield from sudokupad_records(lines(), name, variants)
     else:
         yield from _json_records(lines(), name, shape, chosen, variants)

@@ -78,7 +78,6 @@ __all__ = [
     "fpuzzles_records",
     "is_killer_csv_header",
     "killer_csv_records",
-    "looks_like_fpuzzles",
     "parse_cell",
     "puzzle_from_fpuzzles",
 ]
@@ -589,12 +588,6 @@ _FPUZZLES_SUPPORTED = {
     "negative", "nonconsecutive", "even", "odd", "sandwichsum", "diagonal+", "diagonal-",
     "antiknight", "antiking", "extraregion", "disjointgroups",
 }  # fmt: skip
-
-
-def looks_like_fpuzzles(text: str) -> bool:
-    """True for an f-puzzles link or its compressed ``load=`` string (``N4Ig...``)."""
-    s = text.strip()
-    return s.startswith("N4Ig") or "f-puzzles.com/?load=" in s
 
 
 def _fpuzzles_object(text: str) -> Any:

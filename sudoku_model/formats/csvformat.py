@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Iterator, Sequence
 
-from .. import variant_formats  # killer CSV
 from ..errors import ParseError, ShapeError
 from ..geometry import Shape
 from ..gridtext import CELL_COUNTS, Alphabet
@@ -84,12 +83,14 @@ def _csv_records(
         except csv.Error as exc:
             yield bad(lineno, text, f"bad CSV row: {exc}")
             continue
-        if puzzle_col < 0 and variant_formats.is_killer_csv_header(fields):
-            yield from variant_formats.killer_csv_records(
-                content, fields, name, shape, variants, delimiter=delimiter
-            )
-            return
         if puzzle_col < 0:
+            from .. import variant_formats  # the killer CSV; imported when a header is read
+
+            if variant_formats.is_killer_csv_header(fields):
+                yield from variant_formats.killer_csv_records(
+                    content, fields, name, shape, variants, delimiter=delimiter
+                )
+                return
             cols = _csv_columns(fields)
             if cols is not None:
                 puzzle_col, solution_col = cols

@@ -7,7 +7,6 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .. import variant_formats  # f-puzzles objects, variant constraints
 from ..errors import ParseError, ShapeError
 from ..geometry import Shape, shape_for_size
 from ..grid import Grid
@@ -223,6 +222,8 @@ def _puzzle_from_json(
         obj = {"puzzle": obj}
     if not isinstance(obj, dict):
         raise fail("a puzzle must be a string of cells or an object")
+    from .. import variant_formats  # f-puzzles objects, variant constraints
+
     if "grid" in obj and "puzzle" not in obj:  # an f-puzzles object
         try:
             return variant_formats.puzzle_from_fpuzzles(obj)
@@ -306,6 +307,8 @@ def puzzle_to_json(
     puzzle: Puzzle, *, solution: Grid | None = None, alphabet: Alphabet = DEFAULT_ALPHABET
 ) -> dict[str, Any]:
     """The JSON object of a puzzle (the variant file format), omitting defaults."""
+    from .. import variant_formats  # the constraints
+
     d: dict[str, Any] = {}
     shape = puzzle.shape
     if shape_for_size(shape.size) != shape:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import re
 
-from .. import variant_formats  # f-puzzles
 from ..errors import ParseError
 from ..geometry import Shape
 from ..gridtext import CELL_COUNTS, DEFAULT_ALPHABET, LETTER_ALPHABET, ZERO_BASED_ALPHABET, Alphabet
@@ -49,6 +48,12 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     return "other"
 
 
+def looks_like_fpuzzles(text: str) -> bool:
+    """True for an f-puzzles link or its compressed ``load=`` string (``N4Ig...``)."""
+    s = text.strip()
+    return s.startswith("N4Ig") or "f-puzzles.com/?load=" in s
+
+
 def _format_of_name(name: str) -> str | None:
     """The format a file name says (``.csv``, ``.jsonl``, ``.json``, gzipped or not)."""
     lower = name.lower().removesuffix(".gz")
@@ -70,7 +75,7 @@ def _choose_format(
     if by_name is not None:
         return by_name
     first = content[0][1].strip()
-    if variant_formats.looks_like_fpuzzles(first):
+    if looks_like_fpuzzles(first):
         return "fpuzzles"
     if looks_like_sudokupad(first):
         return "sudokupad"

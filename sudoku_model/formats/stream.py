@@ -11,7 +11,6 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
-from .. import variant_formats  # f-puzzles
 from ..errors import ParseError
 from ..geometry import Shape
 from ..gridtext import DEFAULT_ALPHABET, Alphabet
@@ -310,6 +309,8 @@ def _iter_stream(
     elif fmt == "jsonl":
         yield from _jsonl_records(lines(), name, shape, chosen, variants)
     elif fmt == "fpuzzles":
+        from .. import variant_formats
+
         yield from variant_formats.fpuzzles_records(lines(), name, variants)
     elif fmt == "sudokupad":
         yield from sudokupad_records(lines(), name, variants)

@@ -37,7 +37,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
-from .. import variant_formats
 from ..errors import ParseError, ShapeError
 from ..geometry import MAX_SIZE, MIN_SIZE, Shape, shape_for_size
 from ..grid import Grid
@@ -92,6 +91,14 @@ _LONG_KEYS = {
 _DRAWN = ("lines", "arrows", "overlays", "underlays")
 
 
+def _variant_formats() -> Any:
+    """:mod:`sudoku_model.variant_formats` (lz-string, the f-puzzles reader), imported when
+    a payload is decoded, not when a file's format is sniffed."""
+    from .. import variant_formats
+
+    return variant_formats
+
+
 def _strip_link(text: str) -> str:
     """The payload of a link (or the text itself when it is no link), URL-decoded."""
     s = text.strip()
@@ -127,7 +134,7 @@ def _lz(text: str) -> str:
     s = text.strip()
     if "-" in s and "/" not in s:  # compressToEncodedURIComponent: '-' for '/', no padding
         s = s.replace("-", "/").replace("$", "")
-    out = variant_formats.decompress_lz_base64(s)
+    out = _variant_formats().decompress_lz_base64(s)
     if not out:
         raise ValueError("the payload decompresses to nothing")
     return out
@@ -206,7 +213,7 @@ def decode_payload(text: str) -> tuple[str, Any]:
 
 def _digit(raw: Any, n: int, what: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-        raise ValueError(f"{what}: {variant_formats._short_json(raw)} is not a digit")
+        raise ValueError(f"{what}: {_variant_formats()._short_json(raw)} is not a digit")
     try:
         v = int(raw)
     except ValueError:
@@ -230,7 +237,7 @@ def _rc(raw: Any, n: int, what: str) -> int:
     ):
         r, c = raw
     else:
-        raise ValueError(f"{what}: {variant_formats._short_json(raw)} is not a cell")
+        raise ValueError(f"{what}: {_variant_formats()._short_json(raw)} is not a cell")
     if not (0 <= r < n and 0 <= c < n):
         raise ValueError(f"{what}: r{r + 1}c{c + 1} is outside the {n}x{n} grid")
     return r * n + c
@@ -342,7 +349,7 @@ def _ctc_puzzle(obj: Any) -> tuple[Puzzle, Grid | None]:
     if cages:
         extra.append(killer_rule(shape, cages))
     if plain:
-        extra.append(AllDifferent(variant_formats.PLAIN_CAGES, tuple(plain)))
+        extra.append(AllDifferent(_variant_formats().PLAIN_CAGES, tuple(plain)))
     solution = None
     if solution_text and len(solution_text) == n * n and n <= 9 and solution_text.isdigit():
         digits = [int(ch) for ch in solution_text]
@@ -362,7 +369,7 @@ def puzzle_from_sudokupad(text: str) -> tuple[Puzzle, Grid | None]:
     """
     kind, obj = decode_payload(text)
     if kind == "fpuzzles":
-        return variant_formats.puzzle_from_fpuzzles(obj)
+        return _variant_formats().puzzle_from_fpuzzles(obj)
     return _ctc_puzzle(obj)
 
 

@@ -92,3 +92,11 @@ def test_bundled_names_work_in_the_api_and_the_cli(capsys: pytest.CaptureFixture
         list(formats.iter_records("bundled:nope"))
     code, _, err = _run(["count", "bundled:nope"], capsys)
     assert code == 2 and "no bundled collection 'nope'" in err
+
+
+def test_the_format_option_offers_every_reader():
+    """--format names every input format of the readers, and no other."""
+    from sudoku_model.cli.common import INPUT_FORMATS
+    from sudoku_model.formats import FORMATS
+
+    assert tuple(INPUT_FORMATS) == tuple(FORMATS)

@@ -22,6 +22,7 @@ from .rater import (
     SERating,
     next_step,
     rate_se,
+    rate_se_pencilmark,
 )
 from .state import State
 from .steps import SEStep, apply_step
@@ -38,4 +39,5 @@ __all__ = [
     "apply_step",
     "next_step",
     "rate_se",
+    "rate_se_pencilmark",
 ]

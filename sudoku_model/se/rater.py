@@ -23,6 +23,7 @@ __all__ = [
     "PRODUCERS",
     "PYTHON_PRODUCERS",
     "rate_se",
+    "rate_se_pencilmark",
     "next_step",
     "SEBudgetExceeded",
 ]
@@ -201,9 +202,32 @@ def rate_se(
     Raises:
         ValueError: when ``values`` is not 81 digits 0..9.
     """
+    return _rate(State.from_values(values), seconds, producers)
+
+
+def rate_se_pencilmark(
+    candidates: Sequence[int],
+    *,
+    seconds: float | None = None,
+    producers: Sequence[Producer] = PRODUCERS,
+) -> SERating:
+    """Rate a 9x9 pencilmark puzzle the way SukakuExplainer rates a 729-character line:
+    from its candidates alone (:meth:`State.from_candidates`), then as :func:`rate_se`.
+
+    Args:
+        candidates: 81 candidate masks, bit ``d - 1`` for digit d (a given is one bit).
+        seconds: CPU-time budget, as for :func:`rate_se`.
+        producers: the hint producers, in order (SE's by default).
+
+    Raises:
+        ValueError: when ``candidates`` is not 81 masks 1..511.
+    """
+    return _rate(State.from_candidates(candidates), seconds, producers)
+
+
+def _rate(state: State, seconds: float | None, producers: Sequence[Producer]) -> SERating:
     start = time.process_time()
     deadline = None if seconds is None else start + seconds
-    state = State.from_values(values)
     steps: list[SEStep] = []
     er = ep = ed = 0.0
     ep_set = ed_set = False

@@ -125,6 +125,27 @@ class State:
             cands.append(mask)
         return cls(values, cands)
 
+    @classmethod
+    def from_candidates(cls, masks: Sequence[int]) -> State:
+        """The state of a pencilmark puzzle, as Sudoku Explainer starts from a
+        729-character line: every cell keeps exactly its candidates (no elimination by
+        peers), and a cell with one candidate that no peer has becomes a value (SE's
+        ``adjustPencilmarks``); a cell with one candidate that a peer still has stays a
+        candidate cell, for the singles to place.
+
+        Raises:
+            ValueError: when ``masks`` is not 81 candidate masks 1..511.
+        """
+        if len(masks) != 81 or any(not (0 < m <= 0x1FF) for m in masks):
+            raise ValueError("an SE rating of candidates needs 81 masks of digits 1..9")
+        values = [0] * 81
+        cands = list(masks)
+        for c in range(81):
+            m = masks[c]
+            if POPCOUNT[m] == 1 and not any(masks[p] & m for p in PEERS[c]):
+                values[c], cands[c] = DIGITS[m][0], 0
+        return cls(values, cands)
+
     def copy(self) -> State:
         return State(self.values, self.cands)
 

@@ -814,22 +814,18 @@ def fpuzzles_records(
 
     ``variants`` are refused (an f-puzzles file names its own rules): a record saying so.
     """
-    from .formats import Record
+    from .formats.record import one_puzzle_a_line
 
-    for lineno, raw in content:
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            if variants:
-                raise ValueError("f-puzzles files name their own rules; drop --variant")
-            puzzle, solution = puzzle_from_fpuzzles(_fpuzzles_object(text))
-        except (ValueError, ShapeError, RuleError, RecursionError) as exc:
-            # puzzle_from_fpuzzles turns every wrongly typed field into a ValueError;
-            # json.JSONDecodeError and UnicodeError are ValueErrors too
-            err = ParseError(
-                f"f-puzzles: {exc}", source=name, line=lineno, column=1, text=text[:120]
-            )
-            yield Record(name, lineno, text, None, err)
-            continue
-        yield Record(name, lineno, text, puzzle, None, "", solution)
+    def parse(text: str) -> tuple[Puzzle, Grid | None]:
+        return puzzle_from_fpuzzles(_fpuzzles_object(text))
+
+    # puzzle_from_fpuzzles turns every wrongly typed field into a ValueError;
+    # json.JSONDecodeError and UnicodeError are ValueErrors too
+    return one_puzzle_a_line(
+        content,
+        name,
+        variants,
+        parse,
+        "f-puzzles",
+        (ValueError, ShapeError, RuleError, RecursionError),
+    )

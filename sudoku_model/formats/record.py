@@ -3,7 +3,7 @@ and what every reader shares: the rules cache and the bounded excerpt of a long 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -87,3 +87,30 @@ def _bounded(record: Record) -> Record:
     )
     text = _excerpt(record.text, column) + f" [{len(record.text):,} characters]"
     return record._replace(text=text, error=short)
+
+
+def one_puzzle_a_line(
+    content: Iterable[tuple[int, str]],
+    name: str,
+    variants: Sequence[str],
+    parse: Callable[[str], tuple[Puzzle, Grid | None]],
+    label: str,
+    errors: tuple[type[BaseException], ...],
+) -> Iterator[Record]:
+    """One record per content line of a format that names its own rules (f-puzzles,
+    SudokuPad): ``parse(text)`` gives the puzzle and its solution; an error of ``errors``
+    is a record whose ParseError says ``label: message`` at the line's first column.
+    Blank and ``#`` lines are skipped; ``variants`` are refused (a record each)."""
+    for lineno, raw in content:
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            if variants:
+                raise ValueError(f"{label} puzzles name their own rules; drop --variant")
+            puzzle, solution = parse(text)
+        except errors as exc:
+            err = ParseError(f"{label}: {exc}", source=name, line=lineno, column=1, text=text[:120])
+            yield Record(name, lineno, text, None, err)
+            continue
+        yield Record(name, lineno, text, puzzle, None, "", solution)

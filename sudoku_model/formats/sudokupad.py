@@ -37,12 +37,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
-from ..errors import ParseError, ShapeError
+from ..errors import ShapeError
 from ..geometry import MAX_SIZE, MIN_SIZE, Shape, shape_for_size
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..rules import AllDifferent, Rule, RuleError, RuleSet, killer_rule
-from .record import Record
+from .record import Record, one_puzzle_a_line
 
 __all__ = [
     "PREFIXES",
@@ -378,18 +378,11 @@ def sudokupad_records(
 ) -> Iterator[Record]:
     """One record per SudokuPad link or payload; a line that cannot be read is a malformed
     record saying why (``variants`` are refused: the payload names its own rules)."""
-    for lineno, raw in content:
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            if variants:
-                raise ValueError("SudokuPad puzzles name their own rules; drop --variant")
-            puzzle, solution = puzzle_from_sudokupad(text)
-        except (ValueError, ShapeError, RuleError, RecursionError) as exc:
-            err = ParseError(
-                f"SudokuPad: {exc}", source=name, line=lineno, column=1, text=text[:120]
-            )
-            yield Record(name, lineno, text, None, err)
-            continue
-        yield Record(name, lineno, text, puzzle, None, "", solution)
+    return one_puzzle_a_line(
+        content,
+        name,
+        variants,
+        puzzle_from_sudokupad,
+        "SudokuPad",
+        (ValueError, ShapeError, RuleError, RecursionError),
+    )

@@ -26,9 +26,6 @@ module keeps their names together.
 
 from __future__ import annotations
 
-# The names of __all__, and (by alias, ``X as X``) the parts' other names that callers and
-# tests use.
-from .dynamic_chains import PLUS_RULES, multiple_chains, nested_suffix
 from .dynamic_chains import Advanced as Advanced
 from .dynamic_chains import PlusRule as PlusRule
 from .dynamic_chains import _chain_rule_parents as _chain_rule_parents
@@ -36,6 +33,10 @@ from .dynamic_chains import _do_chaining as _do_chaining
 from .dynamic_chains import _Multiple as _Multiple
 from .dynamic_chains import _nested_advanced as _nested_advanced
 from .dynamic_chains import _static_chaining as _static_chaining
+
+# The names of __all__, and (by alias, ``X as X``) the parts' other names that callers and
+# tests use.
+from .dynamic_chains import multiple_chains, nested_suffix
 from .potentials import NAKED as NAKED
 from .potentials import NO_CAUSE as NO_CAUSE
 from .potentials import ChainBudgetExceeded, chain_step, length_addition
@@ -53,5 +54,4 @@ __all__ = [
     "ChainBudgetExceeded",
     "nested_suffix",
     "chain_step",
-    "PLUS_RULES",
 ]

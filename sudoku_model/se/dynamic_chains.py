@@ -9,7 +9,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from . import basic
 from .potentials import (
     NAKED,
     NO_CAUSE,
@@ -124,15 +123,10 @@ def _static_chaining(
 #: A search of one rule that a dynamic chain "+" applies on the chain's grid.
 PlusRule = Callable[[State], Iterator[SEStep]]
 
-#: The rules a dynamic chain "+" also applies, in SE's order: pointing and claiming,
-#: hidden pairs, naked pairs, X-wings (the Python searches, the reference;
-#: :mod:`.native` passes its C twins, which yield the same hints).
-PLUS_RULES: tuple[PlusRule, ...] = (
-    basic.locking,
-    lambda s: basic.hidden_sets(s, 2),
-    lambda s: basic.naked_sets(s, 2),
-    lambda s: basic.fish(s, 2),
-)
+# The rules a dynamic chain "+" also applies, in SE's order (pointing and claiming,
+# hidden pairs, naked pairs, X-wings), come from the caller: the C searches of
+# :data:`sudoku_model.se.native.PLUS_RULES` in the product, the Python reference of
+# tests/se_reference in the tests.
 
 
 def _rule_parents(step: SEStep, grid: list[int], source: list[int]) -> list[int]:
@@ -170,7 +164,7 @@ def _rule_parents(step: SEStep, grid: list[int], source: list[int]) -> list[int]
     return out
 
 
-def _plus_advanced(values: list[int], rules: tuple[PlusRule, ...] = PLUS_RULES) -> Advanced:
+def _plus_advanced(values: list[int], rules: tuple[PlusRule, ...]) -> Advanced:
     """The extra implications of a dynamic chain "+": the removals of the first of
     ``rules`` (:data:`PLUS_RULES`) that has a pattern resting on the chain's own
     removals, each with those removals as its parents."""
@@ -284,7 +278,7 @@ def _nested_advanced(
     values: list[int],
     level: int,
     deadline: float | None,
-    rules: tuple[PlusRule, ...] = PLUS_RULES,
+    rules: tuple[PlusRule, ...],
 ) -> Advanced:
     """The extra implications of a dynamic chain of nesting ``level`` >= 2 (SE's
     ``getAdvancedPotentials``): those of "+", then, if none, the removals of the first
@@ -520,14 +514,17 @@ def multiple_chains(
     level: int = 0,
     advanced: Advanced | None = None,
     deadline: float | None = None,
-    plus_rules: tuple[PlusRule, ...] = PLUS_RULES,
+    plus_rules: tuple[PlusRule, ...] = (),
 ) -> Iterator[SEStep]:
     """The best hint of one of SE's multiple-chain producers (SE sorts its hints by
     rating, complexity and kind, keeping discovery order among equals). ``plus_rules``
     are the searches that a dynamic chain "+" (``level`` >= 1) applies on its grid
-    (:data:`PLUS_RULES`, or their C twins from :mod:`.native`).
+    (:data:`sudoku_model.se.native.PLUS_RULES`).
 
-    Raises :class:`ChainBudgetExceeded` when the CPU clock passes ``deadline``."""
+    Raises :class:`ChainBudgetExceeded` when the CPU clock passes ``deadline``, and
+    ValueError for ``level`` >= 1 without ``plus_rules``."""
+    if level >= 1 and not plus_rules and advanced is None:
+        raise ValueError("a dynamic chain '+' needs its plus_rules")
     if level == 1 and advanced is None:
         advanced = _plus_advanced(state.values, plus_rules)
     elif level >= 2 and advanced is None:

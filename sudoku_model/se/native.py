@@ -1,11 +1,12 @@
-"""The C searches of the SE rater (``sudoku_model.se._core``, ``sudoku_model/se/se_core.c``)
-as producers with the signatures of their Python twins.
+"""The searches of the SE rater, in C (``sudoku_model.se._core``,
+``sudoku_model/se/se_core.c``), as producers of :class:`SEStep` objects.
 
-The Python techniques (basic, strong_links, ...) are the reference; each function here
-yields the same :class:`SEStep` objects in the same order (``tests/sudoku_model/se/
-test_se_native.py`` compares them on every step of rated puzzles). The C module is an
-accelerator, like the minlex of ``canon``: when it does not load, :func:`available` is
-False and the rater keeps the Python producers.
+They are the rater's one engine for each technique they cover. A Python reference of each
+(tests/se_reference) is the tests' oracle: ``tests/sudoku_model/se/test_se_native.py``
+checks that both yield the same steps in the same order on every step of rated puzzles.
+The chains are C up to dynamic forcing chains "+" (level 1); the nested levels run the
+Python chains of :mod:`.chaining` over these searches (:data:`PLUS_RULES`), and so do the
+static chains on a grid whose search outgrows the C node pool.
 
 Scanning techniques ask C for their first hint only (the rater applies one), and for the
 rest when a caller reads on (a dynamic chain "+" reads every hint).
@@ -21,7 +22,6 @@ from .state import State
 from .steps import SEStep
 
 __all__ = [
-    "available",
     "hidden_singles",
     "naked_singles",
     "direct_pointing",
@@ -41,10 +41,7 @@ __all__ = [
     "cycles_and_forcing_chains",
 ]
 
-try:
-    from . import _core as _c
-except ImportError:  # a build without the extension: the Python producers serve
-    _c = None  # type: ignore[assignment]
+from . import _core as _c
 
 #: Technique names by the kind numbers of se_core.c (its enum, same order).
 NAMES: tuple[str, ...] = (
@@ -79,11 +76,6 @@ NAMES: tuple[str, ...] = (
 )
 
 
-def available() -> bool:
-    """True when the compiled searches load."""
-    return _c is not None
-
-
 def _step(hint: Any) -> SEStep:
     kind, rating, elims, placement, cells, regions = hint
     return SEStep(NAMES[kind], rating, elims, placement, cells, regions=regions)
@@ -100,69 +92,69 @@ def _scan(fn: Callable[..., list[Any]], state: State, arg: int) -> Iterator[SESt
 
 
 def hidden_singles(state: State) -> Iterator[SEStep]:
-    """:func:`basic.hidden_singles` in C."""
+    """Hidden singles (and full houses), in SE's region order."""
     return _scan(_c.hidden_singles, state, 0)
 
 
 def naked_singles(state: State) -> Iterator[SEStep]:
-    """:func:`basic.naked_singles` in C."""
+    """Naked singles."""
     return _scan(_c.naked_singles, state, 0)
 
 
 def direct_pointing(state: State) -> Iterator[SEStep]:
-    """:func:`basic.direct_pointing` in C."""
+    """Direct pointing and claiming (an intersection that leaves a hidden single)."""
     return _scan(_c.direct_locking, state, 0)
 
 
 def locking(state: State) -> Iterator[SEStep]:
-    """:func:`basic.locking` in C."""
+    """Pointing and claiming."""
     return _scan(_c.locking, state, 0)
 
 
 def direct_hidden_sets(state: State, degree: int) -> Iterator[SEStep]:
-    """:func:`basic.direct_hidden_sets` in C (degree 2 or 3)."""
+    """Direct hidden pairs and triplets (degree 2 or 3)."""
     return _scan(_c.direct_hidden_sets, state, degree)
 
 
 def hidden_sets(state: State, degree: int) -> Iterator[SEStep]:
-    """:func:`basic.hidden_sets` in C (degree 2 to 4)."""
+    """Hidden pairs, triplets and quads (degree 2 to 4)."""
     return _scan(_c.hidden_sets, state, degree)
 
 
 def naked_sets(state: State, degree: int) -> Iterator[SEStep]:
-    """:func:`basic.naked_sets` in C (degree 2 to 4)."""
+    """Naked pairs, triplets and quads (degree 2 to 4)."""
     return _scan(_c.naked_sets, state, degree)
 
 
 def fish(state: State, degree: int) -> Iterator[SEStep]:
-    """:func:`basic.fish` in C (degree 2 to 4)."""
+    """X-wings, swordfish and jellyfish (degree 2 to 4)."""
     return _scan(_c.fish, state, degree)
 
 
 def xy_wings(state: State, xyz: bool) -> Iterator[SEStep]:
-    """:func:`basic.xy_wings` in C."""
+    """XY-wings, or XYZ-wings when ``xyz``."""
     return _scan(_c.xy_wings, state, int(xyz))
 
 
 def turbot_fish(state: State) -> Iterator[SEStep]:
-    """:func:`strong_links.turbot_fish` in C (every hint found, then SE's sort)."""
+    """Turbot fish (skyscrapers, kites: every hint found, then SE's sort)."""
     for hint in _c.turbot_fish(state.cands):
         yield _step(hint)
 
 
 def three_strong_links(state: State) -> Iterator[SEStep]:
-    """:func:`strong_links.three_strong_links` in C (every hint found, then SE's sort)."""
+    """Three strong-linked fishes (every hint found, then SE's sort)."""
     for hint in _c.three_strong_links(state.cands):
         yield _step(hint)
 
 
 def aligned_exclusion(state: State, degree: int) -> Iterator[SEStep]:
-    """:func:`aligned.aligned_exclusion` in C (degree 2 or 3)."""
+    """Aligned pair and triplet exclusion (degree 2 or 3)."""
     return _scan(_c.aligned_exclusion, state, degree)
 
 
 def als_wing(state: State, size: int) -> Iterator[SEStep]:
-    """:func:`wings.als_wing` in C (size 3 to 6; every hint found, then SE's sort)."""
+    """WXYZ- to TUVWXYZ-wings (size 3 to 6; every hint found, then SE's sort)."""
     for hint in _c.als_wings(state.cands, size):
         yield _step(hint)
 
@@ -178,7 +170,8 @@ def _every(fn: Callable[..., list[Any]], state: State, arg: int) -> Iterator[SES
         yield _step(hint)
 
 
-#: :data:`chaining.PLUS_RULES` in C: the same hints, in the same order.
+#: The rules a dynamic chain "+" also applies, in SE's order (pointing and claiming, hidden
+#: pairs, naked pairs, X-wings), in C.
 PLUS_RULES: tuple[chaining.PlusRule, ...] = (
     (lambda s: _every(_c.locking, s, 0)),
     (lambda s: _every(_c.hidden_sets, s, 2)),

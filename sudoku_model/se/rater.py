@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SudokuError
-from . import aligned, basic, chaining, native, strong_links, unique, wings
+from . import chaining, native, unique
 from .state import State
 from .steps import SEStep, apply_step
 
@@ -21,7 +21,7 @@ __all__ = [
     "SERating",
     "Producer",
     "PRODUCERS",
-    "PYTHON_PRODUCERS",
+    "make_producers",
     "rate_se",
     "rate_se_pencilmark",
     "next_step",
@@ -64,15 +64,12 @@ def _nested(level: int, ch: Any) -> Producer:
     )
 
 
-def _producers(fast: bool) -> tuple[Producer, ...]:
-    """SE's producers in SE's order, with the C searches of :mod:`.native` where
-    ``fast`` (the same hints, sooner) and the Python reference otherwise."""
-    t = native if fast else basic
-    sl = native if fast else strong_links
-    wg = native if fast else wings
-    al = native if fast else aligned
-    uq = native if fast else unique
-    ch: Any = native if fast else chaining
+def make_producers(t: Any, sl: Any, wg: Any, al: Any, uq: Any, ch: Any) -> tuple[Producer, ...]:
+    """SE's producers in SE's order over the searches of the given modules: ``t`` the
+    singles, intersections, subsets, fish and XY-wings, ``sl`` the strong links, ``wg``
+    the ALS-wings, ``al`` aligned exclusion, ``uq`` unique loops, ``ch`` the chains.
+    The product passes :mod:`.native` (the C searches) for all six; tests pass the
+    Python reference of tests/se_reference to compare hint for hint."""
     return (
         _p("Hidden Single", 1.0, t.hidden_singles),
         _p("Direct Pointing", 1.7, t.direct_pointing),
@@ -134,10 +131,9 @@ def _producers(fast: bool) -> tuple[Producer, ...]:
 #: (WXYZ- and VWXYZ-wings on, four strong links off, no UVWXYZ/TUVWXYZ-wings, which came
 #: in January 2020), the version whose ratings the reference collection carries (it has no
 #: rating in 5.8-6.2 nor 7.5); its 1.10.4 release (November 2019) is the specification of
-#: the turbot fish and three strong links. The C searches serve where they load.
-PRODUCERS: tuple[Producer, ...] = _producers(native.available())
-#: The same producers, all in Python: the reference the C searches are compared with.
-PYTHON_PRODUCERS: tuple[Producer, ...] = _producers(False)
+#: the turbot fish and three strong links. Every search is C (:mod:`.native`); the
+#: nested chain levels run the Python chains of :mod:`.chaining` over the C searches.
+PRODUCERS: tuple[Producer, ...] = make_producers(native, native, native, native, native, native)
 
 
 @dataclass(frozen=True)

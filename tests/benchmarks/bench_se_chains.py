@@ -7,7 +7,7 @@ right after the other (so that the load of a shared machine falls on all alike),
 rater's C producers (``PRODUCERS``) except that
 
 - ``old``: cycles and forcing chains and the rules of dynamic chains "+" are the Python
-  ones (``chaining.cycles_and_forcing_chains``, ``chaining.PLUS_RULES``);
+  ones (``chaining.cycles_and_forcing_chains``, ``tests.se_reference.PLUS_RULES``);
 - ``plus``: only the rules of "+" are the C ones (``native.PLUS_RULES``);
 - ``new``: both are C (``native.cycles_and_forcing_chains``): the rater as shipped.
 
@@ -19,13 +19,18 @@ from __future__ import annotations
 
 import argparse
 import collections
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from pathlib import Path as _Path
 
 from sudoku_model.se import State, chaining, native
+
+sys.path.insert(0, str(_Path(__file__).resolve().parents[2]))  # the repository root
 from sudoku_model.se.rater import PRODUCERS, Producer, rate_se
 from sudoku_model.se.steps import SEStep
+from tests.se_reference import PLUS_RULES  # noqa: E402
 
 DATA = Path("/work/shared/data/se-rated-2000.txt")
 for _parent in Path(__file__).resolve().parents:
@@ -35,7 +40,7 @@ for _parent in Path(__file__).resolve().parents:
 
 
 def _variant(c_static: bool, c_plus: bool) -> list[Producer]:
-    rules = native.PLUS_RULES if c_plus else chaining.PLUS_RULES
+    rules = native.PLUS_RULES if c_plus else PLUS_RULES
     static = native if c_static else chaining
     out = []
     for p in PRODUCERS:
@@ -70,8 +75,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per puzzle")
     args = ap.parse_args(argv)
-    if not native.available():
-        raise SystemExit("sudoku_model.se._core is not built")
     rows = [ln.split() for ln in DATA.read_text().splitlines() if ln and not ln.startswith("#")]
     sample = [r for r in rows if r[2].startswith(args.band)][args.offset :: args.every]
     sides = {

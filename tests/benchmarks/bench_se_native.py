@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import argparse
 import collections
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from pathlib import Path as _Path
 
 from sudoku_model.se import State
-from sudoku_model.se.rater import PRODUCERS, PYTHON_PRODUCERS, Producer, rate_se
+from sudoku_model.se.rater import PRODUCERS, Producer, rate_se
 from sudoku_model.se.steps import SEStep
+
+sys.path.insert(0, str(_Path(__file__).resolve().parents[2]))  # the repository root
+from tests.se_reference import PYTHON_PRODUCERS  # noqa: E402
 
 DATA = Path("/work/shared/data/se-rated-2000.txt")
 for _parent in Path(__file__).resolve().parents:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import product
 
-from .state import DIGITS, PEER_SETS, PEERS, POPCOUNT, State, combos
-from .steps import SEStep
+from sudoku_model.se.state import DIGITS, PEER_SETS, PEERS, POPCOUNT, State, combos
+from sudoku_model.se.steps import SEStep
 
 __all__ = ["aligned_exclusion"]
 

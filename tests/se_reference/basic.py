@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .state import (
+from sudoku_model.se.state import (
     BIT,
     DIGITS,
     PEER_SETS,
@@ -19,7 +19,7 @@ from .state import (
     State,
     combos,
 )
-from .steps import SEStep
+from sudoku_model.se.steps import SEStep
 
 __all__ = [
     "hidden_singles",

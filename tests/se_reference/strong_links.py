@@ -26,8 +26,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from .state import BIT, CELL_REGIONS, PEER_SETS, REGION_SETS, REGIONS, State
-from .steps import SEStep
+from sudoku_model.se.state import BIT, CELL_REGIONS, PEER_SETS, REGION_SETS, REGIONS, State
+from sudoku_model.se.steps import SEStep
 
 __all__ = ["turbot_fish", "three_strong_links"]
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .state import BIT, DIGITS, PEER_SETS, PEERS, POPCOUNT, State
-from .steps import SEStep
+from sudoku_model.se.state import BIT, DIGITS, PEER_SETS, PEERS, POPCOUNT, State
+from sudoku_model.se.steps import SEStep
 
 __all__ = ["als_wing", "WING_NAMES"]
 

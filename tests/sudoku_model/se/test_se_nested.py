@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sudoku_model import Puzzle
-from sudoku_model.se import PRODUCERS, State, apply_step, chaining, rate_se
+from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate_se
 from sudoku_model.se.chaining import NAKED, NO_CAUSE, nested_suffix
 from sudoku_model.solving import get_backend
 from tests.datafiles import external_data, needs_external
@@ -116,7 +116,7 @@ def test_level_2_fires_on_a_forum_puzzle_as_se_and_every_hint_is_sound() -> None
     state = State.from_values(values)
     for step in before.steps:
         apply_step(state, step)
-    advanced = chaining._nested_advanced(state.values, 2, None)
+    advanced = chaining._nested_advanced(state.values, 2, None, native.PLUS_RULES)
     producer = chaining._Multiple(False, True, True, 2, advanced)
     hints = producer.hints(state.cands, None)
     assert len(hints) >= 20
@@ -128,7 +128,7 @@ def test_level_2_fires_on_a_forum_puzzle_as_se_and_every_hint_is_sound() -> None
             assert solution[hint.placement[0]] == hint.placement[1], hint.name
         nested += any(not isinstance(n[2], int) for t in hint.targets for n in chaining._chain(t))
     assert nested > 0  # the nested chains do take part
-    best = next(iter(chaining.multiple_chains(state, multiple=True, dynamic=True, level=2)))
+    best = next(iter(native.multiple_chains(state, multiple=True, dynamic=True, level=2)))
     assert best.technique == "Dynamic Contradiction Forcing Chain (+ Forcing Chains)"
     assert best.er == er
     assert best.eliminations == ((0, 4),)

@@ -12,9 +12,9 @@ from sudoku_model import Puzzle
 from sudoku_model.data import bundled_path
 from sudoku_model.se import PRODUCERS, State, apply_step, rate_se
 from sudoku_model.se.chaining import length_addition
-from sudoku_model.se.reglib import COVERED, iter_cases, run_case
 from sudoku_model.solving import get_backend
 from tests.datafiles import external_data, needs_external
+from tests.se_reference.reglib import COVERED, iter_cases, run_case
 
 HERE = Path(__file__).parent
 
@@ -156,7 +156,7 @@ def test_a_puzzle_beyond_the_built_techniques_is_stuck_with_er_above() -> None:
 
 @pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
 def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
-    from sudoku_model.se.wings import als_wing
+    from tests.se_reference.wings import als_wing
 
     for puzzle, _ in _sample()[:8]:
         values = _values(puzzle)
@@ -173,7 +173,7 @@ def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
 
 @pytest.mark.slow
 def test_strong_links_are_sound_along_rated_paths() -> None:
-    from sudoku_model.se.strong_links import three_strong_links, turbot_fish
+    from tests.se_reference.strong_links import three_strong_links, turbot_fish
 
     seen = collections.Counter()
     for puzzle, _ in _sample()[:12]:
@@ -194,7 +194,7 @@ def test_strong_links_are_sound_along_rated_paths() -> None:
 
 
 def test_three_strong_links_suffix_and_permutation_order_follow_se() -> None:
-    from sudoku_model.se.strong_links import _heap_permutations, _line_name
+    from tests.se_reference.strong_links import _heap_permutations, _line_name
 
     # QuickPerm's countdown order, which decides SE's first hint among equals.
     assert list(_heap_permutations(3)) == [

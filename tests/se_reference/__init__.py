@@ -1,0 +1,53 @@
+"""The SE rater's techniques in Python: the readable reference and test oracle of the C
+searches that the product runs (sudoku_model/se/se_core.c through sudoku_model.se.native).
+
+:data:`PYTHON_PRODUCERS` are SE's producers over these modules, for the differential
+tests (tests/sudoku_model/se/test_se_native.py) and benchmarks; :data:`PLUS_RULES` the
+searches a dynamic chain "+" applies, in Python; :mod:`.reglib` runs the reference against
+HoDoKu's regression library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sudoku_model.se import chaining, unique
+from sudoku_model.se.rater import make_producers
+from sudoku_model.se.state import State
+from sudoku_model.se.steps import SEStep
+
+from . import aligned, basic, loops, strong_links, wings
+
+#: The rules a dynamic chain "+" also applies, in SE's order: pointing and claiming,
+#: hidden pairs, naked pairs, X-wings.
+PLUS_RULES: tuple[chaining.PlusRule, ...] = (
+    basic.locking,
+    lambda s: basic.hidden_sets(s, 2),
+    lambda s: basic.naked_sets(s, 2),
+    lambda s: basic.fish(s, 2),
+)
+
+
+class unique_reference:  # noqa: N801 - stands for a module of producers
+    """Unique loops with the Python loop search."""
+
+    @staticmethod
+    def unique_loops(state: State) -> Iterator[SEStep]:
+        return unique.unique_loops(state, loops._valid_loops)
+
+
+class chains_reference:  # noqa: N801 - stands for a module of producers
+    """The chains of :mod:`sudoku_model.se.chaining`, every level in Python."""
+
+    cycles_and_forcing_chains = staticmethod(chaining.cycles_and_forcing_chains)
+
+    @staticmethod
+    def multiple_chains(state: State, **kw: Any) -> Iterator[SEStep]:
+        return chaining.multiple_chains(state, plus_rules=PLUS_RULES, **kw)
+
+
+#: SE's producers, all in Python: the reference the product's C searches are compared with.
+PYTHON_PRODUCERS = make_producers(
+    basic, strong_links, wings, aligned, unique_reference, chains_reference
+)

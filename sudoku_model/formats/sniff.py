@@ -14,6 +14,7 @@ from ..gridtext import block_row as _block_row
 from ..gridtext import cell_run as _cell_run
 from ..gridtext import is_decoration_line as _is_decoration_line
 from .csvformat import _csv_header_line
+from .iss import looks_like_iss
 from .record import _excerpt
 
 #: Content lines read before the format and the alphabet of a file are decided.
@@ -71,6 +72,8 @@ def _choose_format(
     first = content[0][1].strip()
     if variant_formats.looks_like_fpuzzles(first):
         return "fpuzzles"
+    if looks_like_iss(first):
+        return "iss"
     if first.startswith("["):
         return "json"
     if _csv_header_line(first) is not None:

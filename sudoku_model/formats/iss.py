@@ -1,0 +1,891 @@
+"""Interactive Sudoku Solver (ISS) constraint strings, one puzzle per line.
+
+An ISS string is a list of items, each ``.Kind~arg~arg...``; cells are ``R1C1`` (1-based,
+rows and columns 10..16 written ``a``..``g``), white space is ignored, and an item with an
+empty kind holds givens and candidates: ``.~R1C1_5~R1C2_3_4`` (one digit: a given; several:
+the cell's candidates, the :class:`~sudoku_model.rules.Domain` rule ``candidates``)::
+
+    .~R1C1_5.Thermo~R9C4~R8C3.Whisper~R8C1~R7C1.Cage~15~R1C1~R1C2
+
+Read (:func:`puzzle_from_iss`) and written (:func:`puzzle_to_iss`): givens and candidates,
+``Shape`` (square grids 4x4 to 16x16 with their standard boxes), ``NoBoxes`` with
+``Jigsaw``, ``Diagonal``, ``Windoku``, ``AntiKnight``, ``AntiKing``, ``DisjointSets``,
+``AntiTaxicab``, ``AllDifferent``, ``Cage`` (a sum of 0 or none: different digits only),
+``Sum`` (with coefficients), ``LittleKiller``, ``Arrow``, ``PillArrow`` (up to 9x9),
+``DoubleArrow``, ``Thermo``, ``WhiteDot``, ``BlackDot``, ``StrictKropki``, ``X``, ``V``,
+``StrictXV``, ``GreaterThan``, ``AntiConsecutive``, ``Sandwich``, ``Whisper``, ``Renban``,
+``Palindrome``, ``Entropic``, ``Modular``, ``Zipper``, ``RegionSumLine``, ``EqualSum``,
+``Pair``, ``PairX`` (and their legacy ``Binary``, ``BinaryX``). Any other kind is refused
+with its name, never dropped.
+
+Written strings name what they can (cages, arrows, thermometers, dots, whispers...); any
+other relation is written as a ``Pair`` table and any other sum as a ``Sum`` with
+coefficients, so that reading a written string gives a puzzle with the same solutions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import ParseError, ShapeError
+from ..geometry import Shape, shape_for_size
+from ..grid import Grid
+from ..puzzle import Puzzle
+from ..rules import (
+    AllDifferent,
+    Domain,
+    Relation,
+    Rule,
+    RuleError,
+    RuleSet,
+    anti_taxicab_rules,
+    arrow_rule,
+    double_arrow_rule,
+    entropic_rule,
+    equal_sums_rule,
+    greater_than_rule,
+    killer_rule,
+    kropki_rules,
+    modular_rules,
+    nonconsecutive_rule,
+    palindrome_rule,
+    region_sum_lines_rule,
+    renban_rules,
+    sandwich_rule,
+    sum_lines_rule,
+    thermometer_rule,
+    weighted_sums_rule,
+    whisper_rule,
+    xv_rules,
+    zipper_rule,
+)
+
+if TYPE_CHECKING:
+    from .record import Record
+
+__all__ = ["IssError", "iss_records", "looks_like_iss", "puzzle_from_iss", "puzzle_to_iss"]
+
+#: The rule holding ISS candidate lists (cells with several allowed digits).
+CANDIDATES = "candidates"
+#: The rule holding cages without totals.
+PLAIN_CAGES = "cages without totals"
+
+#: Largest grid an ISS cell name can address (rows and columns 1-9, a-g).
+MAX_ISS_SIZE = 16
+_ID_DIGITS = "123456789abcdefg"
+
+_STARTS_ISS = re.compile(r"\.\s*(~|[A-Z][A-Za-z]*\s*(~|\.|$))")
+
+
+class IssError(ValueError):
+    """A malformed or unsupported ISS string; ``column`` is the 1-based column of the item
+    at fault in the line."""
+
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+def looks_like_iss(text: str) -> bool:
+    """True for a line that starts like an ISS string: ``.`` then ``~`` or a kind name."""
+    return _STARTS_ISS.match(text.strip()) is not None
+
+
+# -- reading -------------------------------------------------------------------------------
+def _items(text: str) -> list[tuple[str, list[str], int]]:
+    """The items of a line as (kind, arguments, 1-based column), white space removed."""
+    kept = [(i, ch) for i, ch in enumerate(text) if not ch.isspace()]
+    stripped = "".join(ch for _, ch in kept)
+    if not stripped.startswith("."):
+        raise IssError("an ISS string starts with '.'")
+    out = []
+    pos = 1
+    for item in stripped[1:].split("."):
+        column = kept[pos][0] + 1 if pos < len(kept) else len(text) + 1
+        pos += len(item) + 1
+        kind, *args = item.split("~")
+        out.append((kind, args, column))
+    return out
+
+
+class _Reader:
+    """One ISS string to a puzzle: the items gathered by kind, then the rules built."""
+
+    def __init__(self, text: str) -> None:
+        self.items = _items(text)
+        self.column = 1
+        self.shape = self._shape()
+        n = self.shape.size
+        self.n = n
+        self.candidates: dict[int, set[int]] = {}
+        self.variants: list[str] = []
+        self.units: list[tuple[str, tuple[int, ...]]] = []
+        self.no_boxes = False
+        self.layout: str | None = None
+        self.lists: dict[str, list[object]] = {}
+        self.flags: set[str] = set()
+
+    def fail(self, message: str) -> IssError:
+        return IssError(message, self.column)
+
+    def _shape(self) -> Shape:
+        specs = [(args, col) for kind, args, col in self.items if kind == "Shape"]
+        if not specs:
+            return Shape(3, 3)
+        if len(specs) > 1:
+            raise IssError("more than one Shape", specs[1][1])
+        args, col = specs[0]
+        m = re.fullmatch(r"(\d+)x(\d+)", args[0]) if args else None
+        if m is None or any(a for a in args[1:]):
+            raise IssError(f"unsupported ISS Shape {'~'.join(args)!r}", col)
+        rows, cols = int(m.group(1)), int(m.group(2))
+        if rows != cols:
+            raise IssError(f"unsupported ISS Shape {rows}x{cols}: only square grids", col)
+        if rows > MAX_ISS_SIZE:
+            raise IssError(f"ISS grids reach {MAX_ISS_SIZE}x{MAX_ISS_SIZE}", col)
+        try:
+            return shape_for_size(rows)
+        except ShapeError as exc:
+            raise IssError(str(exc), col) from None
+
+    # -- arguments ---------------------------------------------------------------------
+    def cell(self, text: str) -> int:
+        m = re.fullmatch(r"[Rr]([1-9a-gA-G])[Cc]([1-9a-gA-G])", text)
+        if m is None:
+            raise self.fail(f"{text!r} is not a cell like R1C1")
+        r, c = (_ID_DIGITS.index(g.lower()) for g in m.groups())
+        if r >= self.n or c >= self.n:
+            raise self.fail(f"{text} is outside the {self.n}x{self.n} grid")
+        return r * self.n + c
+
+    def cells(self, args: Sequence[str]) -> list[int]:
+        return [self.cell(a) for a in args]
+
+    def number(self, text: str, what: str) -> int:
+        if not re.fullmatch(r"-?\d+", text):
+            raise self.fail(f"{what} {text!r} is not a whole number")
+        return int(text)
+
+    def add(self, key: str, value: object) -> None:
+        self.lists.setdefault(key, []).append(value)
+
+    def got(self, key: str) -> list:  # type: ignore[type-arg]
+        return self.lists.get(key, [])
+
+    def adjacent_pairs(self, cells: list[int]) -> list[tuple[int, int]]:
+        """ISS's marks on several cells: each cell with its later orthogonal neighbours."""
+        n = self.n
+        rest = set(cells)
+        pairs = []
+        for a in cells:
+            rest.discard(a)
+            r, c = divmod(a, n)
+            for b in (a - n, a + n, a - 1 if c else -1, a + 1 if c < n - 1 else -1):
+                if b in rest:
+                    pairs.append((a, b))
+        if not pairs:
+            raise self.fail("a mark without two neighbouring cells")
+        return pairs
+
+    # -- items -------------------------------------------------------------------------
+    def read(self) -> Puzzle:
+        for kind, args, column in self.items:
+            self.column = column
+            handler = _HANDLERS.get(kind)
+            if handler is None:
+                raise self.fail(f"unsupported ISS constraint {kind!r}")
+            handler(self, args)
+        return self.build()
+
+    def givens(self, args: list[str]) -> None:
+        for arg in args:
+            if not arg:
+                continue
+            name, *values = arg.split("_")
+            cell = self.cell(name)
+            digits = {self.number(v, "digit") for v in values}
+            if not digits or not all(1 <= d <= self.n for d in digits):
+                raise self.fail(f"{arg!r} needs digits 1..{self.n}")
+            self.candidates[cell] = self.candidates.get(cell, digits) & digits
+            if not self.candidates[cell]:
+                raise self.fail(f"{name} has no candidate left")
+
+    def jigsaw(self, args: list[str]) -> None:
+        if not 1 <= len(args) <= 2 or len(args[-1]) != self.shape.cell_count:
+            raise self.fail(f"a Jigsaw layout needs {self.shape.cell_count} characters")
+        self.layout = args[-1]
+
+    def diagonal(self, args: list[str]) -> None:
+        n = self.n
+        if args == ["1"]:
+            self.units.append(("diagonal+", tuple((n - 1 - i) * n + i for i in range(n))))
+        elif args == ["-1"]:
+            self.units.append(("diagonal-", tuple(i * n + i for i in range(n))))
+        else:
+            raise self.fail(f"Diagonal direction {'~'.join(args)!r} is not 1 or -1")
+
+    def cage(self, args: list[str]) -> None:
+        if not args:
+            raise self.fail("a Cage needs a sum")
+        total = self.number(args[0], "cage sum") if args[0].strip() else 0
+        cells = self.cells(args[1:])
+        if total:
+            self.add("cages", (cells, total))
+        else:
+            self.add("plain cages", tuple(cells))
+
+    def sum(self, args: list[str]) -> None:
+        if not args:
+            raise self.fail("a Sum needs a total")
+        total_text, _, coeffs = args[0].partition("_=_")
+        total = self.number(total_text, "sum")
+        cells = self.cells(args[1:])
+        weights = [self.number(w, "coefficient") for w in coeffs.split("_")] if coeffs else []
+        if not coeffs:
+            weights = [1] * len(cells)
+        if len(weights) != len(cells):
+            raise self.fail(f"{len(weights)} coefficients for {len(cells)} cells")
+        self.add("sums", (cells, weights, total))
+
+    def little_killer(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise self.fail("a LittleKiller needs a sum and a cell")
+        total = self.number(args[0], "little killer sum")
+        start = self.cell(args[1])
+        line = _little_killer_lines(self.n).get(start)
+        if line is None:
+            raise self.fail(f"no little killer diagonal starts at {args[1]}")
+        self.add("little killers", (list(line), total))
+
+    def pill_arrow(self, args: list[str]) -> None:
+        size = self.number(args[0], "pill size") if args else 0
+        if size not in (2, 3):
+            raise self.fail("a PillArrow's pill has 2 or 3 cells")
+        if self.n > 9:
+            raise self.fail("unsupported ISS constraint 'PillArrow' on a grid above 9x9")
+        cells = self.cells(args[1:])
+        if len(cells) <= size:
+            raise self.fail("a PillArrow needs a shaft")
+        self.add("arrows", (sorted(cells[:size]), cells[size:]))
+
+    def arrow(self, args: list[str]) -> None:
+        cells = self.cells(args)
+        if len(cells) < 2:
+            raise self.fail("an Arrow needs a circle and a shaft")
+        self.add("arrows", ([cells[0]], cells[1:]))
+
+    def outside(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise self.fail("a Sandwich needs a sum and a row or column")
+        total = self.number(args[0], "sandwich sum")
+        m = re.fullmatch(r"([RC])(\d+)", args[1])
+        if m is None or not 1 <= int(m.group(2)) <= self.n:
+            raise self.fail(f"{args[1]!r} is not a row or column like R1 or C1")
+        self.add("sandwich " + m.group(1), (int(m.group(2)) - 1, total))
+
+    def equal_sum(self, args: list[str]) -> None:
+        segments: list[list[int]] = [[]]
+        for a in args:
+            if a == "-":
+                segments.append([])
+            else:
+                segments[-1].append(self.cell(a))
+        if any(not s for s in segments):
+            raise self.fail("an EqualSum segment has no cell")
+        self.add("equal sums", segments)
+
+    # -- rules -------------------------------------------------------------------------
+    def build(self) -> Puzzle:
+        shape, n = self.shape, self.n
+        self.column = 1
+        regions = None
+        if self.layout is not None:
+            labels = {ch: k for k, ch in enumerate(dict.fromkeys(self.layout))}
+            if "NoBoxes" in self.flags:
+                regions = [labels[ch] for ch in self.layout]
+            else:
+                units: dict[str, list[int]] = {}
+                for c, ch in enumerate(self.layout):
+                    units.setdefault(ch, []).append(c)
+                self.units += [
+                    (f"jigsaw region {k + 1}", tuple(u)) for k, u in enumerate(units.values())
+                ]
+        elif "NoBoxes" in self.flags:
+            raise self.fail("unsupported ISS constraint 'NoBoxes' without a Jigsaw layout")
+        variants: list[str] = [
+            v for v in ("windoku", "anti-knight", "anti-king") if v in self.flags
+        ]
+        diagonals = [u for u in self.units if u[0] in ("diagonal+", "diagonal-")]
+        if len({name for name, _ in diagonals}) == 2:
+            variants.insert(0, "diagonal")
+            self.units = [u for u in self.units if u not in diagonals]
+        base = RuleSet.build(shape, variants, regions)
+        extra: list[Rule] = []
+        if "disjoint" in self.flags:
+            self.units += [
+                (f"disjoint group {i + 1}", tuple(box[i] for box in shape.boxes)) for i in range(n)
+            ]
+        seen_units: set[tuple[int, ...]] = set()
+        for name, unit in self.units:
+            if unit not in seen_units:
+                seen_units.add(unit)
+                extra.append(AllDifferent(name, (unit,)))
+        extra += self.cage_rules()
+        if self.got("plain cages"):
+            extra.append(AllDifferent(PLAIN_CAGES, tuple(self.got("plain cages"))))
+        if self.got("little killers"):
+            extra.append(sum_lines_rule(shape, self.got("little killers")))
+        if self.got("sums"):
+            extra.append(weighted_sums_rule(shape, self.got("sums")))
+        if self.got("arrows"):
+            extra.append(arrow_rule(shape, self.got("arrows")))
+        if self.got("double arrows"):
+            extra.append(double_arrow_rule(shape, self.got("double arrows")))
+        if self.got("thermos"):
+            extra.append(thermometer_rule(shape, self.got("thermos")))
+        white, black = self.got("white"), self.got("black")
+        if white or black or "StrictKropki" in self.flags:
+            extra += kropki_rules(shape, white, black, negative="StrictKropki" in self.flags)
+        xs, vs = self.got("x"), self.got("v")
+        if xs or vs or "StrictXV" in self.flags:
+            extra += xv_rules(shape, xs, vs, negative="StrictXV" in self.flags)
+        if self.got("greater"):
+            extra.append(greater_than_rule(shape, self.got("greater")))
+        if "AntiConsecutive" in self.flags:
+            extra.append(nonconsecutive_rule(shape))
+        rows = dict(self.got("sandwich R"))
+        columns = dict(self.got("sandwich C"))
+        if rows or columns:
+            extra.append(sandwich_rule(shape, rows, columns))
+        by_difference: dict[int, list[list[int]]] = {}
+        for d, cells in self.got("whispers"):
+            by_difference.setdefault(d, []).append(cells)
+        extra += [whisper_rule(shape, lines, d) for d, lines in sorted(by_difference.items())]
+        if self.got("renban"):
+            extra += renban_rules(shape, self.got("renban"))
+        if self.got("palindromes"):
+            extra.append(palindrome_rule(shape, self.got("palindromes")))
+        if self.got("entropic"):
+            extra.append(entropic_rule(shape, self.got("entropic")))
+        by_modulus: dict[int, list[list[int]]] = {}
+        for m, cells in self.got("modular"):
+            by_modulus.setdefault(m, []).append(cells)
+        for m, lines in sorted(by_modulus.items()):
+            extra += modular_rules(shape, lines, m)
+        if self.got("zippers"):
+            extra.append(zipper_rule(shape, self.got("zippers")))
+        if self.got("region sum lines"):
+            areas = base.regions
+            if areas is None:
+                regions_cells = shape.boxes
+            else:
+                groups: dict[int, list[int]] = {}
+                for c, label in enumerate(areas):
+                    groups.setdefault(label, []).append(c)
+                regions_cells = tuple(tuple(g) for g in groups.values())
+            extra.append(region_sum_lines_rule(shape, self.got("region sum lines"), regions_cells))
+        if self.got("equal sums"):
+            extra.append(equal_sums_rule(shape, self.got("equal sums")))
+        for k, (allowed, pairs, kind) in enumerate(self.got("pairs"), 1):
+            if pairs:
+                rule = Relation(f"{kind} {k}", tuple(dict.fromkeys(pairs)), allowed)
+                rule.validate(shape)
+                extra.append(rule)
+        if "AntiTaxicab" in self.flags:
+            extra += anti_taxicab_rules(shape)
+        values = [0] * shape.cell_count
+        domain = []
+        for cell, digits in sorted(self.candidates.items()):
+            if len(digits) == 1:
+                values[cell] = next(iter(digits))
+            else:
+                domain.append((cell, frozenset(digits)))
+        if domain:
+            candidates = Domain(CANDIDATES, tuple(domain))
+            candidates.validate(shape)
+            extra.append(candidates)
+        rules = base.with_rules(extra) if extra else base
+        return Puzzle(Grid(shape, values), rules)
+
+    def cage_rules(self) -> list[Rule]:
+        """Killer cages; overlapping cages (ISS allows them) go to further rules."""
+        buckets: list[list[tuple[list[int], int]]] = []
+        for cells, total in self.got("cages"):
+            for bucket in buckets:
+                if not any(set(cells) & set(other) for other, _ in bucket):
+                    bucket.append((cells, total))
+                    break
+            else:
+                buckets.append([(cells, total)])
+        return [
+            killer_rule(self.shape, b, "killer" if k == 0 else f"killer {k + 1}")
+            for k, b in enumerate(buckets)
+        ]
+
+
+_Handler = Callable[[_Reader, list[str]], None]
+
+
+def _collect(key: str, least: int = 1) -> _Handler:
+    def handle(reader: _Reader, args: list[str]) -> None:
+        cells = reader.cells(args)
+        if len(cells) < least:
+            raise reader.fail(f"a line of {len(cells)} cells")
+        reader.add(key, cells)
+
+    return handle
+
+
+def _marks(key: str) -> _Handler:
+    def handle(reader: _Reader, args: list[str]) -> None:
+        reader.lists.setdefault(key, []).extend(reader.adjacent_pairs(reader.cells(args)))
+
+    return handle
+
+
+def _numbered(key: str, default: int | None = None) -> _Handler:
+    def handle(reader: _Reader, args: list[str]) -> None:
+        if args and re.fullmatch(r"-?\d+", args[0]):
+            value, rest = int(args[0]), args[1:]
+        elif default is not None:
+            value, rest = default, args
+        else:
+            raise reader.fail("a number must come first")
+        reader.add(key, (value, reader.cells(rest)))
+
+    return handle
+
+
+def _flag(name: str) -> _Handler:
+    def handle(reader: _Reader, args: list[str]) -> None:
+        if any(args):
+            raise reader.fail(f"{name} takes no argument")
+        reader.flags.add(name)
+
+    return handle
+
+
+def _pair(all_pairs: bool, legacy: bool) -> _Handler:
+    def handle(reader: _Reader, args: list[str]) -> None:
+        if not args:
+            raise reader.fail("a Pair needs a key")
+        key = args[0].translate(str.maketrans("-_", "_-")) if legacy else args[0]
+        allowed = _decode_key(key, reader.n)
+        if allowed is None:
+            raise reader.fail(f"{args[0]!r} is not a pair table")
+        groups: list[list[int]] = [[]]
+        for a in args[1:]:
+            if not a or a.startswith("_"):
+                groups.append([])
+            else:
+                groups[-1].append(reader.cell(a))
+        pairs = []
+        for g in groups:
+            if all_pairs:
+                pairs += [(a, b) for i, a in enumerate(g) for b in g[i + 1 :] if a != b]
+            else:
+                pairs += [(a, b) for a, b in zip(g, g[1:]) if a != b]
+        reader.add("pairs", (allowed, pairs, "PairX" if all_pairs else "Pair"))
+
+    return handle
+
+
+_HANDLERS: dict[str, _Handler] = {
+    "": _Reader.givens,
+    "Shape": lambda reader, args: None,  # read first, by _Reader._shape
+    "NoBoxes": _flag("NoBoxes"),
+    "Jigsaw": _Reader.jigsaw,
+    "Diagonal": _Reader.diagonal,
+    "Windoku": _flag("windoku"),
+    "AntiKnight": _flag("anti-knight"),
+    "AntiKing": _flag("anti-king"),
+    "DisjointSets": _flag("disjoint"),
+    "AntiTaxicab": _flag("AntiTaxicab"),
+    "AntiConsecutive": _flag("AntiConsecutive"),
+    "StrictKropki": _flag("StrictKropki"),
+    "StrictXV": _flag("StrictXV"),
+    "AllDifferent": lambda reader, args: reader.units.append(
+        ("all different", tuple(dict.fromkeys(reader.cells(args))))
+    ),
+    "Cage": _Reader.cage,
+    "Sum": _Reader.sum,
+    "LittleKiller": _Reader.little_killer,
+    "Arrow": _Reader.arrow,
+    "PillArrow": _Reader.pill_arrow,
+    "DoubleArrow": _collect("double arrows", 3),
+    "Thermo": _collect("thermos"),
+    "WhiteDot": _marks("white"),
+    "BlackDot": _marks("black"),
+    "X": _marks("x"),
+    "V": _marks("v"),
+    "GreaterThan": _marks("greater"),
+    "Sandwich": _Reader.outside,
+    "Whisper": _numbered("whispers", 5),
+    "Renban": _collect("renban"),
+    "Palindrome": _collect("palindromes"),
+    "Entropic": _collect("entropic"),
+    "Modular": _numbered("modular"),
+    "Zipper": _collect("zippers"),
+    "RegionSumLine": _collect("region sum lines"),
+    "EqualSum": _Reader.equal_sum,
+    "Pair": _pair(all_pairs=False, legacy=False),
+    "PairX": _pair(all_pairs=True, legacy=False),
+    "Binary": _pair(all_pairs=False, legacy=True),
+    "BinaryX": _pair(all_pairs=True, legacy=True),
+}
+
+#: The ISS constraint kinds read (the others are refused by name).
+ISS_KINDS = tuple(sorted(k for k in _HANDLERS if k))
+
+
+def _little_killer_lines(n: int) -> dict[int, tuple[int, ...]]:
+    """ISS's little killer diagonals by their first cell: from the left edge down-right,
+    the right edge up-left, the top edge down-left and the bottom edge up-right."""
+    out: dict[int, tuple[int, ...]] = {}
+    seen: set[frozenset[int]] = set()
+
+    def walk(r: int, c: int, dr: int, dc: int) -> None:
+        cells = []
+        while 0 <= r < n and 0 <= c < n:
+            cells.append(r * n + c)
+            r, c = r + dr, c + dc
+        if len(cells) > 1 and frozenset(cells) not in seen:
+            seen.add(frozenset(cells))
+            out[cells[0]] = tuple(cells)
+
+    for r in range(n - 1):
+        walk(r, 0, 1, 1)
+    for r in range(1, n - 1):
+        walk(r, n - 1, -1, -1)
+    for c in range(1, n):
+        walk(0, c, 1, -1)
+    for c in range(1, n - 1):
+        walk(n - 1, c, -1, 1)
+    return out
+
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _decode_key(key: str, n: int) -> frozenset[tuple[int, int]] | None:
+    """The allowed (a, b) pairs of an ISS pair table: bit (a-1)*n + (b-1), six bits a
+    character, least significant first; None for a character outside the alphabet."""
+    if any(ch not in _B64 for ch in key):
+        return None
+    allowed = set()
+    for bit in range(n * n):
+        k, j = divmod(bit, 6)
+        if k < len(key) and _B64.index(key[k]) >> j & 1:
+            allowed.add((bit // n + 1, bit % n + 1))
+    return frozenset(allowed)
+
+
+def _encode_key(allowed: Iterable[tuple[int, int]], n: int) -> str:
+    """The ISS pair table of a set of allowed (a, b) pairs (see :func:`_decode_key`)."""
+    words = [0] * ((n * n + 5) // 6)
+    for a, b in allowed:
+        bit = (a - 1) * n + (b - 1)
+        words[bit // 6] |= 1 << bit % 6
+    while words and not words[-1]:
+        words.pop()
+    return "".join(_B64[w] for w in words)
+
+
+def puzzle_from_iss(text: str) -> Puzzle:
+    """The puzzle of one ISS string.
+
+    Raises:
+        IssError: for a malformed string or a constraint kind not supported, naming it,
+            with the column of the item.
+    """
+    reader = _Reader(text)
+    try:
+        return reader.read()
+    except (RuleError, ShapeError, ValueError) as exc:
+        if isinstance(exc, IssError):
+            raise
+        raise IssError(str(exc), reader.column) from None
+
+
+def iss_records(
+    content: Iterable[tuple[int, str]], name: str, variants: Sequence[str] = ()
+) -> Iterator[Record]:
+    """One record per ISS string (one a line; blank and ``#`` lines skipped).
+
+    ``variants`` are refused (an ISS string names its own rules): a record saying so.
+    """
+    from .record import Record
+
+    for lineno, raw in content:
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            if variants:
+                raise IssError("ISS strings name their own rules; drop --variant")
+            puzzle = puzzle_from_iss(raw.rstrip("\r\n"))
+        except IssError as exc:
+            err = ParseError(
+                f"iss: {exc}", source=name, line=lineno, column=exc.column, text=text[:120]
+            )
+            yield Record(name, lineno, text, None, err)
+            continue
+        yield Record(name, lineno, text, puzzle, None)
+
+
+# -- writing -------------------------------------------------------------------------------
+def _cell_id(shape: Shape, cell: int) -> str:
+    r, c = divmod(cell, shape.size)
+    return f"R{_ID_DIGITS[r]}C{_ID_DIGITS[c]}"
+
+
+def _item(kind: str, *args: object) -> str:
+    return "." + "~".join([kind, *(str(a) for a in args)])
+
+
+def _iss_box(n: int) -> tuple[int, int] | None:
+    """ISS's box for an n x n grid (rows, columns), as its geometry chooses it."""
+    for small in range(int(n**0.5), 1, -1):
+        if n % small == 0:
+            return small, n // small
+    return None
+
+
+def _table(n: int, ok: Callable[[int, int], bool]) -> frozenset[tuple[int, int]]:
+    return frozenset((a, b) for a in range(1, n + 1) for b in range(1, n + 1) if ok(a, b))
+
+
+def _orthogonal(n: int, a: int, b: int) -> bool:
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def _chains(pairs: Sequence[tuple[int, int]]) -> list[list[int]]:
+    paths: list[list[int]] = []
+    for a, b in pairs:
+        if paths and paths[-1][-1] == a:
+            paths[-1].append(b)
+        else:
+            paths.append([a, b])
+    return paths
+
+
+def puzzle_to_iss(puzzle: Puzzle) -> str:
+    """The ISS string of a puzzle. Reading it back gives a puzzle with the same solutions.
+
+    Raises:
+        ValueError: for a grid above 16x16, a rule set without rows or columns, a
+            sandwich line that is not a row or column, or weights beyond ISS's -100..100.
+    """
+    from ..rules import (
+        Different,
+        Sandwich,
+        Sum,
+        anti_king_rule,
+        anti_knight_rule,
+        boxes_rule,
+        columns_rule,
+        diagonals_rule,
+        rows_rule,
+        windoku_rule,
+    )
+
+    shape = puzzle.shape
+    n = shape.size
+    if n > MAX_ISS_SIZE:
+        raise ValueError(f"ISS strings hold grids up to {MAX_ISS_SIZE}x{MAX_ISS_SIZE}")
+    rules = puzzle.rules.rules
+    if rows_rule(shape) not in rules or columns_rule(shape) not in rules:
+        raise ValueError("an ISS string always has rows and columns all different")
+    cid = lambda c: _cell_id(shape, c)  # noqa: E731
+    out: list[str] = []
+    if n != 9:
+        out.append(_item("Shape", f"{n}x{n}"))
+    regions = puzzle.rules.regions
+    has_boxes = boxes_rule(shape) in rules
+    if not has_boxes or _iss_box(n) != (shape.box_rows, shape.box_cols):
+        labels = regions if regions is not None else [shape.box_of(c) for c in range(n * n)]
+        if not has_boxes and regions is None:
+            raise ValueError("an ISS string without boxes needs jigsaw regions")
+        symbols = "0123456789abcdefghijklmnopqrstuvwxyz"
+        order = {label: k for k, label in enumerate(dict.fromkeys(labels))}
+        out.append(_item("NoBoxes"))
+        out.append(_item("Jigsaw", "".join(symbols[order[label]] for label in labels)))
+    candidates: dict[int, frozenset[int]] = {
+        c: frozenset({v}) for c, v in enumerate(puzzle.givens.values) if v
+    }
+    main = tuple(i * n + i for i in range(n))
+    anti = tuple((n - 1 - i) * n + i for i in range(n))
+    skip: set[Rule] = {rows_rule(shape), columns_rule(shape), boxes_rule(shape)}
+    try:
+        windoku: AllDifferent | None = windoku_rule(shape)
+    except ShapeError:
+        windoku = None
+    taxicab = set(anti_taxicab_rules(shape))
+    if taxicab and taxicab <= set(rules):
+        out.append(_item("AntiTaxicab"))
+        skip |= taxicab
+    strict = _strict_items(rules, n)
+    for rule in rules:
+        if rule in strict:
+            out.append(strict[rule])
+            continue
+        if rule in skip or (isinstance(rule, AllDifferent) and rule.name == "regions"):
+            continue
+        if rule == windoku:
+            out.append(_item("Windoku"))
+            continue
+        if isinstance(rule, AllDifferent):
+            if rule == diagonals_rule(shape):
+                out += [_item("Diagonal", 1), _item("Diagonal", -1)]
+                continue
+            for unit in rule.units:
+                if unit == main:
+                    out.append(_item("Diagonal", -1))
+                elif unit == anti:
+                    out.append(_item("Diagonal", 1))
+                else:
+                    out.append(_item("AllDifferent", *map(cid, unit)))
+        elif isinstance(rule, Different):
+            if rule == anti_knight_rule(shape):
+                out.append(_item("AntiKnight"))
+            elif rule == anti_king_rule(shape):
+                out.append(_item("AntiKing"))
+            else:
+                out += [_item("AllDifferent", cid(a), cid(b)) for a, b in rule.pairs]
+        elif isinstance(rule, Domain):
+            for c, digits in rule.cells:
+                candidates[c] = candidates.get(c, digits) & digits
+        elif isinstance(rule, Relation):
+            out += _relation_items(rule, n, cid)
+        elif isinstance(rule, Sum):
+            out += _sum_items(rule, cid)
+        elif isinstance(rule, Sandwich):
+            for line, total in rule.lines:
+                ids = [f"R{r + 1}" for r in range(n) if line in _both_ways(shape.rows[r])]
+                ids += [f"C{c + 1}" for c in range(n) if line in _both_ways(shape.columns[c])]
+                if not ids:
+                    raise ValueError(f"rule {rule.name!r}: a sandwich line is not a row or column")
+                out.append(_item("Sandwich", total, ids[0]))
+    givens = []
+    for c, digits in sorted(candidates.items()):
+        if not digits:
+            raise ValueError(f"{shape.cell_name(c)} has no candidate left")
+        givens.append("_".join([cid(c), *map(str, sorted(digits))]))
+    if givens:
+        out.append(_item("", *givens))
+    return "".join(out) or "."
+
+
+def _none_of(oks: Sequence[Callable[[int, int], bool]]) -> Callable[[int, int], bool]:
+    return lambda a, b: not any(ok(a, b) for ok in oks)
+
+
+def _apart(d: int) -> Callable[[int, int], bool]:
+    return lambda a, b: abs(a - b) >= d
+
+
+def _strict_items(rules: Sequence[Rule], n: int) -> dict[Rule, str]:
+    """The relations that ISS's global switches say: ``AntiConsecutive``, and
+    ``StrictKropki`` / ``StrictXV`` (every neighbour pair without a mark of the family is
+    in neither of its relations)."""
+    everywhere = {
+        (a, b) for a in range(n * n) for b in (a + 1, a + n) if b < n * n and _orthogonal(n, a, b)
+    }
+    relations = [r for r in rules if isinstance(r, Relation)]
+    out: dict[Rule, str] = {}
+    families = {
+        "StrictKropki": [lambda a, b: abs(a - b) == 1, lambda a, b: a == 2 * b or b == 2 * a],
+        "StrictXV": [lambda a, b: a + b == 10, lambda a, b: a + b == 5],
+    }
+    for kind, oks in families.items():
+        tables = [_table(n, ok) for ok in oks]
+        marked = {
+            tuple(sorted(p))
+            for r in relations
+            if r.allowed in tables and all(_orthogonal(n, *p) for p in r.pairs)
+            for p in r.pairs
+        }
+        negative = _table(n, _none_of(oks))
+        for r in relations:
+            pairs = {tuple(sorted(p)) for p in r.pairs}
+            if r.allowed == negative and pairs == everywhere - marked and not pairs & marked:
+                out[r] = _item(kind)
+    for r in relations:
+        if r.allowed == _table(n, lambda a, b: abs(a - b) != 1):
+            if {tuple(sorted(p)) for p in r.pairs} == everywhere:
+                out[r] = _item("AntiConsecutive")
+    return out
+
+
+def _both_ways(unit: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return unit, unit[::-1]
+
+
+def _relation_items(rule: Relation, n: int, cid: Callable[[int], str]) -> list[str]:
+    """A relation as named marks when its table and pairs are theirs, else a Pair table."""
+    allowed = rule.allowed
+    pairs = rule.pairs
+    adjacent = all(_orthogonal(n, a, b) for a, b in pairs)
+    named = {
+        "WhiteDot": _table(n, lambda a, b: abs(a - b) == 1),
+        "BlackDot": _table(n, lambda a, b: a == 2 * b or b == 2 * a),
+        "X": _table(n, lambda a, b: a + b == 10),
+        "V": _table(n, lambda a, b: a + b == 5),
+        "GreaterThan": _table(n, lambda a, b: a > b),
+    }
+    if adjacent:
+        for kind, table in named.items():
+            if allowed == table:
+                return [_item(kind, cid(a), cid(b)) for a, b in pairs]
+    if allowed == _table(n, lambda a, b: a < b):
+        return [_item("Thermo", *map(cid, path)) for path in _chains(pairs)]
+    for d in range(1, n):
+        if allowed == _table(n, _apart(d)):
+            return [_item("Whisper", d, *map(cid, path)) for path in _chains(pairs)]
+    items = [cid(c) if c is not None else "" for c in _joined(pairs)]
+    return [_item("Pair", _encode_key(allowed, n), *items)]
+
+
+def _joined(pairs: Sequence[tuple[int, int]]) -> list[int | None]:
+    """Pairs as ISS consecutive-pair groups: chains, separated by an empty item (None)."""
+    out: list[int | None] = []
+    for path in _chains(pairs):
+        if out:
+            out.append(None)
+        out += path
+    return out
+
+
+def _sum_items(rule: object, cid: Callable[[int], str]) -> list[str]:
+    """Sum groups as cages, arrows or ISS sums with coefficients (plus AllDifferent for a
+    weighted distinct group)."""
+    from ..rules import Sum
+
+    assert isinstance(rule, Sum)
+    out = []
+    for g in rule.groups:
+        ids = [cid(c) for c in g.cells]
+        if g.distinct and all(w == 1 for w in g.weights):
+            out.append(_item("Cage", g.total, *ids))
+            continue
+        if (
+            not g.distinct
+            and g.total == 0
+            and g.weights[0] == -1
+            and all(w == 1 for w in g.weights[1:])
+            and len(ids) > 1
+        ):
+            out.append(_item("Arrow", *ids))
+            continue
+        if any(abs(w) > 100 for w in g.weights):
+            raise ValueError(f"rule {rule.name!r}: ISS coefficients stay within -100..100")
+        head = str(g.total)
+        if any(w != 1 for w in g.weights):
+            head += "_=_" + "_".join(map(str, g.weights))
+        out.append(_item("Sum", head, *ids))
+        if g.distinct:
+            out.append(_item("AllDifferent", *ids))
+    return out

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import ParseError, ShapeError
+from ..errors import ParseError, ShapeError, SudokuError
 from ..geometry import Shape, shape_for_size
 from ..grid import Grid
 from ..puzzle import Puzzle
@@ -79,7 +79,7 @@ _ID_DIGITS = "123456789abcdefg"
 _STARTS_ISS = re.compile(r"\.\s*(~|[A-Z][A-Za-z]*\s*(~|\.|$))")
 
 
-class IssError(ValueError):
+class IssError(SudokuError, ValueError):
     """A malformed or unsupported ISS string; ``column`` is the 1-based column of the item
     at fault in the line."""
 

@@ -15,7 +15,8 @@ Read (:func:`puzzle_from_iss`) and written (:func:`puzzle_to_iss`): givens and c
 ``DoubleArrow``, ``Thermo``, ``WhiteDot``, ``BlackDot``, ``StrictKropki``, ``X``, ``V``,
 ``StrictXV``, ``GreaterThan``, ``AntiConsecutive``, ``Sandwich``, ``Whisper``, ``Renban``,
 ``Palindrome``, ``Entropic``, ``Modular``, ``Zipper``, ``RegionSumLine``, ``EqualSum``,
-``Pair``, ``PairX`` (and their legacy ``Binary``, ``BinaryX``). Any other kind is refused
+``SameValues`` (sets of one cell), ``Indexing``, ``NumberedRoom``, ``Pair``, ``PairX`` (and
+their legacy ``Binary``, ``BinaryX``). Any other kind is refused
 with its name, never dropped.
 
 Written strings name what they can (cages, arrows, thermometers, dots, whispers...); any
@@ -46,6 +47,7 @@ from ..rules import (
     entropic_rule,
     equal_sums_rule,
     greater_than_rule,
+    indexing_rules,
     killer_rule,
     kropki_rules,
     modular_rules,
@@ -296,6 +298,35 @@ class _Reader:
             raise self.fail("an EqualSum segment has no cell")
         self.add("equal sums", segments)
 
+    def same_values(self, args: list[str]) -> None:
+        if not args or not args[0].isdigit():
+            raise self.fail("SameValues needs a number of sets")
+        cells = self.cells(args[1:])
+        if int(args[0]) != len(cells):
+            raise self.fail("unsupported ISS constraint 'SameValues' with sets of several cells")
+        self.add("same", cells)
+
+    def indexing(self, args: list[str]) -> None:
+        if not args or args[0] not in ("C", "R"):
+            raise self.fail("Indexing needs C (column) or R (row)")
+        n = self.n
+        for control in self.cells(args[1:]):
+            r, c = divmod(control, n)
+            if args[0] == "C":
+                self.add("indexing", (control, [r * n + j for j in range(n)], c + 1))
+            else:
+                self.add("indexing", (control, [i * n + c for i in range(n)], r + 1))
+
+    def numbered_room(self, args: list[str]) -> None:
+        m = re.fullmatch(r"([RC])(\d+)", args[0]) if args else None
+        if m is None or not 1 <= int(m.group(2)) <= self.n or len(args) > 3:
+            raise self.fail("a NumberedRoom needs a row or column like R1 or C1 and clues")
+        k = int(m.group(2)) - 1
+        line = list(self.shape.rows[k] if m.group(1) == "R" else self.shape.columns[k])
+        for clue, cells in zip(args[1:], (line, line[::-1])):
+            if clue:
+                self.add("indexing", (cells[0], cells, self.number(clue, "clue")))
+
     # -- rules -------------------------------------------------------------------------
     def build(self) -> Puzzle:
         shape, n = self.shape, self.n
@@ -393,6 +424,11 @@ class _Reader:
                 rule = Relation(f"{kind} {k}", tuple(dict.fromkeys(pairs)), allowed)
                 rule.validate(shape)
                 extra.append(rule)
+        if self.got("same"):
+            same = [(a, b) for cells in self.got("same") for a, b in zip(cells, cells[1:])]
+            extra.append(palindrome_rule(shape, [list(p) for p in same], "same values"))
+        if self.got("indexing"):
+            extra += indexing_rules(shape, self.got("indexing"))
         if "AntiTaxicab" in self.flags:
             extra += anti_taxicab_rules(shape)
         values = [0] * shape.cell_count
@@ -530,6 +566,9 @@ _HANDLERS: dict[str, _Handler] = {
     "Zipper": _collect("zippers"),
     "RegionSumLine": _collect("region sum lines"),
     "EqualSum": _Reader.equal_sum,
+    "SameValues": _Reader.same_values,
+    "Indexing": _Reader.indexing,
+    "NumberedRoom": _Reader.numbered_room,
     "Pair": _pair(all_pairs=False, legacy=False),
     "PairX": _pair(all_pairs=True, legacy=False),
     "Binary": _pair(all_pairs=False, legacy=True),

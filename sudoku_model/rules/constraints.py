@@ -655,3 +655,48 @@ def weighted_sums_rule(
     rule = Sum(name, tuple(out))
     rule.validate(shape)
     return rule
+
+
+def _indexed(j: int, value: int, barred: frozenset[int]) -> Callable[[int, int], bool]:
+    """The control's digit is not barred, and when it is j the other cell holds value."""
+    return lambda a, b: a not in barred and (a != j or b == value)
+
+
+def indexing_rules(
+    shape: Shape,
+    clues: Iterable[tuple[int, Sequence[int], int]],
+    name: str = "indexing",
+) -> tuple[Relation, ...]:
+    """Indexing clues ``(control, line, value)``: if the control cell holds k, the k-th
+    cell of the line holds ``value`` (numbered rooms: the line is a row or column read
+    from the clue, the control its first cell; column indexing: the line is the control's
+    row and the value its column number). As pairs: the control with each other cell j
+    of the line, "control = j implies that cell = value", and, where the control is itself
+    the j-th cell and j is not the value, "control is not j". One rule per table.
+
+    Raises:
+        RuleError: for a line longer than n, a cell outside the grid, a control outside
+            its line, or a value outside 1..n.
+    """
+    n = shape.size
+    tables: dict[frozenset[tuple[int, int]], list[tuple[int, int]]] = {}
+    for k, (control, line, value) in enumerate(clues, 1):
+        cells = _line(shape, name, k, line)
+        _check_in_grid(shape, name, (control,))
+        if len(cells) > n or control not in cells:
+            raise RuleError(f"rule {name!r}: clue {k} needs its control cell on a line of <= {n}")
+        if not 1 <= value <= n:
+            raise RuleError(f"rule {name!r}: clue {k}: {value} is not a digit 1..{n}")
+        barred = {j for j, c in enumerate(cells, 1) if c == control and j != value}
+        barred |= set(range(len(cells) + 1, n + 1))  # no k-th cell: k is not allowed
+        for j, c in enumerate(cells, 1):
+            if c == control:
+                continue
+            table = _pair_table(n, _indexed(j, value, frozenset(barred)))
+            tables.setdefault(table, []).append((control, c))
+    rules = []
+    for m, (table, pairs) in enumerate(tables.items(), 1):
+        rule = Relation(f"{name} {m}", tuple(dict.fromkeys(pairs)), table)
+        rule.validate(shape)
+        rules.append(rule)
+    return tuple(rules)

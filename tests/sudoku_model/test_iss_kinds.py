@@ -23,6 +23,7 @@ from sudoku_model.rules import (
     double_arrow_rule,
     entropic_rule,
     equal_sums_rule,
+    indexing_rules,
     modular_rules,
     palindrome_rule,
     region_sum_lines_rule,
@@ -211,6 +212,26 @@ def weighted_sum_case(shape: Shape, rng: random.Random) -> Case:
     ], lambda v: sum(w * v[c] for c, w in zip(cells, weights)) == total
 
 
+def indexing_case(shape: Shape, rng: random.Random) -> Case:
+    """Column indexing on a few cells of one column, and a numbered room clue."""
+    n = shape.size
+    col = rng.randrange(n)
+    controls = [r * n + col for r in rng.sample(range(n), 2)]
+    clues = [(x, [x - x % n + j for j in range(n)], col + 1) for x in controls]
+    k = rng.randrange(n)
+    line = list(shape.rows[k] if rng.random() < 0.5 else shape.columns[k])
+    if rng.random() < 0.5:
+        line.reverse()
+    clue = rng.randint(1, n)
+    clues.append((line[0], line, clue))
+
+    def ok(v: Values) -> bool:
+        row_ok = all(v[x - x % n + v[x] - 1] == col + 1 for x in controls)
+        return row_ok and v[line[v[line[0]] - 1]] == clue
+
+    return list(indexing_rules(shape, clues)), ok
+
+
 CASES: dict[str, Callable[[Shape, random.Random], Case]] = {
     "whisper": whisper_case,
     "renban": renban_case,
@@ -222,6 +243,7 @@ CASES: dict[str, Callable[[Shape, random.Random], Case]] = {
     "equal sums": equal_sums_case,
     "region sum line": region_sum_case,
     "weighted sum": weighted_sum_case,
+    "indexing": indexing_case,
 }
 
 

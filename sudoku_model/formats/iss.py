@@ -249,6 +249,8 @@ class _Reader:
             weights = [1] * len(cells)
         if len(weights) != len(cells):
             raise self.fail(f"{len(weights)} coefficients for {len(cells)} cells")
+        if any(abs(w) > 100 for w in weights):
+            raise self.fail("ISS coefficients are whole numbers from -100 to 100")
         self.add("sums", (cells, weights, total))
 
     def little_killer(self, args: list[str]) -> None:
@@ -815,7 +817,7 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
         givens.append("_".join([cid(c), *map(str, sorted(digits))]))
     if givens:
         out.append(_item("", *givens))
-    return "".join(out) or "."
+    return "".join(out) or _item("Shape", f"{n}x{n}")
 
 
 def _none_of(oks: Sequence[Callable[[int, int], bool]]) -> Callable[[int, int], bool]:

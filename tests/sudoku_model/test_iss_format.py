@@ -4,6 +4,7 @@ example puzzles (``tests/data/iss-examples.json``) and on rules made by every co
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -92,6 +93,7 @@ def test_shapes_and_cell_names_beyond_9() -> None:
         (".Cage~3~R1C1~R1C2.Cage~5~R1C2~R1C3.X~R1C1~R3C3", "neighbouring", 36),
         (".Whisper~9~R1C1~R1C2", "allows no pair", 1),
         (".Renban~R1C1~R1C2~R1C1", "repeats a cell", 1),
+        (".Sum~5_=_101_1~R1C1~R1C2", "from -100 to 100", 2),
         ("Thermo~R1C1", "starts with '.'", 1),
     ],
 )
@@ -99,6 +101,26 @@ def test_malformed_strings_name_what_is_wrong(text: str, fragment: str, column: 
     with pytest.raises(IssError, match=re.escape(fragment)) as info:
         puzzle_from_iss(text)
     assert info.value.column == column
+
+
+def test_mangled_examples_are_records_never_tracebacks() -> None:
+    """Examples cut, spliced and with characters replaced: each answer is a puzzle or an
+    IssError, whatever the text."""
+    rng = random.Random(11)
+    alphabet = ".~_-=RC0123456789abgX "
+    texts = [e["input"] for e in EXAMPLES]
+    for _ in range(4000):
+        text = list(rng.choice(texts))
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(text))
+            if rng.random() < 0.5:
+                text[i] = rng.choice(alphabet)
+            else:
+                del text[i : i + rng.randint(1, 8)]
+                if not text:
+                    break
+        with contextlib.suppress(IssError):
+            puzzle_from_iss("".join(text))
 
 
 def test_overlapping_cages_are_kept() -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ParseError, ShapeError, SudokuError
 from ..geometry import Shape, shape_for_size
@@ -122,9 +122,7 @@ class _Reader:
         n = self.shape.size
         self.n = n
         self.candidates: dict[int, set[int]] = {}
-        self.variants: list[str] = []
         self.units: list[tuple[str, tuple[int, ...]]] = []
-        self.no_boxes = False
         self.layout: str | None = None
         self.lists: dict[str, list[object]] = {}
         self.flags: set[str] = set()
@@ -173,7 +171,7 @@ class _Reader:
     def add(self, key: str, value: object) -> None:
         self.lists.setdefault(key, []).append(value)
 
-    def got(self, key: str) -> list:  # type: ignore[type-arg]
+    def got(self, key: str) -> list[Any]:
         return self.lists.get(key, [])
 
     def adjacent_pairs(self, cells: list[int]) -> list[tuple[int, int]]:

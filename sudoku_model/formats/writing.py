@@ -11,7 +11,7 @@ from typing import IO
 from ..grid import Grid
 from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
-from .iss import puzzle_to_iss
+from .iss_write import puzzle_to_iss
 from .jsonformat import puzzle_to_json
 from .record import WRITABLE_FORMATS
 

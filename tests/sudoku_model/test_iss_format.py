@@ -22,8 +22,8 @@ from sudoku_model.formats.iss import (
     IssError,
     looks_like_iss,
     puzzle_from_iss,
-    puzzle_to_iss,
 )
+from sudoku_model.formats.iss_write import puzzle_to_iss
 from sudoku_model.rules import Relation, Sum, SumGroup, regions_rule
 from sudoku_model.solving import Backend, Budget, get_backend
 from tests.backends.test_rule_encodings import MAKERS, random_full_grid

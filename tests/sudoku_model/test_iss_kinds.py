@@ -15,7 +15,8 @@ from functools import cache
 import pytest
 
 from sudoku_model import Grid, Puzzle, RuleSet, Shape
-from sudoku_model.formats.iss import _decode_key, _encode_key
+from sudoku_model.formats.iss import _decode_key
+from sudoku_model.formats.iss_write import _encode_key
 from sudoku_model.rules import (
     Rule,
     RuleError,

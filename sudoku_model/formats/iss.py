@@ -168,7 +168,16 @@ class _Reader:
             raise self.fail(f"{what} {text!r} is not a whole number")
         return int(text)
 
-    def add(self, key: str, value: object) -> None:
+    def add(self, key: str, value: Any) -> None:
+        """Keep one item's entry, checked on its own first so that a rule that cannot
+        hold (an unreachable cage total, a thermometer that is not a path) is reported
+        at the item's column."""
+        check = _CHECKS.get(key)
+        if check is not None:
+            try:
+                check(self.shape, value)
+            except RuleError as exc:
+                raise self.fail(str(exc)) from None
         self.lists.setdefault(key, []).append(value)
 
     def got(self, key: str) -> list[Any]:
@@ -527,6 +536,24 @@ def _pair(all_pairs: bool, legacy: bool) -> _Handler:
 
     return handle
 
+
+#: One entry's rule, built alone to check it where it is read.
+_CHECKS: dict[str, Callable[[Shape, Any], object]] = {
+    "cages": lambda shape, e: killer_rule(shape, [e]),
+    "sums": lambda shape, e: weighted_sums_rule(shape, [e]),
+    "little killers": lambda shape, e: sum_lines_rule(shape, [e]),
+    "arrows": lambda shape, e: arrow_rule(shape, [e]),
+    "double arrows": lambda shape, e: double_arrow_rule(shape, [e]),
+    "thermos": lambda shape, e: thermometer_rule(shape, [e]),
+    "whispers": lambda shape, e: whisper_rule(shape, [e[1]], e[0]),
+    "renban": lambda shape, e: renban_rules(shape, [e]),
+    "palindromes": lambda shape, e: palindrome_rule(shape, [e]),
+    "entropic": lambda shape, e: entropic_rule(shape, [e]),
+    "modular": lambda shape, e: modular_rules(shape, [e[1]], e[0]),
+    "zippers": lambda shape, e: zipper_rule(shape, [e]),
+    "equal sums": lambda shape, e: equal_sums_rule(shape, [e]),
+    "indexing": lambda shape, e: indexing_rules(shape, [e]),
+}
 
 _HANDLERS: dict[str, _Handler] = {
     "": _Reader.givens,

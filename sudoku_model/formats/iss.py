@@ -78,7 +78,30 @@ PLAIN_CAGES = "cages without totals"
 MAX_ISS_SIZE = 16
 _ID_DIGITS = "123456789abcdefg"
 
-_STARTS_ISS = re.compile(r"\.\s*(~|[A-Z][A-Za-z]*\s*(~|\.|$))")
+#: The constraint kinds of ISS (read or not): a line starts like an ISS string when it
+#: opens with ``.~`` or ``.Kind~``, or ``.Flag`` for a kind that takes no argument.
+_ISS_NAMES = (
+    "Container", "Or", "And", "Replicate", "End", "Jigsaw", "Thermo", "Whisper", "Renban",
+    "Modular", "Entropic", "RegionSumLine", "Between", "Lockout", "Palindrome", "Zipper",
+    "SumLine", "Regex", "NFA", "NoBoxes", "ChaosConstruction", "ChaosArrow", "ChaosCount",
+    "RegionSize", "RegionSameValues", "StrictKropki", "StrictXV", "Shape", "Windoku",
+    "DisjointSets", "AntiKnight", "Doppelganger", "AntiKing", "AntiTaxicab", "AntiConsecutive",
+    "GlobalEntropy", "GlobalMod", "FullRankTies", "DutchFlatmates", "Diagonal", "WhiteDot",
+    "BlackDot", "GreaterThan", "X", "ValueIndexing", "V", "Arrow", "DoubleArrow", "PillArrow",
+    "Cage", "RellikCage", "EqualityCage", "Sum", "LittleKiller", "XSum", "Sandwich",
+    "Lunchbox", "Skyscraper", "HiddenSkyscraper", "NumberedRoom", "FullRank", "AllDifferent",
+    "ContainAtLeast", "ContainExact", "LookAndSay", "ConnectedValues", "SameValues",
+    "EqualSum", "Quad", "Binary", "BinaryX", "Pair", "PairX", "Indexing", "CountingCircles",
+    "CountDistinct", "Given", "SearchPriority", "Var",
+)  # fmt: skip
+_ISS_FLAGS = (
+    "NoBoxes", "ChaosConstruction", "StrictKropki", "StrictXV", "Windoku", "DisjointSets",
+    "AntiKnight", "Doppelganger", "AntiKing", "AntiTaxicab", "AntiConsecutive",
+    "GlobalEntropy", "GlobalMod", "DutchFlatmates", "Or", "And",
+)  # fmt: skip
+_STARTS_ISS = re.compile(
+    r"\.\s*(~|(" + "|".join(_ISS_NAMES) + r")\s*~|(" + "|".join(_ISS_FLAGS) + r")\s*(\.|$))"
+)
 
 
 class IssError(SudokuError, ValueError):
@@ -91,7 +114,9 @@ class IssError(SudokuError, ValueError):
 
 
 def looks_like_iss(text: str) -> bool:
-    """True for a line that starts like an ISS string: ``.`` then ``~`` or a kind name."""
+    """True for a line that starts like an ISS string: ``.`` then ``~``, an ISS kind name
+    and ``~``, or the name of a kind without arguments (``.AntiKnight.``); a grid line in
+    letters (``.BCD...``) is not one."""
     return _STARTS_ISS.match(text.strip()) is not None
 
 
@@ -204,7 +229,8 @@ class _Reader:
             self.column = column
             handler = _HANDLERS.get(kind)
             if handler is None:
-                raise self.fail(f"unsupported ISS constraint {kind!r}")
+                known = "unsupported" if kind in _ISS_NAMES else "unknown"
+                raise self.fail(f"{known} ISS constraint {kind!r}")
             handler(self, args)
         return self.build()
 

@@ -85,6 +85,7 @@ def test_shapes_and_cell_names_beyond_9() -> None:
     [
         (".~R1C1_5.Lockout~4~R1C2~R2C2", "unsupported ISS constraint 'Lockout'", 10),
         (".Thermo~R1C1~R0C2", "'R0C2' is not a cell", 2),
+        (".~R1C1_1.Kropki~R1C1~R1C2", "unknown ISS constraint 'Kropki'", 10),
         (".~R1C1_0", "digits 1..9", 2),
         (".~R1C1_1.~R1C1_2", "R1C1 has no candidate left", 10),
         (".Shape~6x9", "only square grids", 2),
@@ -154,6 +155,8 @@ def test_sniffing_leaves_dotted_grid_lines_alone() -> None:
     )
     line = "." * 80 + "1"
     assert not looks_like_iss(line) and not looks_like_iss(".1" + "." * 79)
+    assert not looks_like_iss(".BCDEFGHIJKLMNOP" + "." * 240)  # a 16x16 grid in letters
+    assert not looks_like_iss(".X.V" + "." * 621) and looks_like_iss(".X~R1C1~R1C2")
     (record,) = iter_records([line])
     assert record.ok and record.puzzle is not None and record.puzzle.clues == 1
 

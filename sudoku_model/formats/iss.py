@@ -60,6 +60,7 @@ from ..rules import (
     thermometer_rule,
     weighted_sums_rule,
     whisper_rule,
+    windoku_rule,
     xv_rules,
     zipper_rule,
 )
@@ -380,9 +381,17 @@ class _Reader:
                 ]
         elif "NoBoxes" in self.flags:
             raise self.fail("unsupported ISS constraint 'NoBoxes' without a Jigsaw layout")
-        variants: list[str] = [
-            v for v in ("windoku", "anti-knight", "anti-king") if v in self.flags
-        ]
+        variants: list[str] = [v for v in ("anti-knight", "anti-king") if v in self.flags]
+        if "windoku" in self.flags:
+            windows = iss_windows(n)
+            try:
+                standard = set(windoku_rule(shape).units) == set(windows)
+            except ShapeError:
+                standard = not windows
+            if standard:
+                variants.insert(0, "windoku")
+            elif windows:
+                self.units += [("windoku", w) for w in windows]
         diagonals = [u for u in self.units if u[0] in ("diagonal+", "diagonal-")]
         if len({name for name, _ in diagonals}) == 2:
             variants.insert(0, "diagonal")
@@ -460,8 +469,8 @@ class _Reader:
                 rule.validate(shape)
                 extra.append(rule)
         if self.got("same"):
-            same = [(a, b) for cells in self.got("same") for a, b in zip(cells, cells[1:])]
-            extra.append(palindrome_rule(shape, [list(p) for p in same], "same values"))
+            equal = [[a, b] for cells in self.got("same") for a, b in zip(cells, cells[1:])]
+            extra.append(palindrome_rule(shape, equal, "same values"))
         if self.got("indexing"):
             extra += indexing_rules(shape, self.got("indexing"))
         if "AntiTaxicab" in self.flags:
@@ -656,6 +665,29 @@ def _little_killer_lines(n: int) -> dict[int, tuple[int, ...]]:
     for c in range(1, n - 1):
         walk(n - 1, c, -1, 1)
     return out
+
+
+def iss_box(n: int) -> tuple[int, int] | None:
+    """ISS's box for an n x n grid (rows, columns), as its geometry chooses it."""
+    for small in range(int(n**0.5), 1, -1):
+        if n % small == 0:
+            return small, n // small
+    return None
+
+
+def iss_windows(n: int) -> tuple[tuple[int, ...], ...]:
+    """ISS's windoku windows on an n x n grid: box-sized, one cell in from the top and left
+    edges, one empty line between them, none touching the bottom or right edge (on a 6x6
+    grid: one window, where the toolkit's windoku has two). Cells in row order."""
+    box = iss_box(n)
+    if box is None:
+        return ()
+    height, width = box
+    return tuple(
+        tuple(sorted((top + i) * n + left + j for i in range(height) for j in range(width)))
+        for top in range(1, n - height, height + 1)
+        for left in range(1, n - width, width + 1)
+    )
 
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ..errors import ShapeError
 from ..geometry import Shape
 from ..puzzle import Puzzle
 from ..rules import (
@@ -25,9 +24,8 @@ from ..rules import (
     columns_rule,
     diagonals_rule,
     rows_rule,
-    windoku_rule,
 )
-from .iss import _B64, _ID_DIGITS, MAX_ISS_SIZE
+from .iss import _B64, _ID_DIGITS, MAX_ISS_SIZE, iss_box, iss_windows
 
 __all__ = ["puzzle_to_iss"]
 
@@ -50,14 +48,6 @@ def _cell_id(shape: Shape, cell: int) -> str:
 
 def _item(kind: str, *args: object) -> str:
     return "." + "~".join([kind, *(str(a) for a in args)])
-
-
-def _iss_box(n: int) -> tuple[int, int] | None:
-    """ISS's box for an n x n grid (rows, columns), as its geometry chooses it."""
-    for small in range(int(n**0.5), 1, -1):
-        if n % small == 0:
-            return small, n // small
-    return None
 
 
 def _table(n: int, ok: Callable[[int, int], bool]) -> frozenset[tuple[int, int]]:
@@ -100,7 +90,7 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
         out.append(_item("Shape", f"{n}x{n}"))
     regions = puzzle.rules.regions
     has_boxes = boxes_rule(shape) in rules
-    if not has_boxes or _iss_box(n) != (shape.box_rows, shape.box_cols):
+    if not has_boxes or iss_box(n) != (shape.box_rows, shape.box_cols):
         labels = regions if regions is not None else [shape.box_of(c) for c in range(n * n)]
         if not has_boxes and regions is None:
             raise ValueError("an ISS string without boxes needs jigsaw regions")
@@ -114,10 +104,7 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
     main = tuple(i * n + i for i in range(n))
     anti = tuple((n - 1 - i) * n + i for i in range(n))
     skip: set[Rule] = {rows_rule(shape), columns_rule(shape), boxes_rule(shape)}
-    try:
-        windoku: AllDifferent | None = windoku_rule(shape)
-    except ShapeError:
-        windoku = None
+    windows = set(iss_windows(n))
     taxicab = set(anti_taxicab_rules(shape))
     if taxicab and taxicab <= set(rules):
         out.append(_item("AntiTaxicab"))
@@ -129,7 +116,7 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
             continue
         if rule in skip or (isinstance(rule, AllDifferent) and rule.name == "regions"):
             continue
-        if rule == windoku:
+        if isinstance(rule, AllDifferent) and windows and set(rule.units) == windows:
             out.append(_item("Windoku"))
             continue
         if isinstance(rule, AllDifferent):

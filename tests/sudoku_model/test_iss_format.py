@@ -125,6 +125,21 @@ def test_mangled_examples_are_records_never_tracebacks() -> None:
             puzzle_from_iss("".join(text))
 
 
+def test_windoku_windows_are_iss_windows() -> None:
+    """ISS keeps windows off the bottom and right edges: on a 6x6 grid it has one where the
+    toolkit's windoku variant has two, so each is written as what ISS reads back."""
+    nine = puzzle_from_iss(".Windoku")
+    assert nine.rules == RuleSet.build(Shape(3, 3), ["windoku"])
+    assert puzzle_to_iss(nine) == ".Windoku"
+    six = puzzle_from_iss(".Shape~6x6.Windoku")
+    assert [len(r.units) for r in six.rules.rules if r.name == "windoku"] == [1]
+    assert puzzle_to_iss(six) == ".Shape~6x6.Windoku"
+    toolkit = Puzzle.empty(S6, RuleSet.build(S6, ["windoku"]))
+    text = puzzle_to_iss(toolkit)
+    assert ".Windoku" not in text and text.count(".AllDifferent~") == 2
+    _same_solutions(toolkit, puzzle_from_iss(text), limit=5)
+
+
 def test_overlapping_cages_are_kept() -> None:
     puzzle = puzzle_from_iss(".Cage~3~R1C1~R1C2.Cage~4~R1C2~R1C3")
     assert [r.name for r in puzzle.rules.constraint_rules] == ["killer", "killer 2"]

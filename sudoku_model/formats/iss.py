@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ParseError, ShapeError, SudokuError
-from ..geometry import Shape, shape_for_size
+from ..geometry import Shape
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..rules import (
@@ -163,16 +163,19 @@ class _Reader:
         if len(specs) > 1:
             raise IssError("more than one Shape", specs[1][1])
         args, col = specs[0]
-        m = re.fullmatch(r"(\d+)x(\d+)", args[0]) if args else None
+        m = re.fullmatch(r"(\d{1,3})x(\d{1,3})", args[0]) if args else None
         if m is None or any(a for a in args[1:]):
-            raise IssError(f"unsupported ISS Shape {'~'.join(args)!r}", col)
+            raise IssError(f"unsupported ISS Shape {'~'.join(args)[:40]!r}", col)
         rows, cols = int(m.group(1)), int(m.group(2))
         if rows != cols:
             raise IssError(f"unsupported ISS Shape {rows}x{cols}: only square grids", col)
         if rows > MAX_ISS_SIZE:
             raise IssError(f"ISS grids reach {MAX_ISS_SIZE}x{MAX_ISS_SIZE}", col)
+        box = iss_box(rows)  # ISS's choice of box (the toolkit's own for every size)
         try:
-            return shape_for_size(rows)
+            if box is None:
+                raise ShapeError(f"a {rows}x{rows} grid has no box shape")
+            return Shape(*box)
         except ShapeError as exc:
             raise IssError(str(exc), col) from None
 
@@ -190,8 +193,8 @@ class _Reader:
         return [self.cell(a) for a in args]
 
     def number(self, text: str, what: str) -> int:
-        if not re.fullmatch(r"-?\d+", text):
-            raise self.fail(f"{what} {text!r} is not a whole number")
+        if not re.fullmatch(r"-?\d{1,9}", text):
+            raise self.fail(f"{what} {text[:20]!r} is not a whole number of at most 9 digits")
         return int(text)
 
     def add(self, key: str, value: Any) -> None:
@@ -335,7 +338,7 @@ class _Reader:
         self.add("equal sums", segments)
 
     def same_values(self, args: list[str]) -> None:
-        if not args or not args[0].isdigit():
+        if not args or not re.fullmatch(r"\d{1,9}", args[0]):
             raise self.fail("SameValues needs a number of sets")
         cells = self.cells(args[1:])
         if int(args[0]) != len(cells):
@@ -527,7 +530,7 @@ def _marks(key: str) -> _Handler:
 
 def _numbered(key: str, default: int | None = None) -> _Handler:
     def handle(reader: _Reader, args: list[str]) -> None:
-        if args and re.fullmatch(r"-?\d+", args[0]):
+        if args and re.fullmatch(r"-?\d{1,9}", args[0]):
             value, rest = int(args[0]), args[1:]
         elif default is not None:
             value, rest = default, args
@@ -713,13 +716,14 @@ def puzzle_from_iss(text: str) -> Puzzle:
         IssError: for a malformed string or a constraint kind not supported, naming it,
             with the column of the item.
     """
-    reader = _Reader(text)
+    reader = None
     try:
+        reader = _Reader(text)
         return reader.read()
     except (RuleError, ShapeError, ValueError) as exc:
         if isinstance(exc, IssError):
             raise
-        raise IssError(str(exc), reader.column) from None
+        raise IssError(str(exc), reader.column if reader else 1) from None
 
 
 def iss_records(

@@ -237,8 +237,12 @@ def test_every_constructor_round_trips(kind: str) -> None:
 
 
 def _same_solutions(a: Puzzle, b: Puzzle, limit: int = 30) -> None:
+    """As many solutions (up to ``limit``), and the same grids when there are fewer."""
     pysat = backend("pysat")
-    assert set(pysat.solutions(a, limit=limit)) == set(pysat.solutions(b, limit=limit))
+    first, second = (set(pysat.solutions(p, limit=limit)) for p in (a, b))
+    assert len(first) == len(second)
+    if len(first) < limit:
+        assert first == second
 
 
 def test_raw_kinds_regions_and_odd_boxes_round_trip() -> None:

@@ -227,8 +227,44 @@ def _relation_items(rule: Relation, n: int, cid: Callable[[int], str]) -> list[s
     for d in range(1, n):
         if allowed == _table(n, _apart(d)):
             return [_item("Whisper", d, *map(cid, path)) for path in _chains(pairs)]
+    if allowed == _table(n, lambda a, b: a == b):
+        return [_item("Palindrome", cid(a), cid(b)) for a, b in pairs]
+    lines = _cliques(pairs)
+    if lines and all(allowed == _table(n, _within(len(line))) for line in lines):
+        return [_item("Renban", *map(cid, line)) for line in lines]
     items = [cid(c) if c is not None else "" for c in _joined(pairs)]
     return [_item("Pair", _encode_key(allowed, n), *items)]
+
+
+def _within(k: int) -> Callable[[int, int], bool]:
+    return lambda a, b: 0 < abs(a - b) < k
+
+
+def _cliques(pairs: Sequence[tuple[int, int]]) -> list[list[int]] | None:
+    """The cells of each connected group of pairs when every group holds all its pairs
+    once (renban lines), in order of appearance; None otherwise."""
+    neighbours: dict[int, list[int]] = {}
+    for a, b in pairs:
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    seen: set[int] = set()
+    lines = []
+    for start in neighbours:
+        if start in seen:
+            continue
+        line, todo = [], [start]
+        seen.add(start)
+        while todo:
+            c = todo.pop()
+            line.append(c)
+            for d in neighbours[c]:
+                if d not in seen:
+                    seen.add(d)
+                    todo.append(d)
+        lines.append(sorted(line, key=list(neighbours).index))
+    complete = all(len(neighbours[c]) == len(line) - 1 for line in lines for c in line)
+    unique = len({frozenset(p) for p in pairs}) == len(pairs)
+    return lines if complete and unique else None
 
 
 def _joined(pairs: Sequence[tuple[int, int]]) -> list[int | None]:

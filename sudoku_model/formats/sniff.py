@@ -13,6 +13,7 @@ from ..gridtext import block_row as _block_row
 from ..gridtext import cell_run as _cell_run
 from ..gridtext import is_decoration_line as _is_decoration_line
 from .csvformat import _csv_header_line
+from .iss import looks_like_iss
 from .record import _excerpt
 from .sudokupad import looks_like_sudokupad
 
@@ -79,6 +80,8 @@ def _choose_format(
         return "fpuzzles"
     if looks_like_sudokupad(first):
         return "sudokupad"
+    if looks_like_iss(first):
+        return "iss"
     if first.startswith("["):
         return "json"
     if _csv_header_line(first) is not None:

@@ -17,6 +17,7 @@ from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..gridtext import is_decoration_line as _is_decoration_line
 from ..textlines import MAX_LINE, LongLine, line_blocks, pieces, whole
 from .csvformat import _csv_records
+from .iss import iss_records
 from .jsonformat import _json_records, _jsonl_records
 from .lines import _block_records, _line_records
 from .raw import BLOCK_LINES, LineReader, RawBlock, RawLine, _plain_block
@@ -230,7 +231,7 @@ def _iter_stream(
             else _format_of_name(name) or "line"  # nothing but lines too long to read
         )
     chosen = DEFAULT_ALPHABET
-    if fmt != "fpuzzles":
+    if fmt not in ("fpuzzles", "iss"):
         chosen = _choose_alphabet(fmt, content, shape, alphabet, name)
     state.alphabet = chosen
 
@@ -314,5 +315,7 @@ def _iter_stream(
         yield from variant_formats.fpuzzles_records(lines(), name, variants)
     elif fmt == "sudokupad":
         yield from sudokupad_records(lines(), name, variants)
+    elif fmt == "iss":
+        yield from iss_records(lines(), name, variants)
     else:
         yield from _json_records(lines(), name, shape, chosen, variants)

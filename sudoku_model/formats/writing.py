@@ -1,4 +1,5 @@
-"""Writing puzzles (and their solutions) as lines, blocks, CSV, JSON or JSONL."""
+"""Writing puzzles (and their solutions) as lines, blocks, CSV, JSON, JSONL or ISS strings
+(the puzzle only)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import IO
 from ..grid import Grid
 from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
+from .iss_write import puzzle_to_iss
 from .jsonformat import puzzle_to_json
 from .record import WRITABLE_FORMATS
 
@@ -61,7 +63,9 @@ def write_records(
         return len(items)
     first = True
     for puzzle, solution in records:
-        if fmt == "line":
+        if fmt == "iss":
+            out.write(puzzle_to_iss(puzzle) + "\n")
+        elif fmt == "line":
             text = puzzle.givens.to_line(blank=blank, alphabet=alphabet)
             if solution is not None:
                 text += " " + solution.to_line(alphabet=alphabet)

@@ -1,0 +1,306 @@
+"""Writing Interactive Sudoku Solver strings (the format is described in :mod:`.iss`):
+named kinds where a rule's table and cells are theirs, any other relation as a ``Pair``
+table, any other sum as a ``Sum`` with coefficients, so that a written string reads back
+with the same solutions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from ..geometry import Shape
+from ..puzzle import Puzzle
+from ..rules import (
+    AllDifferent,
+    Different,
+    Domain,
+    Relation,
+    Rule,
+    Sandwich,
+    Sum,
+    anti_king_rule,
+    anti_knight_rule,
+    anti_taxicab_rules,
+    boxes_rule,
+    columns_rule,
+    diagonals_rule,
+    rows_rule,
+)
+from .iss import _B64, _ID_DIGITS, MAX_ISS_SIZE, iss_box, iss_windows
+
+__all__ = ["puzzle_to_iss"]
+
+
+def _encode_key(allowed: Iterable[tuple[int, int]], n: int) -> str:
+    """The ISS pair table of a set of allowed (a, b) pairs (see :func:`_decode_key`)."""
+    words = [0] * ((n * n + 5) // 6)
+    for a, b in allowed:
+        bit = (a - 1) * n + (b - 1)
+        words[bit // 6] |= 1 << bit % 6
+    while words and not words[-1]:
+        words.pop()
+    return "".join(_B64[w] for w in words)
+
+
+def _cell_id(shape: Shape, cell: int) -> str:
+    r, c = divmod(cell, shape.size)
+    return f"R{_ID_DIGITS[r]}C{_ID_DIGITS[c]}"
+
+
+def _item(kind: str, *args: object) -> str:
+    return "." + "~".join([kind, *(str(a) for a in args)])
+
+
+def _table(n: int, ok: Callable[[int, int], bool]) -> frozenset[tuple[int, int]]:
+    return frozenset((a, b) for a in range(1, n + 1) for b in range(1, n + 1) if ok(a, b))
+
+
+def _orthogonal(n: int, a: int, b: int) -> bool:
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def _chains(pairs: Sequence[tuple[int, int]]) -> list[list[int]]:
+    paths: list[list[int]] = []
+    for a, b in pairs:
+        if paths and paths[-1][-1] == a:
+            paths[-1].append(b)
+        else:
+            paths.append([a, b])
+    return paths
+
+
+def puzzle_to_iss(puzzle: Puzzle) -> str:
+    """The ISS string of a puzzle. Reading it back gives a puzzle with the same solutions.
+
+    Raises:
+        ValueError: for a grid above 16x16, a rule set without rows or columns, a
+            sandwich line that is not a row or column, or weights beyond ISS's -100..100.
+    """
+
+    shape = puzzle.shape
+    n = shape.size
+    if n > MAX_ISS_SIZE:
+        raise ValueError(f"ISS strings hold grids up to {MAX_ISS_SIZE}x{MAX_ISS_SIZE}")
+    rules = puzzle.rules.rules
+    if rows_rule(shape) not in rules or columns_rule(shape) not in rules:
+        raise ValueError("an ISS string always has rows and columns all different")
+    cid = lambda c: _cell_id(shape, c)  # noqa: E731
+    out: list[str] = []
+    if n != 9:
+        out.append(_item("Shape", f"{n}x{n}"))
+    regions = puzzle.rules.regions
+    has_boxes = boxes_rule(shape) in rules
+    if not has_boxes or iss_box(n) != (shape.box_rows, shape.box_cols):
+        labels = regions if regions is not None else [shape.box_of(c) for c in range(n * n)]
+        if not has_boxes and regions is None:
+            raise ValueError("an ISS string without boxes needs jigsaw regions")
+        symbols = "0123456789abcdefghijklmnopqrstuvwxyz"
+        order = {label: k for k, label in enumerate(dict.fromkeys(labels))}
+        out.append(_item("NoBoxes"))
+        out.append(_item("Jigsaw", "".join(symbols[order[label]] for label in labels)))
+    candidates: dict[int, frozenset[int]] = {
+        c: frozenset({v}) for c, v in enumerate(puzzle.givens.values) if v
+    }
+    main = tuple(i * n + i for i in range(n))
+    anti = tuple((n - 1 - i) * n + i for i in range(n))
+    skip: set[Rule] = {rows_rule(shape), columns_rule(shape), boxes_rule(shape)}
+    windows = set(iss_windows(n))
+    taxicab = set(anti_taxicab_rules(shape))
+    if taxicab and taxicab <= set(rules):
+        out.append(_item("AntiTaxicab"))
+        skip |= taxicab
+    strict = _strict_items(rules, n)
+    for rule in rules:
+        if rule in strict:
+            out.append(strict[rule])
+            continue
+        if rule in skip or (isinstance(rule, AllDifferent) and rule.name == "regions"):
+            continue
+        if isinstance(rule, AllDifferent) and windows and set(rule.units) == windows:
+            out.append(_item("Windoku"))
+            continue
+        if isinstance(rule, AllDifferent):
+            if rule == diagonals_rule(shape):
+                out += [_item("Diagonal", 1), _item("Diagonal", -1)]
+                continue
+            for unit in rule.units:
+                if unit == main:
+                    out.append(_item("Diagonal", -1))
+                elif unit == anti:
+                    out.append(_item("Diagonal", 1))
+                else:
+                    out.append(_item("AllDifferent", *map(cid, unit)))
+        elif isinstance(rule, Different):
+            if rule == anti_knight_rule(shape):
+                out.append(_item("AntiKnight"))
+            elif rule == anti_king_rule(shape):
+                out.append(_item("AntiKing"))
+            else:
+                out += [_item("AllDifferent", cid(a), cid(b)) for a, b in rule.pairs]
+        elif isinstance(rule, Domain):
+            for c, digits in rule.cells:
+                candidates[c] = candidates.get(c, digits) & digits
+        elif isinstance(rule, Relation):
+            out += _relation_items(rule, n, cid)
+        elif isinstance(rule, Sum):
+            out += _sum_items(rule, cid)
+        elif isinstance(rule, Sandwich):
+            for line, total in rule.lines:
+                ids = [f"R{r + 1}" for r in range(n) if line in _both_ways(shape.rows[r])]
+                ids += [f"C{c + 1}" for c in range(n) if line in _both_ways(shape.columns[c])]
+                if not ids:
+                    raise ValueError(f"rule {rule.name!r}: a sandwich line is not a row or column")
+                out.append(_item("Sandwich", total, ids[0]))
+    givens = []
+    for c, digits in sorted(candidates.items()):
+        if not digits:
+            raise ValueError(f"{shape.cell_name(c)} has no candidate left")
+        givens.append("_".join([cid(c), *map(str, sorted(digits))]))
+    if givens:
+        out.append(_item("", *givens))
+    return "".join(out) or _item("Shape", f"{n}x{n}")
+
+
+def _none_of(oks: Sequence[Callable[[int, int], bool]]) -> Callable[[int, int], bool]:
+    return lambda a, b: not any(ok(a, b) for ok in oks)
+
+
+def _apart(d: int) -> Callable[[int, int], bool]:
+    return lambda a, b: abs(a - b) >= d
+
+
+def _strict_items(rules: Sequence[Rule], n: int) -> dict[Rule, str]:
+    """The relations that ISS's global switches say: ``AntiConsecutive``, and
+    ``StrictKropki`` / ``StrictXV`` (every neighbour pair without a mark of the family is
+    in neither of its relations)."""
+    everywhere = {
+        (a, b) for a in range(n * n) for b in (a + 1, a + n) if b < n * n and _orthogonal(n, a, b)
+    }
+    relations = [r for r in rules if isinstance(r, Relation)]
+    out: dict[Rule, str] = {}
+    families = {
+        "StrictKropki": [lambda a, b: abs(a - b) == 1, lambda a, b: a == 2 * b or b == 2 * a],
+        "StrictXV": [lambda a, b: a + b == 10, lambda a, b: a + b == 5],
+    }
+    for kind, oks in families.items():
+        tables = [_table(n, ok) for ok in oks]
+        marked = {
+            tuple(sorted(p))
+            for r in relations
+            if r.allowed in tables and all(_orthogonal(n, *p) for p in r.pairs)
+            for p in r.pairs
+        }
+        negative = _table(n, _none_of(oks))
+        for r in relations:
+            pairs = {tuple(sorted(p)) for p in r.pairs}
+            if r.allowed == negative and pairs == everywhere - marked and not pairs & marked:
+                out[r] = _item(kind)
+    for r in relations:
+        if r.allowed == _table(n, lambda a, b: abs(a - b) != 1):
+            if {tuple(sorted(p)) for p in r.pairs} == everywhere:
+                out[r] = _item("AntiConsecutive")
+    return out
+
+
+def _both_ways(unit: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return unit, unit[::-1]
+
+
+def _relation_items(rule: Relation, n: int, cid: Callable[[int], str]) -> list[str]:
+    """A relation as named marks when its table and pairs are theirs, else a Pair table."""
+    allowed = rule.allowed
+    pairs = rule.pairs
+    adjacent = all(_orthogonal(n, a, b) for a, b in pairs)
+    named = {
+        "WhiteDot": _table(n, lambda a, b: abs(a - b) == 1),
+        "BlackDot": _table(n, lambda a, b: a == 2 * b or b == 2 * a),
+        "X": _table(n, lambda a, b: a + b == 10),
+        "V": _table(n, lambda a, b: a + b == 5),
+        "GreaterThan": _table(n, lambda a, b: a > b),
+    }
+    if adjacent:
+        for kind, table in named.items():
+            if allowed == table:
+                return [_item(kind, cid(a), cid(b)) for a, b in pairs]
+    if allowed == _table(n, lambda a, b: a < b):
+        return [_item("Thermo", *map(cid, path)) for path in _chains(pairs)]
+    for d in range(1, n):
+        if allowed == _table(n, _apart(d)):
+            return [_item("Whisper", d, *map(cid, path)) for path in _chains(pairs)]
+    if allowed == _table(n, lambda a, b: a == b):
+        return [_item("Palindrome", cid(a), cid(b)) for a, b in pairs]
+    lines = _cliques(pairs)
+    if lines and all(allowed == _table(n, _within(len(line))) for line in lines):
+        return [_item("Renban", *map(cid, line)) for line in lines]
+    items = [cid(c) if c is not None else "" for c in _joined(pairs)]
+    return [_item("Pair", _encode_key(allowed, n), *items)]
+
+
+def _within(k: int) -> Callable[[int, int], bool]:
+    return lambda a, b: 0 < abs(a - b) < k
+
+
+def _cliques(pairs: Sequence[tuple[int, int]]) -> list[list[int]] | None:
+    """The cells of each connected group of pairs when every group holds all its pairs
+    once (renban lines), in order of appearance; None otherwise."""
+    neighbours: dict[int, list[int]] = {}
+    for a, b in pairs:
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    seen: set[int] = set()
+    lines = []
+    for start in neighbours:
+        if start in seen:
+            continue
+        line, todo = [], [start]
+        seen.add(start)
+        while todo:
+            c = todo.pop()
+            line.append(c)
+            for d in neighbours[c]:
+                if d not in seen:
+                    seen.add(d)
+                    todo.append(d)
+        lines.append(sorted(line, key=list(neighbours).index))
+    complete = all(len(neighbours[c]) == len(line) - 1 for line in lines for c in line)
+    unique = len({frozenset(p) for p in pairs}) == len(pairs)
+    return lines if complete and unique else None
+
+
+def _joined(pairs: Sequence[tuple[int, int]]) -> list[int | None]:
+    """Pairs as ISS consecutive-pair groups: chains, separated by an empty item (None)."""
+    out: list[int | None] = []
+    for path in _chains(pairs):
+        if out:
+            out.append(None)
+        out += path
+    return out
+
+
+def _sum_items(rule: Sum, cid: Callable[[int], str]) -> list[str]:
+    """Sum groups as cages, arrows or ISS sums with coefficients (plus AllDifferent for a
+    weighted distinct group)."""
+    out = []
+    for g in rule.groups:
+        ids = [cid(c) for c in g.cells]
+        if g.distinct and all(w == 1 for w in g.weights):
+            out.append(_item("Cage", g.total, *ids))
+            continue
+        if (
+            not g.distinct
+            and g.total == 0
+            and g.weights[0] == -1
+            and all(w == 1 for w in g.weights[1:])
+            and len(ids) > 1
+        ):
+            out.append(_item("Arrow", *ids))
+            continue
+        if any(abs(w) > 100 for w in g.weights):
+            raise ValueError(f"rule {rule.name!r}: ISS coefficients stay within -100..100")
+        head = str(g.total)
+        if any(w != 1 for w in g.weights):
+            head += "_=_" + "_".join(map(str, g.weights))
+        out.append(_item("Sum", head, *ids))
+        if g.distinct:
+            out.append(_item("AllDifferent", *ids))
+    return out

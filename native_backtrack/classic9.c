@@ -107,6 +107,7 @@ typedef struct {
     const nb_budget *budget;
     uint64_t nodes, guesses;
     int stop;              /* 1: limit reached, 2: budget spent */
+    const uint8_t *prefer; /* 81 digits tried first at a branch (first search), or NULL */
 } c9_ctx;
 
 static uint16_t perm_triads[512];  /* triad set -> triads lying on a full permutation */
@@ -366,8 +367,8 @@ static __attribute__((noinline)) int budget_poll(const nb_budget *b)
 
 /* One solve_body per instruction set (see the head comment). */
 typedef int (*c9_solve_fn)(const uint8_t *, const uint32_t *, const int32_t *, int,
-                           const uint8_t *, uint64_t, uint8_t *, uint64_t, const nb_budget *,
-                           uint64_t *, nb_stats *);
+                           const uint8_t *, const uint8_t *, uint64_t, uint8_t *, uint64_t,
+                           const nb_budget *, uint64_t *, nb_stats *);
 
 #define C9_CAT2(a, b) a##_##b
 #define C9_CAT(a, b) C9_CAT2(a, b)
@@ -515,8 +516,8 @@ static int c9_check_givens(const uint8_t *g)
 }
 
 int c9_solve(const uint8_t *givens, const uint32_t *domain, const int32_t *forbidden,
-             int nforbidden, const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
-             const nb_budget *budget, uint64_t *count, nb_stats *st)
+             int nforbidden, const uint8_t *avoid, const uint8_t *prefer, uint64_t limit,
+             uint8_t *out, uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
     int bad = c9_check_givens(givens);
     if (bad) {
@@ -526,11 +527,12 @@ int c9_solve(const uint8_t *givens, const uint32_t *domain, const int32_t *forbi
     }
     int v = __atomic_load_n(&c9_current, __ATOMIC_RELAXED);
     /* counting goes to the box/band search; see the head comment for the rest */
-    if (avoid || nforbidden > 0)
-        return c9_variants[v].fn(givens, domain, forbidden, nforbidden, avoid, limit, out, keep,
-                                 budget, count, st);
+    if (avoid || nforbidden > 0 || prefer)
+        return c9_variants[v].fn(givens, domain, forbidden, nforbidden, avoid, prefer, limit, out,
+                                 keep, budget, count, st);
     c9_solve_fn fn = c9_variants[v].count;
-    return fn(givens, domain, forbidden, nforbidden, avoid, limit, out, keep, budget, count, st);
+    return fn(givens, domain, forbidden, nforbidden, avoid, prefer, limit, out, keep, budget,
+              count, st);
 }
 
 #else /* C9_VARIANT: the search, compiled once per variant */
@@ -855,6 +857,14 @@ C9_TARGET static void C9_FN(search)(c9_state *s, c9_ctx *ctx, const uint32_t *bi
     int digits[9], nd = 0;
     for (uint32_t dm = C9_FN(digits_at)(s->F + 9 * best_b, bit); dm; dm &= dm - 1)
         digits[nd++] = __builtin_ctz(dm);
+    if (ctx->prefer) {  /* the preferred digit first, when it is a candidate */
+        int want = ctx->prefer[27 * best_b + best_i] - 1;
+        for (int k = 1; k < nd; k++)
+            if (digits[k] == want) {
+                digits[k] = digits[0];
+                digits[0] = want;
+            }
+    }
     uint32_t nbiv[3];
     for (int k = 0; k < nd; k++) {
         int stop = C9_FN(budget_spent)(ctx);
@@ -932,11 +942,11 @@ C9_TARGET static int C9_FN(setup)(c9_state *sp, const uint8_t *givens, const uin
 /* c9_solve for this variant. */
 C9_TARGET static int C9_FN(solve_body)(const uint8_t *givens, const uint32_t *domain,
                                        const int32_t *forbidden, int nforbidden,
-                                       const uint8_t *avoid, uint64_t limit, uint8_t *out,
-                                       uint64_t keep, const nb_budget *budget, uint64_t *count,
-                                       nb_stats *st)
+                                       const uint8_t *avoid, const uint8_t *prefer,
+                                       uint64_t limit, uint8_t *out, uint64_t keep,
+                                       const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
-    c9_ctx ctx = {limit, keep, 0, out, avoid, budget, 1, 0, 0};
+    c9_ctx ctx = {limit, keep, 0, out, avoid, budget, 1, 0, 0, prefer};
     c9_state s;
     *count = 0;
     st->nodes = st->guesses = 0;
@@ -1189,16 +1199,16 @@ static int C9_FN(k9_finish)(const c9_ctx *ctx, uint64_t *count, nb_stats *st)
  * left after it goes to the box/band search, started from the cells propagation placed. */
 C9_TARGET static int C9_FN(count_body)(const uint8_t *givens, const uint32_t *domain,
                                        const int32_t *forbidden, int nforbidden,
-                                       const uint8_t *avoid, uint64_t limit, uint8_t *out,
-                                       uint64_t keep, const nb_budget *budget, uint64_t *count,
-                                       nb_stats *st)
+                                       const uint8_t *avoid, const uint8_t *prefer,
+                                       uint64_t limit, uint8_t *out, uint64_t keep,
+                                       const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
     uint64_t glo;
     uint32_t ghi;
     C9_FN(k9_given_cells)(givens, &glo, &ghi);
     if (domain || C9_FN(pop64)(glo) + C9_FN(pop64)(ghi) < K9_MIN_GIVENS)
-        return C9_OLD(solve_body)(givens, domain, forbidden, nforbidden, avoid, limit, out, keep,
-                                  budget, count, st);
+        return C9_OLD(solve_body)(givens, domain, forbidden, nforbidden, avoid, prefer, limit,
+                                  out, keep, budget, count, st);
     c9_ctx ctx = {limit, keep, 0, out, avoid, budget, 1, 0, 0};
     *count = 0;
     st->nodes = st->guesses = 0;
@@ -1240,12 +1250,12 @@ C9_TARGET static int C9_FN(count_body)(const uint8_t *givens, const uint32_t *do
 /* no box/band search with this compiler: counting takes the first search */
 C9_TARGET static int C9_FN(count_body)(const uint8_t *givens, const uint32_t *domain,
                                        const int32_t *forbidden, int nforbidden,
-                                       const uint8_t *avoid, uint64_t limit, uint8_t *out,
-                                       uint64_t keep, const nb_budget *budget, uint64_t *count,
-                                       nb_stats *st)
+                                       const uint8_t *avoid, const uint8_t *prefer,
+                                       uint64_t limit, uint8_t *out, uint64_t keep,
+                                       const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
-    return C9_OLD(solve_body)(givens, domain, forbidden, nforbidden, avoid, limit, out, keep,
-                              budget, count, st);
+    return C9_OLD(solve_body)(givens, domain, forbidden, nforbidden, avoid, prefer, limit, out,
+                              keep, budget, count, st);
 }
 #endif
 

@@ -206,10 +206,12 @@ int nb_check_givens(const nb_model *m, const uint8_t *givens);
 void c9_init(void);
 /* Same contract as nb_solve for the classic 9x9 rules, the check of the givens included
  * (NB_INVALID, NB_CONTRADICTORY as nb_check_givens); `domain` (81 candidate masks, bit d-1
- * = digit d, as nb_model.domain; NULL: every digit) restricts each cell. */
+ * = digit d, as nb_model.domain; NULL: every digit) restricts each cell; `prefer` (81
+ * digits, or NULL) is tried first at every branch (the first search then runs). */
 int c9_solve(const uint8_t *givens, const uint32_t *domain, const int32_t *forbidden,
-             int nforbidden, const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
-             const nb_budget *budget, uint64_t *count, nb_stats *st);
+             int nforbidden, const uint8_t *avoid, const uint8_t *prefer, uint64_t limit,
+             uint8_t *out, uint64_t keep, const nb_budget *budget, uint64_t *count,
+             nb_stats *st);
 
 /* The instruction set the classic 9x9 search runs with: "c", "sse2", "popcnt" or "avx2"
  * (see classic9.c; c9_init picks the best the CPU has, or the lower one named by the

@@ -184,8 +184,8 @@ static int search(pass_ctx *x, const uint8_t *values, const int32_t *forbidden, 
     budget_of(x, &b);
     /* The givens are a subset of S, checked once per pass: the classic path is entered
      * directly, without nb_solve's clash check of every given (a third of a search here). */
-    int status = x->m->classic9 ? c9_solve(values, x->m->domain, forbidden, nforbidden, avoid, 1,
-                                           x->scratch, 0, &b, &count, &st)
+    int status = x->m->classic9 ? c9_solve(values, x->m->domain, forbidden, nforbidden, avoid,
+                                           NULL, 1, x->scratch, 0, &b, &count, &st)
                                 : nb_solve_seen(x->m, values, x->seen, forbidden, nforbidden,
                                                 avoid, x->known, 1, x->scratch, 0, &b, &count,
                                                 &st);

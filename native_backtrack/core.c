@@ -1179,7 +1179,8 @@ static PyMethodDef Model_methods[] = {
 static PyGetSetDef Model_getset[] = {
     {"n", (getter)Model_get_n, NULL, "grid size n", NULL},
     {"classic9", (getter)Model_get_classic9, NULL,
-     "True when the rules are exactly classic 9x9 (the fast path applies)", NULL},
+     "True when the rules are exactly classic 9x9, maybe with domains (the fast path applies)",
+     NULL},
     {"full_units", (getter)Model_get_full_units, NULL,
      "number of units with n cells (used for hidden singles)", NULL},
     {"locked_pairs", (getter)Model_get_locked_pairs, NULL,

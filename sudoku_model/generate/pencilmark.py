@@ -28,13 +28,13 @@ from ..puzzle import Puzzle
 from ..rules import RuleSet
 from ..solving import DEFAULT_BACKEND, Backend, Budget, get_backend
 from ..solving.candidates import UNKNOWN, candidate_puzzle
-from .spec import puzzle_seed
+from .spec import GenerationError, puzzle_seed
 
 #: Grids tried per puzzle with an elimination target before giving up.
 MAX_TRIES = 20
 
 
-class PencilmarkGenerationError(RuntimeError):
+class PencilmarkGenerationError(GenerationError):
     """No grid gave a puzzle with at most the eliminations asked for."""
 
 

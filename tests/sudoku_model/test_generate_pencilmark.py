@@ -100,3 +100,14 @@ def test_cli_writes_candidate_lines_and_refuses_symmetry() -> None:
     assert again.stdout == out.stdout
     bad = subprocess.run([*cmd, "--symmetry", "rot180"], capture_output=True, text=True)
     assert bad.returncode != 0 and "--symmetry" in bad.stderr
+
+
+def test_restore_refuses_a_known_grid_that_clashes() -> None:
+    made = generate_pencilmark(RULES4, seed=2, backend=NATIVE)
+    values = list(made.solution.values)
+    values[1] = values[0]  # two equal digits in the first row
+    from sudoku_model import Grid
+
+    bad = Grid(made.solution.shape, values)
+    with pytest.raises(ValueError):
+        NATIVE.restore_candidates(RULES4, bad, [0xF] * 16, [])

@@ -335,6 +335,21 @@ class AutoBackend(Backend):
         except UnsupportedPuzzleError:  # its rule kinds: native goes on alone
             return None
 
+    def restore_candidates(
+        self,
+        rules: RuleSet,
+        solution: Grid,
+        masks: Sequence[int],
+        order: Sequence[tuple[int, int]],
+        *,
+        target: int | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[tuple[int, ...], bytes]:
+        """Native's pass in C (see :meth:`backends.native.NativeBackend.restore_candidates`)."""
+        return self._native.restore_candidates(
+            rules, solution, masks, order, target=target, budget=budget
+        )
+
     def random_solution(
         self,
         rules: RuleSet,

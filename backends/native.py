@@ -523,6 +523,39 @@ class NativeBackend(Backend):
         self._last_random = (rules, grid)  # a solution: removal_oracle need not check it
         return grid
 
+    def restore_candidates(
+        self,
+        rules: RuleSet,
+        solution: Grid,
+        masks: Sequence[int],
+        order: Sequence[tuple[int, int]],
+        *,
+        target: int | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[tuple[int, ...], bytes]:
+        """The contract's pass (see the base class), in one C call
+        (``Model.restore_candidates``): one search per pair with the digit placed and the
+        current masks as the domain, on the classic 9x9 fast path when the rules are
+        classic 9x9.
+
+        Raises:
+            ValueError: for a mask without the solution's digit or a pair naming it.
+            UnsupportedPuzzleError: for rules this backend lacks.
+        """
+        self._require_rules(rules)
+        self._check_interrupt()
+        out, answers, status, _nodes, _guesses = self.model(rules).restore_candidates(
+            list(masks),
+            bytes(solution.values),
+            [(int(c), int(d)) for c, d in order],
+            target=-1 if target is None else target,
+            fast=self.fast,
+            **_budget_args(budget or DEFAULT_BUDGET),
+        )
+        if status == nb.INTERRUPTED:
+            raise self._interrupted_error()
+        return tuple(out), answers
+
     def removal_oracle(
         self,
         rules: RuleSet,

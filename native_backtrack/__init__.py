@@ -39,9 +39,10 @@ next to its deadline: searches in flight in any thread (batches without the GIL 
 stop within milliseconds, and later ones at once, until :func:`clear_interrupt`. It only
 sets a flag, so a signal handler may call it.
 
-A model whose constraints are exactly the classic 9x9 rules (``Model.classic9``) is solved
-by a fixed-size fast path; ``fast=False`` forces the generic path (the two are cross-checked
-in the tests).
+A model whose constraints are exactly the classic 9x9 rules (``Model.classic9``), alone or
+with per-cell candidate sets (``domains``: pencilmark puzzles), is solved by a fixed-size
+fast path; ``fast=False`` forces the generic path (the two are cross-checked in the tests).
+``Model.restore_candidates`` is the pencilmark generator's pass (see pmremoval.c).
 
 The modules ``_core`` (this package's API) and ``_testing`` (the same sources built with
 the hooks that tests and benchmarks drive: a failing allocation, the classic 9x9

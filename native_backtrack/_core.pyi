@@ -76,6 +76,17 @@ class Model:
         seconds: float = -1.0,
         fast: bool = True,
     ) -> tuple[bytes, bytes, int, int, int, int]: ...
+    def restore_candidates(
+        self,
+        masks: Sequence[int],
+        known: Buffer,
+        order: Sequence[tuple[int, int]],
+        *,
+        target: int = -1,
+        nodes: int = -1,
+        seconds: float = -1.0,
+        fast: bool = True,
+    ) -> tuple[list[int], bytes, int, int, int]: ...
     def search(
         self,
         givens: Buffer,

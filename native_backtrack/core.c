@@ -722,7 +722,7 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
         }
         m->peer_start[nc] = pos;
     }
-    m->classic9 = C9_ENABLED && !m->has_extra && !m->domain && is_classic9(m, adj);
+    m->classic9 = C9_ENABLED && !m->has_extra && is_classic9(m, adj);
     if (locked && !nb_model_prepare(m)) {
         PyErr_NoMemory();
         goto done;
@@ -1151,6 +1151,17 @@ static PyObject *Model_remove_clues(ModelObject *self, PyObject *args, PyObject 
     return nb_py_remove_clues((PyObject *)self, &self->m, args, kwds);
 }
 
+/* pmremoval.c: the pencilmark generator's pass (same arrangement). */
+PyObject *nb_py_restore_candidates(PyObject *self, const nb_model *m, PyObject *args,
+                                   PyObject *kwds);
+extern const char nb_restore_candidates_doc[];
+
+static PyObject *Model_restore_candidates(ModelObject *self, PyObject *args, PyObject *kwds)
+{
+    if (!model_ready(self)) return NULL;
+    return nb_py_restore_candidates((PyObject *)self, &self->m, args, kwds);
+}
+
 static PyMethodDef Model_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_VARARGS | METH_KEYWORDS,
      Model_solve_doc},
@@ -1160,13 +1171,16 @@ static PyMethodDef Model_methods[] = {
      Model_search_doc},
     {"remove_clues", (PyCFunction)(void (*)(void))Model_remove_clues,
      METH_VARARGS | METH_KEYWORDS, nb_remove_clues_doc},
+    {"restore_candidates", (PyCFunction)(void (*)(void))Model_restore_candidates,
+     METH_VARARGS | METH_KEYWORDS, nb_restore_candidates_doc},
     {NULL}
 };
 
 static PyGetSetDef Model_getset[] = {
     {"n", (getter)Model_get_n, NULL, "grid size n", NULL},
     {"classic9", (getter)Model_get_classic9, NULL,
-     "True when the rules are exactly classic 9x9 (the fast path applies)", NULL},
+     "True when the rules are exactly classic 9x9, maybe with domains (the fast path applies)",
+     NULL},
     {"full_units", (getter)Model_get_full_units, NULL,
      "number of units with n cells (used for hidden singles)", NULL},
     {"locked_pairs", (getter)Model_get_locked_pairs, NULL,

@@ -1134,8 +1134,8 @@ int nb_solve(const nb_model *m, const uint8_t *givens, const int32_t *forbidden,
              uint64_t keep, const nb_budget *budget, uint64_t *count, nb_stats *st)
 {
     if (m->classic9)  /* c9_solve checks the givens itself, faster */
-        return c9_solve(givens, forbidden, nforbidden, avoid, limit, out, keep, budget,
-                        count, st);
+        return c9_solve(givens, m->domain, forbidden, nforbidden, avoid, NULL, limit, out,
+                        keep, budget, count, st);
     nb_search *s = nb_search_new(m, givens, forbidden, nforbidden, avoid, 0, 0);
     return solve_one(s, hint, limit, out, keep, budget, count, st);
 }

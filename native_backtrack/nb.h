@@ -71,7 +71,7 @@ typedef struct {
     int32_t *unit_start;   /* nunits+1 offsets into unit_cells */
     int16_t *peer_cells;   /* every peer of every cell */
     int32_t *peer_start;   /* nc+1 offsets into peer_cells */
-    int classic9;     /* 1 when the constraints are exactly classic 9x9 */
+    int classic9;     /* 1 when the constraints are exactly classic 9x9 (and maybe a domain) */
     /* Locked candidates: pairs of units (u, v), at least one of n cells, sharing >= 2
      * cells. Pair k has three cell runs in lk_cells: u&v, u-v, v-u, delimited by
      * lk_start[3k .. 3k+3]; lk_full[k] bit 0: u has n cells, bit 1: v has n cells. */
@@ -107,7 +107,8 @@ typedef struct {
      * has_extra != 0 when there is a relation, a sum or a sandwich: propagate() then
      * runs extra_sweep() once singles are exhausted and checks a full assignment. */
     int has_extra;
-    uint32_t *domain;       /* nc initial candidate masks, or NULL (every digit) */
+    uint32_t *domain;       /* nc initial candidate masks, or NULL (every digit); the only
+                             * extra the classic 9x9 path takes (c9_solve's `domain`) */
     /* Binary relations: arc k is cells rel_cells[2k] = a, rel_cells[2k+1] = b under the
      * table at rel_masks + rel_table[k]: 2n masks, [d-1] = digits allowed at b when a
      * holds d, [n+e-1] = digits allowed at a when b holds e. */
@@ -204,10 +205,13 @@ int nb_check_givens(const nb_model *m, const uint8_t *givens);
 /* ---- classic 9x9 fast path ---- */
 void c9_init(void);
 /* Same contract as nb_solve for the classic 9x9 rules, the check of the givens included
- * (NB_INVALID, NB_CONTRADICTORY as nb_check_givens). */
-int c9_solve(const uint8_t *givens, const int32_t *forbidden, int nforbidden,
-             const uint8_t *avoid, uint64_t limit, uint8_t *out, uint64_t keep,
-             const nb_budget *budget, uint64_t *count, nb_stats *st);
+ * (NB_INVALID, NB_CONTRADICTORY as nb_check_givens); `domain` (81 candidate masks, bit d-1
+ * = digit d, as nb_model.domain; NULL: every digit) restricts each cell; `prefer` (81
+ * digits, or NULL) is tried first at every branch (the first search then runs). */
+int c9_solve(const uint8_t *givens, const uint32_t *domain, const int32_t *forbidden,
+             int nforbidden, const uint8_t *avoid, const uint8_t *prefer, uint64_t limit,
+             uint8_t *out, uint64_t keep, const nb_budget *budget, uint64_t *count,
+             nb_stats *st);
 
 /* The instruction set the classic 9x9 search runs with: "c", "sse2", "popcnt" or "avx2"
  * (see classic9.c; c9_init picks the best the CPU has, or the lower one named by the

@@ -184,8 +184,8 @@ static int search(pass_ctx *x, const uint8_t *values, const int32_t *forbidden, 
     budget_of(x, &b);
     /* The givens are a subset of S, checked once per pass: the classic path is entered
      * directly, without nb_solve's clash check of every given (a third of a search here). */
-    int status = x->m->classic9 ? c9_solve(values, forbidden, nforbidden, avoid, 1, x->scratch,
-                                           0, &b, &count, &st)
+    int status = x->m->classic9 ? c9_solve(values, x->m->domain, forbidden, nforbidden, avoid,
+                                           NULL, 1, x->scratch, 0, &b, &count, &st)
                                 : nb_solve_seen(x->m, values, x->seen, forbidden, nforbidden,
                                                 avoid, x->known, 1, x->scratch, 0, &b, &count,
                                                 &st);
@@ -407,7 +407,8 @@ PyObject *nb_py_remove_clues(PyObject *self, const nb_model *model, PyObject *ar
         }
     for (int c = 0; c < model->nc; c++)
         if (!given[c]) show(x, c, known[c], -1);
-    const int swaps = model->classic9; /* the model's, whichever search path runs */
+    /* the model's, whichever search path runs; a domain may forbid a swap */
+    const int swaps = model->classic9 && !model->domain;
     if (swaps) {
         find_swaps(x);
         for (int c = 0; c < 81; c++)

@@ -57,3 +57,12 @@ def needs_external(name: str) -> pytest.MarkDecorator:
         reason=f"needs {name} (GPL-3.0, not in the repository): put it in "
         "$SUDOKU_EXTERNAL_DATA or ../shared/data",
     )
+
+
+def shared_data(relative: str) -> Path | None:
+    """The path of a file under the shared data folder (``$SUDOKU_EXTERNAL_DATA`` or
+    ``shared/data`` beside the clone), e.g. ``pencilmark/gurobi_hard-50.txt``, or None
+    when it is not on this machine (the tests that read it skip)."""
+    folder = _external_folder()
+    path = folder / relative if folder is not None else None
+    return path if path is not None and path.exists() else None

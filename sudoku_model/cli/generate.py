@@ -11,6 +11,7 @@ Examples::
     sudoku generate --level hard --count 5              # graded by the logical solver
     sudoku generate --level expert,extreme --jobs 2     # either level
     sudoku generate --variant killer --to json          # a killer: cages, no givens
+    sudoku generate --pencilmark --count 5 --seed 1     # minimal pencilmark puzzles
 
 Each puzzle is reported with its clue count and whether it is minimal (a comment in the
 line and block formats, columns in CSV, fields in JSON), and with ``--level`` its level,
@@ -166,6 +167,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
+    # --pencilmark: candidate puzzles, run by cli/generate_pencilmark.py
+    g.add_argument(
+        "--pencilmark",
+        action="store_true",
+        help="minimal pencilmark puzzles: a random full grid with every other candidate "
+        "eliminated, then eliminations undone in random order while the puzzle stays "
+        "unique; written as candidate lines (729 characters at 9x9, '.' for an "
+        "eliminated digit). --clues K stops at K eliminations",
     )
     # --unbiased: the sampler of sudoku_model.unbiased, run by cli/unbiased.py
     g.add_argument(
@@ -581,6 +591,10 @@ def run(args: argparse.Namespace) -> int:
         from .unbiased import run_unbiased
 
         return run_unbiased(args)
+    if getattr(args, "pencilmark", False):  # candidate puzzles
+        from .generate_pencilmark import run_pencilmark
+
+        return run_pencilmark(args)
     if args.count < 0:
         raise CliError(f"--count must be non-negative, got {args.count}")
     if args.jobs < 1:

@@ -376,6 +376,37 @@ class Backend(abc.ABC):
         self._require_rules(rules)
         return _CheckUniqueOracle(self, rules, solution, self._budget(budget))
 
+    def restore_candidates(
+        self,
+        rules: RuleSet,
+        solution: Grid,
+        masks: Sequence[int],
+        order: Sequence[tuple[int, int]],
+        *,
+        target: int | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[tuple[int, ...], bytes]:
+        """The pencilmark generator's pass. ``masks`` (one per cell, bit d-1 = digit d)
+        is a candidate puzzle of ``rules`` (see :mod:`sudoku_model.solving.candidates`)
+        whose only solution is ``solution``; each eliminated (cell, digit) of ``order`` in
+        turn is restored as a candidate when the puzzle stays unique with it (no solution
+        puts the digit in the cell), and stays eliminated otherwise; the pass stops once
+        at most ``target`` eliminations are left. ``budget`` applies to each search (one
+        that spends it keeps its elimination). Returns the final masks and one answer byte
+        per pair visited (``candidates.NECESSARY``, ``RESTORED`` or ``UNKNOWN``). The
+        default is one primitive search per pair; fast path: native (the whole pass in C).
+
+        Raises:
+            ValueError: for a mask without the solution's digit or a pair naming it.
+            UnsupportedPuzzleError: for rules this backend lacks (domains included).
+        """
+        from .candidates import restore_by_search, with_candidates_rule
+
+        self._require_rules(with_candidates_rule(rules))
+        return restore_by_search(
+            self, rules, solution, masks, order, target=target, budget=self._budget(budget)
+        )
+
     def random_solution(
         self,
         rules: RuleSet,

@@ -141,7 +141,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--format",
         dest="input_format",
         default="auto",
-        choices=["auto", "line", "block", "csv", "json", "jsonl"],
+        choices=["auto", "line", "block", "csv", "json", "jsonl", "pencilmark", "pmgrid"],
         help="input format (default: from the file name and content)",
     )
 

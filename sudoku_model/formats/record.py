@@ -14,8 +14,8 @@ from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
 from ..rules import RuleSet
 
-FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles")
-WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl")
+FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles", "pencilmark", "pmgrid")
+WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl", "pencilmark", "pmgrid")
 
 
 class Record(NamedTuple):

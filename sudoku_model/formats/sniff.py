@@ -14,6 +14,7 @@ from ..gridtext import block_row as _block_row
 from ..gridtext import cell_run as _cell_run
 from ..gridtext import is_decoration_line as _is_decoration_line
 from .csvformat import _csv_header_line
+from .pencilmark import INFERRED_LENGTHS, looks_like_pm_row
 from .record import _excerpt
 
 #: Content lines read before the format and the alphabet of a file are decided.
@@ -21,8 +22,8 @@ _SAMPLE_LINES = 24
 
 
 def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
-    """What one stripped content line looks like: ``line``, ``block``, ``jsonl`` or
-    ``other`` (a vote in the format decision)."""
+    """What one stripped content line looks like: ``line``, ``block``, ``jsonl``,
+    ``pencilmark``, ``pmgrid`` or ``other`` (a vote in the format decision)."""
     if s.startswith("{") and s.endswith("}"):
         return "jsonl"
     if '"' in s:
@@ -30,6 +31,10 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     if _is_decoration_line(s):
         return "block"
     run = s[: _cell_run(s, alphabet)]
+    if len(run) in INFERRED_LENGTHS and (shape is None or len(run) == shape.size**3):
+        return "pencilmark"
+    if looks_like_pm_row(s, alphabet):
+        return "pmgrid"
     cells, _ = _block_row(s)
     if shape is not None:
         if len(run) == shape.cell_count:
@@ -75,7 +80,7 @@ def _choose_format(
         return "json"
     if _csv_header_line(first) is not None:
         return "csv"
-    votes = {"line": 0, "block": 0, "jsonl": 0, "other": 0}
+    votes = {"line": 0, "block": 0, "jsonl": 0, "pencilmark": 0, "pmgrid": 0, "other": 0}
     for _, raw in content:
         votes[_classify(raw.strip(), alphabet, shape)] += 1
     if first.startswith("{"):
@@ -83,6 +88,9 @@ def _choose_format(
             return "jsonl"
         if votes["line"] + votes["block"] <= votes["other"]:
             return "json"  # one object over several lines
+    best = max(("line", "block", "pencilmark", "pmgrid"), key=lambda k: votes[k])
+    if best in ("pencilmark", "pmgrid") and votes[best] > votes["line"]:
+        return best
     return "block" if votes["block"] > votes["line"] else "line"
 
 
@@ -155,7 +163,7 @@ def _choose_alphabet(
     """
     if alphabet is not None and alphabet is not DEFAULT_ALPHABET:
         return alphabet
-    if fmt == "json":
+    if fmt in ("json", "pencilmark", "pmgrid"):
         return DEFAULT_ALPHABET
     n, runs = _sample_cells(fmt, content, shape, DEFAULT_ALPHABET)
     found = _evident_alphabet(n, runs)

@@ -1,4 +1,5 @@
-"""Writing puzzles (and their solutions) as lines, blocks, CSV, JSON or JSONL."""
+"""Writing puzzles (and their solutions) as lines, blocks, CSV, JSON, JSONL, pencilmark
+lines or PM grids."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..grid import Grid
 from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
 from .jsonformat import puzzle_to_json
+from .pencilmark import format_pencilmark_line, format_pmgrid
 from .record import WRITABLE_FORMATS
 
 
@@ -35,6 +37,10 @@ def write_records(
     alphabet: Alphabet = DEFAULT_ALPHABET,
 ) -> int:
     """Write (puzzle, solution-or-None) pairs in a format; returns how many were written.
+
+    ``pencilmark`` and ``pmgrid`` write each puzzle's candidates (a given is one
+    candidate, an empty cell of a plain puzzle all n), a solution after the line (as a
+    comment) or as a block after the grid.
 
     Raises:
         ValueError: for a format that cannot be written.
@@ -66,6 +72,17 @@ def write_records(
             if solution is not None:
                 text += " " + solution.to_line(alphabet=alphabet)
             out.write(text + "\n")
+        elif fmt == "pencilmark":
+            text = format_pencilmark_line(puzzle, blank=blank, alphabet=alphabet)
+            if solution is not None:
+                text += " " + solution.to_line(alphabet=alphabet)
+            out.write(text + "\n")
+        elif fmt == "pmgrid":
+            if not first:
+                out.write("\n")
+            out.write(format_pmgrid(puzzle, alphabet=alphabet) + "\n")
+            if solution is not None:
+                out.write("\n" + format_block(solution, alphabet=alphabet) + "\n")
         elif fmt == "block":
             if not first:
                 out.write("\n")

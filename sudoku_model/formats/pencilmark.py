@@ -402,3 +402,21 @@ def rules_without_candidates(rules: RuleSet) -> RuleSet:
     if tuple(kept) == classic.rules and rules.variants == ("classic",):
         return classic
     return RuleSet(rules.shape, kept, rules.variants)
+
+
+def record_line(puzzle: Puzzle, alphabet: Alphabet | None = None) -> tuple[str, RuleSet]:
+    """What a result record writes of a pencilmark puzzle: its candidates line and the
+    rules beside the candidates (:func:`rules_without_candidates`)."""
+    line = format_pencilmark_line(puzzle, alphabet=alphabet or DEFAULT_ALPHABET)
+    return line, rules_without_candidates(puzzle.rules)
+
+
+def clue_names(puzzle: Puzzle, clues: Iterable[int]) -> list[str]:
+    """Names of a puzzle's clues: cells (``r1c1``) of a plain puzzle, eliminations
+    ``r1c1<>5`` of a pencilmark puzzle, given as positions ``n*cell + digit - 1`` of its
+    line (what :func:`sudoku_model.verify.redundant_eliminations` returns)."""
+    shape = puzzle.shape
+    if not puzzle.is_pencilmark:
+        return [shape.cell_name(c) for c in clues]
+    n = shape.size
+    return [f"{shape.cell_name(k // n)}<>{k % n + 1}" for k in clues]

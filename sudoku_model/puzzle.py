@@ -19,7 +19,7 @@ from .geometry import Shape, shape_for_cell_count
 from .grid import Grid
 from .rules import CANDIDATES_RULE, AllDifferent, Different, Domain, RuleSet
 
-__all__ = ["CheckReport", "Conflict", "Problem", "Puzzle"]
+__all__ = ["CheckReport", "Conflict", "Problem", "Puzzle", "rules_without_candidates"]
 
 
 @dataclass(frozen=True)
@@ -302,6 +302,18 @@ def _candidates_rule(rules: RuleSet) -> Domain | None:
         if isinstance(rule, Domain) and rule.name == CANDIDATES_RULE:
             return rule
     return None
+
+
+def rules_without_candidates(rules: RuleSet) -> RuleSet:
+    """The rules less the candidates rule of a pencilmark puzzle (``RuleSet.classic``
+    itself when only the classic rules remain; ``rules`` when there is none)."""
+    kept = [r for r in rules.rules if not (isinstance(r, Domain) and r.name == CANDIDATES_RULE)]
+    if len(kept) == len(rules.rules):
+        return rules
+    classic = RuleSet.classic(rules.shape)
+    if tuple(kept) == classic.rules and rules.variants == ("classic",):
+        return classic
+    return RuleSet(rules.shape, kept, rules.variants)
 
 
 def _duplicates(rules: RuleSet, values: Sequence[int]) -> list[Conflict]:

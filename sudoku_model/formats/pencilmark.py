@@ -27,8 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from ..errors import ParseError, ShapeError
 from ..geometry import SUPPORTED_SIZES, Shape, shape_for_size
 from ..gridtext import CELL_COUNTS, COMMENT_SEPARATORS, DEFAULT_ALPHABET, Alphabet, cell_run
-from ..puzzle import Puzzle
-from ..rules import CANDIDATES_RULE, Domain, RuleSet
+from ..puzzle import Puzzle, rules_without_candidates
+from ..rules import RuleSet
 from .record import Record, _rules
 
 __all__ = [
@@ -388,20 +388,6 @@ def _pmgrid_records(
             rows, texts = [], []
     if rows:
         yield flush()
-
-
-# -- rules -----------------------------------------------------------------------------------
-def rules_without_candidates(rules: RuleSet) -> RuleSet:
-    """The rules less the candidates rule (``RuleSet.classic`` itself when only the
-    classic rules remain): what a record's ``rules`` field describes beside a pencilmark
-    line."""
-    kept = [r for r in rules.rules if not (isinstance(r, Domain) and r.name == CANDIDATES_RULE)]
-    if len(kept) == len(rules.rules):
-        return rules
-    classic = RuleSet.classic(rules.shape)
-    if tuple(kept) == classic.rules and rules.variants == ("classic",):
-        return classic
-    return RuleSet(rules.shape, kept, rules.variants)
 
 
 def record_line(puzzle: Puzzle, alphabet: Alphabet | None = None) -> tuple[str, RuleSet]:

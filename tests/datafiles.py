@@ -57,3 +57,19 @@ def needs_external(name: str) -> pytest.MarkDecorator:
         reason=f"needs {name} (GPL-3.0, not in the repository): put it in "
         "$SUDOKU_EXTERNAL_DATA or ../shared/data",
     )
+
+
+#: The pencilmark sets (t-dillon/pencilmark_sudoku, ``hard/``) kept outside the
+#: repository, in ``pencilmark/`` of the external data folder: one 729-character line a
+#: puzzle, every one unique.
+PENCILMARK_SETS = ("gurobi_hard-50.txt", "minisat_bt_020-029k-200.txt", "minisat_bt_1m+-20.txt")
+
+
+def pencilmark_set(name: str) -> Path | None:
+    """The path of a pencilmark set (:data:`PENCILMARK_SETS`), or None when it is not on
+    this machine. Raises ValueError for another name."""
+    if name not in PENCILMARK_SETS:
+        raise ValueError(f"{name} is not a pencilmark set")
+    folder = _external_folder()
+    path = folder / "pencilmark" / name if folder is not None else None
+    return path if path is not None and path.exists() else None

@@ -210,8 +210,8 @@ def _row_sets(
         digits = set()
         for i, ch in enumerate(token):
             v = alphabet.value_of(ch, n)
-            if v is None and ch in alphabet.blanks:
-                continue
+            if not v and ch in alphabet.blanks:
+                continue  # a blank: no candidate
             if v is None:
                 raw_v = alphabet.raw_value(ch)
                 msg = (

@@ -431,3 +431,25 @@ def test_logic_never_disagrees_on_the_shared_sets(name: str) -> None:
     for line in sample(name, 5):
         v = logic.check_unique(read_pencilmark_line(line), budget=Budget(seconds=30))
         assert v.kind.value in ("unique", "unknown")
+
+
+def test_verify_certify_and_check_certificate_cli(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text(format_pencilmark_line(EASY) + "\n" + format_pencilmark_line(minimal()) + "\n")
+    certs = tmp_path / "certs"
+    out = tmp_path / "out.jsonl"
+    assert main(["verify", str(src), "--certify", str(certs), "-o", str(out), "-q"]) == 0
+    assert main(["check-certificate", str(certs)]) == 0
+
+
+def test_candidates_combine_with_a_variant() -> None:
+    rules = RuleSet.build(Shape(3, 3), ["diagonal"])
+    p = Puzzle.from_candidates(minimal().candidates, rules=rules)
+    assert p.is_pencilmark and p.rules.variants == ("diagonal",)
+    counts = {b: get_backend(b).count(p, limit=2).count for b in ("native", "pysat", "cpsat")}
+    assert len(set(counts.values())) == 1, counts
+    line = format_pencilmark_line(p)
+    out = io.StringIO()
+    write_records([(p, None)], "jsonl", out)
+    assert next(iter(iter_records(io.StringIO(out.getvalue()), source="x.jsonl"))).puzzle == p
+    assert read_pencilmark_line(line, rules=rules) == p

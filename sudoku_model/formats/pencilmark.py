@@ -29,6 +29,7 @@ from ..geometry import SUPPORTED_SIZES, Shape, shape_for_size
 from ..gridtext import CELL_COUNTS, COMMENT_SEPARATORS, DEFAULT_ALPHABET, Alphabet, cell_run
 from ..puzzle import Puzzle, rules_without_candidates
 from ..rules import RuleSet
+from .lines import _published_in_comment
 from .record import Record, _rules
 
 __all__ = [
@@ -302,7 +303,8 @@ def _pencilmark_records(
     alphabet: Alphabet,
     variants: tuple[str, ...],
 ) -> Iterator[Record]:
-    """One record per pencilmark line (its comment kept)."""
+    """One record per pencilmark line (its comment kept, a solution in it read as the
+    line format reads one)."""
     for lineno, raw in _content(lines):
         text = raw.rstrip("\r\n")
         try:
@@ -316,7 +318,8 @@ def _pencilmark_records(
             err = ParseError(str(exc), source=name, line=lineno, column=1, text=text)
             yield Record(name, lineno, text, None, err)
             continue
-        yield Record(name, lineno, text, puzzle, None, comment)
+        solution = _published_in_comment(comment, shp, alphabet) if comment else None
+        yield Record(name, lineno, text, puzzle, None, comment, solution)
 
 
 def _pmgrid_records(

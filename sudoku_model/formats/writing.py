@@ -39,8 +39,8 @@ def write_records(
     """Write (puzzle, solution-or-None) pairs in a format; returns how many were written.
 
     ``pencilmark`` and ``pmgrid`` write each puzzle's candidates (a given is one
-    candidate, an empty cell of a plain puzzle all n), a solution after the line (as a
-    comment) or as a block after the grid.
+    candidate, an empty cell of a plain puzzle all n); a solution follows the line (as
+    its comment) or the grid (a ``# solution`` line, which readers skip).
 
     Raises:
         ValueError: for a format that cannot be written.
@@ -54,7 +54,9 @@ def write_records(
         for puzzle, solution in records:
             writer.writerow(
                 [
-                    puzzle.givens.to_line(blank=blank, alphabet=alphabet),
+                    format_pencilmark_line(puzzle, blank=blank, alphabet=alphabet)
+                    if puzzle.is_pencilmark
+                    else puzzle.givens.to_line(blank=blank, alphabet=alphabet),
                     solution.to_line(alphabet=alphabet) if solution else "",
                 ]
             )
@@ -81,8 +83,8 @@ def write_records(
             if not first:
                 out.write("\n")
             out.write(format_pmgrid(puzzle, alphabet=alphabet) + "\n")
-            if solution is not None:
-                out.write("\n" + format_block(solution, alphabet=alphabet) + "\n")
+            if solution is not None:  # a comment line: readers skip it
+                out.write(f"# solution {solution.to_line(alphabet=alphabet)}\n")
         elif fmt == "block":
             if not first:
                 out.write("\n")

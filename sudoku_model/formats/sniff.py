@@ -31,8 +31,10 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     if _is_decoration_line(s):
         return "block"
     run = s[: _cell_run(s, alphabet)]
-    if len(run) in INFERRED_LENGTHS and (shape is None or len(run) == shape.size**3):
-        return "pencilmark"
+    if (shape is None and len(run) in INFERRED_LENGTHS) or (
+        shape is not None and len(run) == shape.size**3 != shape.cell_count
+    ):
+        return "pencilmark"  # n**3 characters (with a shape given: 4x4 too)
     if looks_like_pm_row(s, alphabet):
         return "pmgrid"
     cells, _ = _block_row(s)

@@ -193,6 +193,8 @@ def test_a_64_character_line_is_an_8x8_puzzle_unless_named() -> None:
     assert next(iter(iter_records([line]))).puzzle.size == 8  # type: ignore[union-attr]
     rec = next(iter(iter_records([line], fmt="pencilmark")))
     assert rec.puzzle == Puzzle.parse(SMALL)
+    rec = next(iter(iter_records([line], shape=Shape(2, 2))))
+    assert rec.puzzle == Puzzle.parse(SMALL)
 
 
 def test_malformed_records_cost_only_themselves() -> None:

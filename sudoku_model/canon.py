@@ -269,11 +269,17 @@ def canonical(
 
 def canonical_key(item: Grid | Puzzle, *, budget: Budget | None = None) -> str:
     """The canonical form as a line (``.`` for blanks): equal keys = equivalent puzzles.
+    A pencilmark puzzle's is its canonical candidates line
+    (:func:`sudoku_model.canon_candidates.canonical_candidates`).
 
     Raises:
         CanonVariantError: a puzzle with variant rules.
         CanonBudgetError: as :func:`canonical`.
     """
+    if isinstance(item, Puzzle) and item.is_pencilmark:
+        from .canon_candidates import canonical_candidates
+
+        return canonical_candidates(item, budget=budget)[0]
     return canonical(item, budget=budget).grid.to_line()
 
 

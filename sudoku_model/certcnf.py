@@ -34,6 +34,7 @@ __all__ = [
     "KNOWN_KINDS",
     "DimacsError",
     "blocking_clause",
+    "candidate_clauses",
     "given_clauses",
     "normalize",
     "parse_dimacs",
@@ -102,6 +103,19 @@ def given_clauses(n: int, givens: Sequence[int]) -> list[Clause]:
     return [(c * n + g,) for c, g in enumerate(givens) if g]
 
 
+def candidate_clauses(n: int, candidates: Sequence[frozenset[int]]) -> list[Clause]:
+    """One negative unit clause per eliminated candidate of a cell that is neither a
+    given nor free: a pencilmark puzzle's candidates (``Puzzle.candidates``), in cell and
+    digit order."""
+    return [
+        (-(c * n + d),)
+        for c, ds in enumerate(candidates)
+        if 1 < len(ds) < n
+        for d in range(1, n + 1)
+        if d not in ds
+    ]
+
+
 def blocking_clause(n: int, givens: Sequence[int], solution: Sequence[int]) -> Clause:
     """ "Some non-given cell differs from the solution"."""
     return tuple(-(c * n + s) for c, (g, s) in enumerate(zip(givens, solution)) if not g)
@@ -162,9 +176,15 @@ def parse_dimacs(text: str, name: str) -> tuple[int, list[Clause]]:
     return header[0], clauses
 
 
-def solution_problem(rules: RuleSet, givens: Sequence[int], grid: Sequence[int]) -> str | None:
-    """None when ``grid`` solves the puzzle (every cell 1..n, givens kept, every rule
-    kept), else the first problem, in words."""
+def solution_problem(
+    rules: RuleSet,
+    givens: Sequence[int],
+    grid: Sequence[int],
+    candidates: Sequence[frozenset[int]] | None = None,
+) -> str | None:
+    """None when ``grid`` solves the puzzle (every cell 1..n, givens kept, every cell
+    one of its ``candidates`` when given, every rule kept), else the first problem, in
+    words."""
     n = rules.shape.size
     if len(grid) != n * n:
         return f"the grid has {len(grid)} cells, not {n * n}"
@@ -173,6 +193,8 @@ def solution_problem(rules: RuleSet, givens: Sequence[int], grid: Sequence[int])
             return f"cell {c} holds {v}, not a digit 1..{n}"
         if g and g != v:
             return f"cell {c} holds {v} but its given is {g}"
+        if candidates is not None and v not in candidates[c]:
+            return f"cell {c} holds {v}, not one of its candidates {sorted(candidates[c])}"
     for rule in rules.rules:
         if isinstance(rule, AllDifferent):
             for unit in rule.units:

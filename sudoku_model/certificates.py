@@ -47,9 +47,10 @@ from typing import Any
 from . import __version__, certcnf
 from .errors import SudokuError
 from .executor import chunks, executor_for
+from .formats.pencilmark import format_pencilmark_line, read_pencilmark_line
 from .geometry import Shape
 from .grid import Grid
-from .puzzle import Puzzle
+from .puzzle import Puzzle, rules_without_candidates
 from .rules import AllDifferent, Different, RuleSet
 from .solving import (
     DEFAULT_BUDGET,
@@ -170,7 +171,7 @@ def _backend_for(name: str) -> Backend:
 
 
 def _rules_file(out_dir: str, cert: Certificate) -> tuple[str, str]:
-    rules = cert.puzzle.rules
+    rules = rules_without_candidates(cert.puzzle.rules)  # candidates: puzzle clauses
     key = (out_dir, rules)
     known = _RULES_FILES.get(key)
     if known is None:
@@ -216,8 +217,11 @@ def certify_one(backend: Backend, item: Item, out_dir: str, budget: Budget) -> d
     if puzzle is None:
         entry.update(verdict="malformed", certified=False, error=parse_error or "malformed")
         return entry
-    entry["puzzle"] = puzzle.givens.to_line()
-    entry["rules"] = _rules_json(puzzle.rules)
+    if puzzle.is_pencilmark:  # the candidates line; the candidates are puzzle clauses
+        entry["puzzle"] = format_pencilmark_line(puzzle)
+    else:
+        entry["puzzle"] = puzzle.givens.to_line()
+    entry["rules"] = _rules_json(rules_without_candidates(puzzle.rules))
     try:
         cert = backend.certificate(puzzle.rules, puzzle.givens, budget=budget)
     except CertificationUnsupported as exc:
@@ -553,6 +557,21 @@ def _parse_grid(text: Any, shape: Shape, what: str) -> tuple[int, ...]:
         raise _Invalid(f"{what} unreadable: {str(exc).splitlines()[0]}") from None
 
 
+def _parse_puzzle(
+    text: Any, shape: Shape
+) -> tuple[tuple[int, ...], tuple[frozenset[int], ...] | None]:
+    """The givens of an entry's puzzle, and its candidates when it is a pencilmark line
+    (n**3 characters; None for a plain line)."""
+    n = shape.size
+    if isinstance(text, str) and len(text) == n**3 and n**3 != shape.cell_count:
+        try:
+            puzzle = read_pencilmark_line(text, shape=shape)
+        except ValueError as exc:
+            raise _Invalid(f"puzzle unreadable: {str(exc).splitlines()[0]}") from None
+        return puzzle.givens.values, puzzle.candidates
+    return _parse_grid(text, shape, "puzzle"), None
+
+
 def _clash_problem(rules: RuleSet, givens: Sequence[int], clash: Any) -> str | None:
     if not (isinstance(clash, list) and len(clash) == 2 and all(isinstance(c, int) for c in clash)):
         return f"clash must be two cell indices, got {clash!r}"
@@ -589,7 +608,7 @@ def _check_entry(ctx: _CheckContext, entry: Any) -> tuple[str, str | None]:
             raise _Invalid(reason)
         shape = rules.shape
         n = shape.size
-        givens = _parse_grid(entry.get("puzzle"), shape, "puzzle")
+        givens, candidates = _parse_puzzle(entry.get("puzzle"), shape)
         if verdict == "contradictory":
             problem = _clash_problem(rules, givens, entry.get("clash"))
             if problem is not None:
@@ -603,16 +622,18 @@ def _check_entry(ctx: _CheckContext, entry: Any) -> tuple[str, str | None]:
             if grids[0] == grids[1]:
                 raise _Invalid("multiple: the two witnesses are the same grid")
             for k, g in enumerate(grids):
-                problem = certcnf.solution_problem(rules, givens, g)
+                problem = certcnf.solution_problem(rules, givens, g, candidates)
                 if problem is not None:
                     raise _Invalid(f"multiple: witness {k + 1} is not a solution: {problem}")
             return verdict, None
         if verdict not in ("unique", "unsolvable"):
             raise _Invalid(f"verdict {verdict!r} has no certificate")
         expected = certcnf.given_clauses(n, givens)
+        if candidates is not None:
+            expected += certcnf.candidate_clauses(n, candidates)
         if verdict == "unique":
             solution = _parse_grid(entry.get("solution"), shape, "solution")
-            problem = certcnf.solution_problem(rules, givens, solution)
+            problem = certcnf.solution_problem(rules, givens, solution, candidates)
             if problem is not None:
                 raise _Invalid(f"the solution is wrong: {problem}")
             expected.append(certcnf.blocking_clause(n, givens, solution))

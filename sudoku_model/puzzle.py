@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .geometry import Shape
+from .geometry import Shape, shape_for_cell_count
 from .grid import Grid
-from .rules import AllDifferent, Different, RuleSet
+from .rules import CANDIDATES_RULE, AllDifferent, Different, Domain, RuleSet
 
-__all__ = ["CheckReport", "Conflict", "Problem", "Puzzle"]
+__all__ = ["CheckReport", "Conflict", "Problem", "Puzzle", "rules_without_candidates"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,66 @@ class Puzzle:
     def empty(cls, shape: Shape, rules: RuleSet | None = None) -> Puzzle:
         return cls(Grid.empty(shape), rules)
 
+    @classmethod
+    def from_candidates(
+        cls,
+        sets: Sequence[Iterable[int]],
+        *,
+        shape: Shape | None = None,
+        rules: RuleSet | None = None,
+    ) -> Puzzle:
+        """A pencilmark puzzle: each cell (row-major) may hold only the digits of its set.
+
+        A cell with one candidate becomes a given; the cells with 2..n-1 candidates go,
+        with their sets, into one :class:`~sudoku_model.rules.Domain` rule named
+        :data:`~sudoku_model.rules.CANDIDATES_RULE`, after ``rules`` (classic rules by
+        default); cells with all n candidates are left out (no rule when none is needed).
+
+        >>> p = Puzzle.from_candidates([{1, 2}, {1, 2, 3, 4}, {3}] + [range(1, 5)] * 13)
+        >>> p.givens.values[:3], p.candidates[0], p.is_pencilmark
+        ((0, 0, 3), frozenset({1, 2}), True)
+
+        Raises:
+            ValueError: for a number of sets that is not the shape's cell count, a cell
+                with no candidate or a digit outside 1..n (naming the cell), or rules
+                that already hold a candidates rule.
+            ShapeError: when no shape is given and the count is not a supported grid.
+        """
+        if shape is None:
+            shape = rules.shape if rules is not None else shape_for_cell_count(len(sets))
+        if len(sets) != shape.cell_count:
+            raise ValueError(
+                f"{len(sets)} candidate sets for a {shape.name} grid of {shape.cell_count} cells"
+            )
+        if rules is None:
+            rules = RuleSet.classic(shape)
+        elif _candidates_rule(rules) is not None:
+            raise ValueError(f"the rules already hold a {CANDIDATES_RULE!r} rule")
+        n = shape.size
+        values = [0] * shape.cell_count
+        restricted: list[tuple[int, frozenset[int]]] = []
+        for cell, raw in enumerate(sets):
+            digits = frozenset(raw)
+            if not digits:
+                raise ValueError(f"{shape.cell_name(cell)} has no candidate")
+            bad: list[object] = [
+                d
+                for d in digits
+                if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= n
+            ]
+            if bad:
+                raise ValueError(
+                    f"{shape.cell_name(cell)}: candidate {bad[0]!r} is not a digit 1..{n}"
+                )
+            if len(digits) == 1:
+                (values[cell],) = digits
+            elif len(digits) < n:
+                restricted.append((cell, digits))
+        givens = Grid(shape, values)
+        if restricted:
+            rules = rules.with_rules([Domain(CANDIDATES_RULE, tuple(restricted))])
+        return cls(givens, rules)
+
     # -- basics ------------------------------------------------------------------------
     @property
     def shape(self) -> Shape:
@@ -131,6 +191,25 @@ class Puzzle:
     @property
     def is_classic(self) -> bool:
         return self.rules.is_classic
+
+    @property
+    def is_pencilmark(self) -> bool:
+        """True when the rules hold a candidates rule (:meth:`from_candidates`)."""
+        return _candidates_rule(self.rules) is not None
+
+    @property
+    def candidates(self) -> tuple[frozenset[int], ...]:
+        """Each cell's candidates, row-major: the given's digit, else the set of the
+        candidates rule, else every digit 1..n (other rules are not applied)."""
+        n = self.size
+        full = frozenset(range(1, n + 1))
+        out = [frozenset((v,)) if v else full for v in self.givens.values]
+        rule = _candidates_rule(self.rules)
+        if rule is not None:
+            for cell, digits in rule.cells:
+                if not self.givens.values[cell]:
+                    out[cell] = digits
+        return tuple(out)
 
     def with_givens(self, givens: Grid) -> Puzzle:
         """The same rules with other givens."""
@@ -215,6 +294,26 @@ class Puzzle:
     def is_solution(self, grid: Grid) -> bool:
         """True when ``grid`` is complete, keeps the givens and breaks no rule."""
         return grid.shape == self.shape and self.check(grid).ok
+
+
+def _candidates_rule(rules: RuleSet) -> Domain | None:
+    """The rule named :data:`CANDIDATES_RULE` (a pencilmark puzzle's), or None."""
+    for rule in rules.constraint_rules:
+        if isinstance(rule, Domain) and rule.name == CANDIDATES_RULE:
+            return rule
+    return None
+
+
+def rules_without_candidates(rules: RuleSet) -> RuleSet:
+    """The rules less the candidates rule of a pencilmark puzzle (``RuleSet.classic``
+    itself when only the classic rules remain; ``rules`` when there is none)."""
+    kept = [r for r in rules.rules if not (isinstance(r, Domain) and r.name == CANDIDATES_RULE)]
+    if len(kept) == len(rules.rules):
+        return rules
+    classic = RuleSet.classic(rules.shape)
+    if tuple(kept) == classic.rules and rules.variants == ("classic",):
+        return classic
+    return RuleSet(rules.shape, kept, rules.variants)
 
 
 def _duplicates(rules: RuleSet, values: Sequence[int]) -> list[Conflict]:

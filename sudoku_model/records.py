@@ -25,7 +25,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | line | int | not generate | 1-based line where the input record starts |
 | position | int | verify | 0-based position of the record in its source |
 | input | int | verify | 0-based index of the source among the run's inputs |
-| puzzle | str\|null | always | the givens; null when malformed |
+| puzzle | str\|null | always | the givens (pencilmark: the candidates line); null when malformed |
 | clues | int\|null | always | number of givens; null when malformed |
 | rules | object | variant rules | `box`, `variants`, `regions`, `constraints` (not generate) |
 | box | list | generate | `[rows, columns]` of a box, non-default shape |
@@ -42,7 +42,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | conflicts | list | verify: contradictory | the clashing givens, described |
 | published_solution | str | verify: input solution | matches, mismatch, one_of_several, valid |
 | published_cells | list | verify: mismatch | cells where the published grid is wrong |
-| redundant_clues | list | verify --minimal | clues removable keeping the puzzle unique |
+| redundant_clues | list | verify --minimal | clues removable keeping it unique (or `r1c1<>5`) |
 | redundant_unknown | list | verify --minimal | clues whose test ran out of budget |
 | minimal | bool\|null | verify, generate | no clue removable (null: budget ran out) |
 | cross_check | list | verify --cross-check | per backend: backend, verdict, seconds, ... |
@@ -98,6 +98,7 @@ from typing import IO, Any
 
 from . import _columns
 from .errors import ParseError
+from .formats.pencilmark import clue_names, record_line  # candidates lines, eliminations
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -253,12 +254,21 @@ def head(
 
 
 def puzzle_fields(puzzle: Any, *, alphabet: Any = None) -> dict[str, Any]:
-    """``puzzle``, ``clues`` and (for variant rules) ``rules`` of a puzzle."""
+    """``puzzle``, ``clues`` and (for variant rules) ``rules`` of a puzzle (a pencilmark
+    puzzle: its candidates line, :mod:`sudoku_model.formats.pencilmark`)."""
+    if puzzle.is_pencilmark:
+        return _pencilmark_fields(puzzle, alphabet)
     line = puzzle.givens.to_line() if alphabet is None else puzzle.to_line(alphabet=alphabet)
     d: dict[str, Any] = {"puzzle": line, "clues": puzzle.clues}
     if not puzzle.rules.is_classic:
         d["rules"] = rules_field(puzzle.rules)
     return d
+
+
+def _pencilmark_fields(puzzle: Any, alphabet: Any = None) -> dict[str, Any]:
+    line, rules = record_line(puzzle, alphabet)
+    d: dict[str, Any] = {"puzzle": line, "clues": puzzle.clues}
+    return d if rules.is_classic else {**d, "rules": rules_field(rules)}
 
 
 def rules_field(rules: Any) -> dict[str, Any]:
@@ -656,10 +666,14 @@ def verify_record(r: Any) -> dict[str, Any]:
     p = r.puzzle
     shape = p.shape if p is not None else None
     d = head("verify", r.source, r.line, position=r.position, input_id=r.input)
-    d["puzzle"] = grid_line(p.givens.values) if p is not None else None
-    d["clues"] = _clues(p) if p is not None else None
-    if p is not None and not _is_classic(p.rules):
-        d["rules"] = rules_field(p.rules)
+    if p is not None and not _is_classic(p.rules) and p.is_pencilmark:
+        d.update(_pencilmark_fields(p))
+    elif p is not None:
+        d.update(puzzle=grid_line(p.givens.values), clues=_clues(p))
+        if not _is_classic(p.rules):
+            d["rules"] = rules_field(p.rules)
+    else:
+        d.update(puzzle=None, clues=None)
     d["verdict"] = r.verdict.value
     if r.solution is not None:
         d["solution"] = grid_line(r.solution.values)
@@ -678,10 +692,10 @@ def verify_record(r: Any) -> dict[str, Any]:
         if r.published_cells and shape is not None:
             d["published_cells"] = [shape.cell_name(c) for c in r.published_cells]
     if r.redundant is not None and shape is not None:
-        d["redundant_clues"] = [shape.cell_name(c) for c in r.redundant]
+        d["redundant_clues"] = clue_names(p, r.redundant)
         d["minimal"] = r.is_minimal
         if r.redundant_unknown:
-            d["redundant_unknown"] = [shape.cell_name(c) for c in r.redundant_unknown]
+            d["redundant_unknown"] = clue_names(p, r.redundant_unknown)
     if r.cross_check:
         d["cross_check"] = [cross_check_record(a) for a in r.cross_check]
     if r.undecided:

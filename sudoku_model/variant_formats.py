@@ -46,6 +46,7 @@ from .geometry import Shape, shape_for_cell_count, shape_for_size
 from .grid import Grid
 from .puzzle import Puzzle
 from .rules import (
+    CANDIDATES_RULE,
     AllDifferent,
     Domain,
     Relation,
@@ -327,6 +328,8 @@ def constraints_to_json(rules: RuleSet) -> list[dict[str, Any]]:
             continue
         if not isinstance(rule, (Relation, Domain, Sum, Sandwich)):
             continue
+        if isinstance(rule, Domain) and rule.name == CANDIDATES_RULE:
+            continue  # a pencilmark puzzle's candidates: its "puzzle" line says them
         name = rule.name
         if isinstance(rule, Relation) and name.startswith(("kropki ", "XV ")):
             family = "kropki" if name.startswith("kropki") else "xv"

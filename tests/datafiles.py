@@ -66,3 +66,17 @@ def shared_data(relative: str) -> Path | None:
     folder = _external_folder()
     path = folder / relative if folder is not None else None
     return path if path is not None and path.exists() else None
+
+
+#: The pencilmark sets (t-dillon/pencilmark_sudoku, ``hard/``) kept outside the
+#: repository, in ``pencilmark/`` of the external data folder: one 729-character line a
+#: puzzle, every one unique.
+PENCILMARK_SETS = ("gurobi_hard-50.txt", "minisat_bt_020-029k-200.txt", "minisat_bt_1m+-20.txt")
+
+
+def pencilmark_set(name: str) -> Path | None:
+    """The path of a pencilmark set (:data:`PENCILMARK_SETS`), or None when it is not on
+    this machine. Raises ValueError for another name."""
+    if name not in PENCILMARK_SETS:
+        raise ValueError(f"{name} is not a pencilmark set")
+    return shared_data(f"pencilmark/{name}")

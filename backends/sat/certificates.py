@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, cast
 
-from sudoku_model.certcnf import uncertifiable
+from sudoku_model.certcnf import candidate_clauses, uncertifiable
 from sudoku_model.grid import Grid
-from sudoku_model.puzzle import Puzzle
+from sudoku_model.puzzle import Puzzle, rules_without_candidates
 from sudoku_model.rules import RuleSet
 from sudoku_model.solving import Budget, Certificate, CertificationUnsupported, VerdictKind
 
@@ -76,6 +76,9 @@ def certify(
     if refusal is not None:
         raise CertificationUnsupported(refusal)
     puzzle = Puzzle(givens, rules)
+    # a pencilmark puzzle's candidates are puzzle clauses (eliminations as negative
+    # units), its other rules the rules CNF
+    rules = rules_without_candidates(rules)
     # Refused generically: a rule kind added later (killer cages, thermometers) is
     # never certified silently under an encoding that lacks it.
     odd_rules = uncertifiable(rules)
@@ -109,6 +112,7 @@ def certify(
     n = puzzle.size
     values = givens.values
     clauses: list[tuple[int, ...]] = [(c * n + v,) for c, v in enumerate(values) if v]
+    clauses += candidate_clauses(n, puzzle.candidates)
     solution = verdict.solution
     if solution is not None:
         clauses.append(

@@ -126,6 +126,8 @@ def _close(out: IO[Any], name: str) -> None:
 
 def run_canon(args: argparse.Namespace) -> int:
     from ..canon import CanonBudgetError, CanonVariantError, canonical
+    from ..canon_candidates import canonical_candidates
+    from ..puzzle import Puzzle
 
     _refuse_variants(args)
     budget = budget_from(args)
@@ -148,6 +150,10 @@ def run_canon(args: argparse.Namespace) -> int:
                     continue
                 target = verdict.solution
             try:
+                if isinstance(target, Puzzle) and target.is_pencilmark:
+                    line, count = canonical_candidates(target, budget=budget)
+                    _write(out, f"{line} {count}\n", args.output)
+                    continue
                 c = canonical(target, budget=budget)
             except CanonVariantError as exc:
                 print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
@@ -170,8 +176,28 @@ def _key(values: tuple[int, ...]) -> int:
     return int.from_bytes(bytes(values), "big")
 
 
+def _dedup_key(puzzle: Any, budget: Any) -> int | str:
+    """The class key of a puzzle: its canonical grid as an integer, or a pencilmark
+    puzzle's canonical candidates line."""
+    from ..canon import canonical
+    from ..canon_candidates import canonical_candidates
+
+    if puzzle.is_pencilmark:
+        return canonical_candidates(puzzle, budget=budget)[0]
+    return _key(canonical(puzzle, budget=budget).grid.values)
+
+
+def _puzzle_line(puzzle: Any, alphabet: Any) -> str:
+    """The line dedup writes: the givens, or a pencilmark puzzle's candidates line."""
+    from ..formats.pencilmark import format_pencilmark_line
+
+    if puzzle.is_pencilmark:
+        return format_pencilmark_line(puzzle, alphabet=alphabet)
+    return str(puzzle.givens.to_line(alphabet=alphabet))
+
+
 def run_dedup(args: argparse.Namespace) -> int:
-    from ..canon import CanonBudgetError, CanonVariantError, canonical
+    from ..canon import CanonBudgetError, CanonVariantError
 
     _refuse_variants(args)
     budget = budget_from(args)
@@ -181,7 +207,7 @@ def run_dedup(args: argparse.Namespace) -> int:
         refuse_output_over_inputs(path, args.inputs)
     out = open_output(args.output)
     report = open_output(args.report) if args.report else None
-    classes: dict[int, int] = {}
+    classes: dict[int | str, int] = {}
     read = errors = undecided = 0
     code = EXIT_OK
     try:
@@ -194,7 +220,7 @@ def run_dedup(args: argparse.Namespace) -> int:
                     continue
                 read += 1
                 try:
-                    values = canonical(rec.puzzle, budget=budget).grid.values
+                    key = _dedup_key(rec.puzzle, budget)
                 except CanonVariantError as exc:
                     print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
                     errors += 1
@@ -205,18 +231,17 @@ def run_dedup(args: argparse.Namespace) -> int:
                     print(f"{rec.source}:{rec.line}: {exc}", file=sys.stderr)
                     undecided += 1
                     code = max(code, EXIT_NO)
-                    line = rec.puzzle.givens.to_line(alphabet=rec.alphabet)
+                    line = _puzzle_line(rec.puzzle, rec.alphabet)
                     _write(out, line + "\n", args.output)
                     if report is not None:
                         _write(report, f"?\t{rec.source}:{rec.line}\tunknown\n", args.report)
                     continue
-                key = _key(values)
                 number = classes.get(key)
                 kind = "duplicate"
                 if number is None:
                     number = classes[key] = len(classes) + 1
                     kind = "first"
-                    line = rec.puzzle.givens.to_line(alphabet=rec.alphabet)
+                    line = _puzzle_line(rec.puzzle, rec.alphabet)
                     _write(out, line + "\n", args.output)
                 if report is not None:
                     _write(report, f"{number}\t{rec.source}:{rec.line}\t{kind}\n", args.report)

@@ -148,7 +148,19 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
 
 #: The names of :data:`sudoku_model.formats.FORMATS`, spelled here so that building the
 #: parser imports no reader (tests/cli checks that the two lists agree).
-INPUT_FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles", "sudokupad", "iss")
+INPUT_FORMATS = (
+    "auto",
+    "line",
+    "block",
+    "csv",
+    "json",
+    "jsonl",
+    "fpuzzles",
+    "sudokupad",
+    "iss",
+    "pencilmark",
+    "pmgrid",
+)
 
 
 def input_options(args: argparse.Namespace) -> dict[str, Any]:

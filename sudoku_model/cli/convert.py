@@ -1,5 +1,5 @@
-"""``sudoku convert FILE --to line|block|csv|json|jsonl|iss|LAYOUT`` (LAYOUT: one of the ML
-layouts of :mod:`sudoku_model.mlformats`)."""
+"""``sudoku convert FILE --to line|block|csv|json|jsonl|iss|pencilmark|pmgrid|LAYOUT``
+(LAYOUT: one of the ML layouts of :mod:`sudoku_model.mlformats`)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--to",
         required=True,
-        choices=["line", "block", "csv", "json", "jsonl", "iss", *LAYOUTS],
+        choices=["line", "block", "csv", "json", "jsonl", "iss", "pencilmark", "pmgrid", *LAYOUTS],
         help="output format, or an ML layout (the answer is solved when the input has "
         "none; rating and difficulty are kept from the input's columns, else computed)",
     )

@@ -12,7 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "show",
         help="print puzzles as pretty blocks",
         description="Print each puzzle of PUZZLE|FILE|bundled:NAME|- as a "
-        "block with box separators; report clashing givens.",
+        "block with box separators (a pencilmark puzzle: its candidates, as a PM grid); "
+        "report clashing givens.",
     )
     p.add_argument("input", metavar="PUZZLE|FILE")
     p.add_argument("--plain", action="store_true", help="no box separators")
@@ -21,6 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..formats.pencilmark import format_pmgrid
+
     outcome = Outcome()
     first = True
     for rec in iter_inputs(args.input, args):
@@ -37,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
             f"{puzzle.clues} clues" + (f"  ({rec.comment})" if rec.comment else "")
         )
         alphabet = output_alphabet(args, rec)
-        print(puzzle.givens.to_block(separators=not args.plain, alphabet=alphabet))
+        if puzzle.is_pencilmark:  # its candidates, as a PM grid
+            print(format_pmgrid(puzzle, separators=not args.plain, alphabet=alphabet))
+        else:
+            print(puzzle.givens.to_block(separators=not args.plain, alphabet=alphabet))
         for conflict in puzzle.conflicts():
             print(f"# clash: {conflict.describe(puzzle.shape)}")
     return outcome.code

@@ -50,6 +50,7 @@ def board(
     *,
     givens: Sequence[int] | None = None,
     pencil_marks: bool = False,
+    candidate_marks: Sequence[frozenset[int]] | None = None,
     highlight: Mapping[int, str] | None = None,
     cell_size: float | None = None,
     caption: str | None = None,
@@ -61,7 +62,9 @@ def board(
 
     A cell whose value equals the ``givens`` value there is drawn bold (a given); other
     filled cells lighter (solved). Without ``givens`` every digit is drawn as a given.
-    ``highlight`` maps cells to a fill colour. The rules beyond all-different are drawn as
+    ``highlight`` maps cells to a fill colour. ``candidate_marks`` (one set per cell: a pencilmark
+    puzzle's candidates) are drawn small in the empty cells, as the pencil marks that
+    ``pencil_marks`` computes from the rules otherwise. The rules beyond all-different are drawn as
     :func:`sudoku_model.rule_marks.rule_marks` reads them (cages, thermometers, arrows,
     dots, signs, even/odd cells, clues outside the grid, which widen the margin on their
     side). A caption line is added under the grid for ``caption`` and for each rule that
@@ -75,6 +78,7 @@ def board(
     if len(values) != shape.cell_count or (givens is not None and len(givens) != shape.cell_count):
         raise ValueError(f"a {shape.name} board needs {shape.cell_count} values")
     cell = cell_size if cell_size is not None else _default_cell_size(n)
+    pencil_marks = pencil_marks or candidate_marks is not None
     if pencil_marks and cell_size is None:
         cell *= 1.5  # room for the small digits
     pad = margin if margin is not None else max(4.0, cell * 0.25)
@@ -164,7 +168,10 @@ def board(
         labelled |= {line.cells[0] for line in marks.sum_lines}
         band = _CAGE_INSET * 0.5 + _label_size(cell) * 1.15 / cell
         plain, below = mark_boxes(n, band if marks.cages or marks.sum_lines else None)
-        for c, cands in enumerate(candidates(rules, values)):
+        drawn = candidates(rules, values) if candidate_marks is None else candidate_marks
+        for c, cands in enumerate(drawn):
+            if values[c]:
+                continue
             r, k = divmod(c, n)
             box = below if c in labelled else plain
             for digit in sorted(cands):

@@ -29,6 +29,18 @@ def _puzzle_drawing(
     puzzle: Puzzle, *, solution: Grid | None = None, pencil_marks: bool = False, **options: Any
 ) -> Drawing:
     values = solution.values if solution is not None else puzzle.givens.values
+    if puzzle.is_pencilmark:
+        # the candidates are the clues: drawn small in each empty cell (the rules beside
+        # them drawn as usual)
+        from ..puzzle import rules_without_candidates
+
+        return board(
+            rules_without_candidates(puzzle.rules),
+            values,
+            givens=puzzle.givens.values,
+            candidate_marks=puzzle.candidates if solution is None else None,
+            **options,
+        )
     return board(
         puzzle.rules,
         values,

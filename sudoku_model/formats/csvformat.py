@@ -12,6 +12,7 @@ from ..gridtext import CELL_COUNTS, Alphabet
 from ..puzzle import Puzzle
 from .grids import parse_line
 from .lines import _content_lines
+from .pencilmark import INFERRED_LENGTHS, _line_sets
 from .record import Record, _rules
 
 _PUZZLE_COLUMNS = (
@@ -125,9 +126,13 @@ def _csv_records(
             }
         offset = _field_offset(text, fields, puzzle_col)
         try:
-            grid, _ = parse_line(
-                fields[puzzle_col], shape=shape, alphabet=alphabet, source=name, line=lineno
-            )
+            puzzle = _pencilmark_field(fields[puzzle_col], shape, alphabet, variants, name, lineno)
+            if puzzle is None:
+                grid, _ = parse_line(
+                    fields[puzzle_col], shape=shape, alphabet=alphabet, source=name, line=lineno
+                )
+                puzzle = Puzzle(grid, _rules(grid.shape, variants, None))
+            grid = puzzle.givens
             solution = None
             if 0 <= solution_col < len(fields) and fields[solution_col].strip():
                 sol_off = _field_offset(text, fields, solution_col)
@@ -145,7 +150,7 @@ def _csv_records(
                 name,
                 lineno,
                 text,
-                Puzzle(grid, _rules(grid.shape, variants, None)),
+                puzzle,
                 None,
                 "",
                 solution,
@@ -190,3 +195,26 @@ def _field_offset(text: str, fields: list[str], index: int) -> int:
             return found
         pos = found + len(f)
     return 0
+
+
+def _pencilmark_field(
+    field: str,
+    shape: Shape | None,
+    alphabet: Alphabet,
+    variants: tuple[str, ...],
+    name: str,
+    lineno: int,
+) -> Puzzle | None:
+    """The pencilmark puzzle of a puzzle field that is a pencilmark line (n**3
+    characters; 64 only with a 4x4 shape given), else None.
+
+    Raises:
+        ParseError: for a pencilmark line that cannot be read (column within the field).
+    """
+    count = len(field.strip())
+    if shape is None and count not in INFERRED_LENGTHS:
+        return None
+    if shape is not None and (count != shape.size**3 or count == shape.cell_count):
+        return None
+    shp, sets, _, _ = _line_sets(field, shape, alphabet, name, lineno)
+    return Puzzle.from_candidates(sets, shape=shp, rules=_rules(shp, variants, None))

@@ -15,6 +15,7 @@ from ..puzzle import Puzzle
 from ..textlines import MAX_JSON_CHARS, MAX_LINE, LongLine
 from .grids import parse_grid
 from .lines import _content_lines
+from .pencilmark import INFERRED_LENGTHS, _line_sets, format_pencilmark_line
 from .record import Record, _excerpt, _rules
 
 
@@ -267,7 +268,8 @@ def _puzzle_from_json(
                 text=_excerpt(exc.text, exc.column),
             ) from None
 
-    givens = grid_of(givens_raw, "puzzle", shp)
+    candidates = _candidate_sets(givens_raw, shp, alphabet, source, line)
+    givens = candidates[0] if candidates else grid_of(givens_raw, "puzzle", shp)
     regions = obj.get("regions")
     labels: tuple[int, ...] | None = None
     if regions is not None:
@@ -300,7 +302,37 @@ def _puzzle_from_json(
     solution = None
     if obj.get("solution"):
         solution = grid_of(obj["solution"], "solution", givens.shape)
+    if candidates:
+        try:
+            return Puzzle.from_candidates(candidates[1], rules=rules), solution
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     return Puzzle(givens, rules), solution
+
+
+def _candidate_sets(
+    raw: Any, shape: Shape | None, alphabet: Alphabet, source: str, line: int
+) -> tuple[Grid, list[set[int]]] | None:
+    """An empty grid and the candidate sets of a ``"puzzle"`` string that is a pencilmark
+    line (n**3 characters; 64, also an 8x8 line, only with ``"size": 4``), else None."""
+    if not isinstance(raw, str):
+        return None
+    count = len(raw.strip())
+    if shape is None and count not in INFERRED_LENGTHS:
+        return None
+    if shape is not None and (count != shape.size**3 or count == shape.cell_count):
+        return None
+    try:
+        shp, sets, _, _ = _line_sets(raw.strip(), shape, alphabet, source, line)
+    except ParseError as exc:
+        raise ParseError(
+            f'"puzzle": {exc.message} (column {exc.column} of the field)',
+            source=source,
+            line=line,
+            column=1,
+            text=_excerpt(exc.text, exc.column),
+        ) from None
+    return Grid.empty(shp), sets
 
 
 def puzzle_to_json(
@@ -322,7 +354,12 @@ def puzzle_to_json(
     constraints = variant_formats.constraints_to_json(puzzle.rules)
     if constraints:  # rules beyond the variants: cages, dots... and extra units
         d["constraints"] = constraints
-    d["puzzle"] = puzzle.givens.to_line(alphabet=alphabet)
+    if puzzle.is_pencilmark:
+        if "box" not in d and shape.size**3 not in INFERRED_LENGTHS:
+            d["size"] = shape.size  # a 4x4 pencilmark line has an 8x8 line's length
+        d["puzzle"] = format_pencilmark_line(puzzle, alphabet=alphabet)
+    else:
+        d["puzzle"] = puzzle.givens.to_line(alphabet=alphabet)
     if solution is not None:
         d["solution"] = solution.to_line(alphabet=alphabet)
     return d

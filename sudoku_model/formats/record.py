@@ -14,8 +14,20 @@ from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
 from ..rules import RuleSet
 
-FORMATS = ("auto", "line", "block", "csv", "json", "jsonl", "fpuzzles", "sudokupad", "iss")
-WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl", "iss")
+FORMATS = (
+    "auto",
+    "line",
+    "block",
+    "csv",
+    "json",
+    "jsonl",
+    "fpuzzles",
+    "sudokupad",
+    "iss",
+    "pencilmark",
+    "pmgrid",
+)
+WRITABLE_FORMATS = ("line", "block", "csv", "json", "jsonl", "iss", "pencilmark", "pmgrid")
 
 
 class Record(NamedTuple):

@@ -14,6 +14,7 @@ from ..gridtext import cell_run as _cell_run
 from ..gridtext import is_decoration_line as _is_decoration_line
 from .csvformat import _csv_header_line
 from .iss import looks_like_iss
+from .pencilmark import INFERRED_LENGTHS, looks_like_pm_row
 from .record import _excerpt
 from .sudokupad import looks_like_sudokupad
 
@@ -22,8 +23,8 @@ _SAMPLE_LINES = 24
 
 
 def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
-    """What one stripped content line looks like: ``line``, ``block``, ``jsonl`` or
-    ``other`` (a vote in the format decision)."""
+    """What one stripped content line looks like: ``line``, ``block``, ``jsonl``,
+    ``pencilmark``, ``pmgrid`` or ``other`` (a vote in the format decision)."""
     if s.startswith("{") and s.endswith("}"):
         return "jsonl"
     if '"' in s:
@@ -31,6 +32,12 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     if _is_decoration_line(s):
         return "block"
     run = s[: _cell_run(s, alphabet)]
+    if (shape is None and len(run) in INFERRED_LENGTHS) or (
+        shape is not None and len(run) == shape.size**3 != shape.cell_count
+    ):
+        return "pencilmark"  # n**3 characters (with a shape given: 4x4 too)
+    if looks_like_pm_row(s, alphabet):
+        return "pmgrid"
     cells, _ = _block_row(s)
     if shape is not None:
         if len(run) == shape.cell_count:
@@ -86,7 +93,7 @@ def _choose_format(
         return "json"
     if _csv_header_line(first) is not None:
         return "csv"
-    votes = {"line": 0, "block": 0, "jsonl": 0, "other": 0}
+    votes = {"line": 0, "block": 0, "jsonl": 0, "pencilmark": 0, "pmgrid": 0, "other": 0}
     for _, raw in content:
         votes[_classify(raw.strip(), alphabet, shape)] += 1
     if first.startswith("{"):
@@ -94,6 +101,9 @@ def _choose_format(
             return "jsonl"
         if votes["line"] + votes["block"] <= votes["other"]:
             return "json"  # one object over several lines
+    best = max(("line", "block", "pencilmark", "pmgrid"), key=lambda k: votes[k])
+    if best in ("pencilmark", "pmgrid") and votes[best] > votes["line"]:
+        return best
     return "block" if votes["block"] > votes["line"] else "line"
 
 
@@ -166,7 +176,7 @@ def _choose_alphabet(
     """
     if alphabet is not None and alphabet is not DEFAULT_ALPHABET:
         return alphabet
-    if fmt == "json":
+    if fmt in ("json", "pencilmark", "pmgrid"):
         return DEFAULT_ALPHABET
     n, runs = _sample_cells(fmt, content, shape, DEFAULT_ALPHABET)
     found = _evident_alphabet(n, runs)

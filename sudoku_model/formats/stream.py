@@ -20,6 +20,7 @@ from .csvformat import _csv_records
 from .iss import iss_records
 from .jsonformat import _json_records, _jsonl_records
 from .lines import _block_records, _line_records
+from .pencilmark import _pencilmark_records, _pmgrid_records
 from .raw import BLOCK_LINES, LineReader, RawBlock, RawLine, _plain_block
 from .record import _EXCERPT, _POSITION, FORMATS, Record, _bounded, _new_record
 from .sniff import (
@@ -309,6 +310,10 @@ def _iter_stream(
         yield from _csv_records(lines(), name, shape, chosen, variants)
     elif fmt == "jsonl":
         yield from _jsonl_records(lines(), name, shape, chosen, variants)
+    elif fmt == "pencilmark":
+        yield from _pencilmark_records(lines(), name, shape, chosen, variants)
+    elif fmt == "pmgrid":
+        yield from _pmgrid_records(lines(), name, shape, chosen, variants)
     elif fmt == "fpuzzles":
         from .. import variant_formats
 

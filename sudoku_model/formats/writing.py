@@ -1,5 +1,5 @@
-"""Writing puzzles (and their solutions) as lines, blocks, CSV, JSON, JSONL or ISS strings
-(the puzzle only)."""
+"""Writing puzzles (and their solutions) as lines, blocks, CSV, JSON, JSONL, pencilmark
+lines, PM grids or ISS strings (the puzzle only)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
 from .iss_write import puzzle_to_iss
 from .jsonformat import puzzle_to_json
+from .pencilmark import format_pencilmark_line, format_pmgrid
 from .record import WRITABLE_FORMATS
 
 
@@ -38,6 +39,10 @@ def write_records(
 ) -> int:
     """Write (puzzle, solution-or-None) pairs in a format; returns how many were written.
 
+    ``pencilmark`` and ``pmgrid`` write each puzzle's candidates (a given is one
+    candidate, an empty cell of a plain puzzle all n); a solution follows the line (as
+    its comment) or the grid (a ``# solution`` line, which readers skip).
+
     Raises:
         ValueError: for a format that cannot be written.
     """
@@ -50,7 +55,9 @@ def write_records(
         for puzzle, solution in records:
             writer.writerow(
                 [
-                    puzzle.givens.to_line(blank=blank, alphabet=alphabet),
+                    format_pencilmark_line(puzzle, blank=blank, alphabet=alphabet)
+                    if puzzle.is_pencilmark
+                    else puzzle.givens.to_line(blank=blank, alphabet=alphabet),
                     solution.to_line(alphabet=alphabet) if solution else "",
                 ]
             )
@@ -70,6 +77,17 @@ def write_records(
             if solution is not None:
                 text += " " + solution.to_line(alphabet=alphabet)
             out.write(text + "\n")
+        elif fmt == "pencilmark":
+            text = format_pencilmark_line(puzzle, blank=blank, alphabet=alphabet)
+            if solution is not None:
+                text += " " + solution.to_line(alphabet=alphabet)
+            out.write(text + "\n")
+        elif fmt == "pmgrid":
+            if not first:
+                out.write("\n")
+            out.write(format_pmgrid(puzzle, alphabet=alphabet) + "\n")
+            if solution is not None:  # a comment line: readers skip it
+                out.write(f"# solution {solution.to_line(alphabet=alphabet)}\n")
         elif fmt == "block":
             if not first:
                 out.write("\n")

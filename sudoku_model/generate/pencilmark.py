@@ -23,6 +23,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..formats.pencilmark import format_pencilmark_line
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..rules import RuleSet
@@ -60,25 +61,14 @@ class PencilmarkPuzzle:
         Raises:
             ValueError: for a grid above 9x9 (no one-character digits).
         """
-        return candidates_line(self.masks, self.solution.shape.size)
+        if self.solution.shape.size > 9:
+            raise ValueError("candidate lines hold digits 1..9, not a grid above 9x9")
+        return format_pencilmark_line(self.puzzle)
 
     def describe(self) -> str:
         """The annotation written after the line: eliminations and minimality."""
         word = {True: "minimal", False: "not minimal", None: "minimality unknown"}
         return f"{self.eliminations} eliminations, {word[self.minimal]}"
-
-
-def candidates_line(masks: tuple[int, ...] | list[int], size: int) -> str:
-    """The candidate line of ``masks`` (n*n masks of an n x n grid, n <= 9).
-
-    Raises:
-        ValueError: for n above 9 or a mask count other than n*n.
-    """
-    if size > 9:
-        raise ValueError(f"candidate lines hold digits 1..9, not a {size}x{size} grid")
-    if len(masks) != size * size:
-        raise ValueError(f"{len(masks)} masks for a {size}x{size} grid")
-    return "".join(str(d + 1) if m >> d & 1 else "." for m in masks for d in range(size))
 
 
 def generate_pencilmark(

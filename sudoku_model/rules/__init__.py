@@ -10,7 +10,8 @@ Every rule is one of a few kinds, and backends encode kinds, never rule names:
 * :class:`Relation` - ordered pairs of cells whose two digits must form an allowed pair of
   one table (kropki dots and their negative constraint, XV, thermometers, greater-than
   signs, non-consecutive).
-* :class:`Domain` - cells whose digit must lie in a given set (even and odd cells).
+* :class:`Domain` - cells whose digit must lie in a given set (even and odd cells; the
+  candidates of a pencilmark puzzle, the rule named :data:`CANDIDATES_RULE`).
 * :class:`Sum` - groups of cells whose weighted digit sum is fixed, optionally with
   distinct digits (killer cages, little killer and sum lines, arrows).
 * :class:`Sandwich` - rows or columns where the digits strictly between the 1 and the n
@@ -60,6 +61,7 @@ from .constraints import (
     zipper_rule,
 )
 from .kinds import (
+    CANDIDATES_RULE,
     RULE_KINDS,
     AllDifferent,
     Different,
@@ -87,6 +89,7 @@ from .variants import rows_rule as rows_rule
 from .variants import windoku_rule as windoku_rule
 
 __all__ = [
+    "CANDIDATES_RULE",
     "RULE_KINDS",
     "VARIANTS",
     "AllDifferent",

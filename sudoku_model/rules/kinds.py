@@ -26,6 +26,12 @@ class RuleError(ShapeError):
     names the rule."""
 
 
+#: The name of the :class:`Domain` rule that holds a pencilmark puzzle's candidates: each
+#: cell with 2..n-1 candidates and its set (a cell with one candidate is a given, a cell
+#: with all n is left out). See :meth:`sudoku_model.Puzzle.from_candidates`.
+CANDIDATES_RULE = "candidates"
+
+
 #: One broken constraint found by a rule's checker: the cells involved and what is wrong.
 Violation = tuple[tuple[int, ...], str]
 

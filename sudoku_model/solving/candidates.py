@@ -14,14 +14,11 @@ from typing import TYPE_CHECKING
 
 from ..grid import Grid
 from ..puzzle import Puzzle
-from ..rules import Domain, RuleSet
+from ..rules import CANDIDATES_RULE, Domain, RuleSet
 
 if TYPE_CHECKING:
     from .contract import Backend
     from .results import Budget
-
-#: The name of the Domain rule that holds a puzzle's candidates.
-CANDIDATES_RULE = "candidates"
 
 #: Answers of restore_candidates, one byte per (cell, digit) visited.
 NECESSARY, RESTORED, UNKNOWN = 0, 1, 2
@@ -39,29 +36,13 @@ def with_candidates_rule(rules: RuleSet) -> RuleSet:
 
 
 def candidate_puzzle(rules: RuleSet, masks: Sequence[int]) -> Puzzle:
-    """The puzzle of ``rules`` whose cells hold the candidates ``masks``: one-candidate
-    cells as givens, the cells with 2..n-1 candidates in the Domain rule "candidates".
+    """The puzzle of ``rules`` whose cells hold the candidates ``masks`` (bit d-1 = digit
+    d): :meth:`Puzzle.from_candidates` of their digit sets.
 
     Raises:
         ValueError: for a mask count other than the cell count or an empty mask.
     """
-    shape = rules.shape
-    if len(masks) != shape.cell_count:
-        raise ValueError(f"{len(masks)} masks for {shape.cell_count} cells")
-    full = (1 << shape.size) - 1
-    givens = [0] * shape.cell_count
-    cells = []
-    for c, mask in enumerate(masks):
-        m = mask & full
-        if not m:
-            raise ValueError(f"cell {c} has no candidate")
-        if m & (m - 1) == 0:
-            givens[c] = m.bit_length()
-        elif m != full:
-            cells.append((c, mask_digits(m)))
-    if cells:
-        rules = rules.with_rules([Domain(CANDIDATES_RULE, tuple(cells))])
-    return Puzzle(Grid(shape, givens), rules)
+    return Puzzle.from_candidates([mask_digits(m) for m in masks], rules=rules)
 
 
 def restore_by_search(

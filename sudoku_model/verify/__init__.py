@@ -33,7 +33,7 @@ answered in one call), :mod:`.summary`, :mod:`.output` (writers) and :mod:`.resu
 
 from __future__ import annotations
 
-from .answering import redundant_clues, verify_chunk, verify_puzzle
+from .answering import redundant_clues, redundant_eliminations, verify_chunk, verify_puzzle
 from .batching import executor_kind, make_executor, releases_gil, verify_records
 from .bulk import reads_raw_blocks, reads_raw_lines
 from .chunks import (
@@ -69,6 +69,7 @@ __all__ = [
     "verify_text",
     "verify_chunk",
     "redundant_clues",
+    "redundant_eliminations",
     "JsonlWriter",
     "CsvWriter",
     "open_writer",

@@ -76,6 +76,62 @@ def redundant_clues(
     return red, unknown
 
 
+def redundant_eliminations(
+    puzzle: Puzzle,
+    solution: Grid,
+    *,
+    backend: str | Backend = DEFAULT_BACKEND,
+    budget: Budget | None = None,
+) -> tuple[list[int], list[int]]:
+    """The eliminations of a unique pencilmark puzzle that can be undone one at a time
+    keeping it unique, as positions ``n*cell + digit - 1`` of its pencilmark line.
+
+    Restoring digit d at cell c keeps the puzzle unique exactly when no solution puts d at
+    c with every other cell's candidates unchanged: d is the digit of a given peer, or
+    the puzzle with c restricted to {d} has no solution (one solve per elimination).
+
+    Returns:
+        (redundant eliminations, eliminations whose check ran out of budget), sorted.
+
+    Raises:
+        ValueError: when ``solution`` does not solve the puzzle.
+    """
+    from ..solving import SolveStatus
+
+    b, _ = _backend(backend)
+    budget = DEFAULT_BUDGET if budget is None else budget
+    if not puzzle.is_solution(solution):
+        raise ValueError("the solution given to redundant_eliminations does not solve the puzzle")
+    n = puzzle.size
+    cands = list(puzzle.candidates)
+    givens = puzzle.givens.values
+    base = _rules_without_candidates(puzzle)
+    red: list[int] = []
+    unknown: list[int] = []
+    for cell, digits in enumerate(puzzle.candidates):
+        seen = {givens[p] for p in puzzle.rules.peers[cell]}
+        for d in range(1, n + 1):
+            if d in digits:
+                continue
+            if d in seen:
+                red.append(n * cell + d - 1)
+                continue
+            cands[cell] = frozenset((d,))
+            status = b.solve(Puzzle.from_candidates(cands, rules=base), budget=budget).status
+            cands[cell] = digits
+            if status in (SolveStatus.UNSOLVABLE, SolveStatus.CONTRADICTORY):
+                red.append(n * cell + d - 1)
+            elif status is SolveStatus.UNKNOWN:
+                unknown.append(n * cell + d - 1)
+    return red, unknown
+
+
+def _rules_without_candidates(puzzle: Puzzle) -> Any:
+    from ..formats.pencilmark import rules_without_candidates
+
+    return rules_without_candidates(puzzle.rules)
+
+
 def _result_from(
     record: Any, verdict: Verdict, version: str, config: VerifyConfig, options: dict[str, Any]
 ) -> VerifyResult:
@@ -197,7 +253,8 @@ def _finish(
     if problems:
         changes["disagreement"] = "; ".join(problems)
     if config.minimal and result.verdict is _K.UNIQUE and result.solution is not None:
-        red, unknown = redundant_clues(puzzle, result.solution, backend=main, budget=config.budget)
+        find = redundant_eliminations if puzzle.is_pencilmark else redundant_clues
+        red, unknown = find(puzzle, result.solution, backend=main, budget=config.budget)
         changes["redundant"] = tuple(red)
         changes["redundant_unknown"] = tuple(unknown)
     for key, value in changes.items():

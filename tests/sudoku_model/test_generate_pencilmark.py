@@ -12,7 +12,6 @@ import pytest
 from sudoku_model import RuleSet, Shape, get_backend
 from sudoku_model.generate.pencilmark import (
     PencilmarkGenerationError,
-    candidates_line,
     generate_pencilmark,
 )
 from sudoku_model.solving.candidates import candidate_puzzle
@@ -72,8 +71,6 @@ def test_the_candidate_line() -> None:
     assert len(line) == 729
     assert line.count(".") == made.eliminations
     assert all(line[9 * c + v - 1] == str(v) for c, v in enumerate(made.solution.values))
-    with pytest.raises(ValueError):
-        candidates_line([1] * 256, 16)
 
 
 def test_restore_refuses_a_pair_naming_the_solution_digit() -> None:

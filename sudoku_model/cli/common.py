@@ -211,6 +211,8 @@ def output_alphabet(args: argparse.Namespace, record: Any = None) -> Alphabet:
 
 
 def _looks_like_path(arg: str) -> bool:
+    if "://" in arg:  # a link (f-puzzles, SudokuPad): a puzzle, never a file name
+        return False
     return os.sep in arg or arg.endswith((".txt", ".gz", ".csv", ".json", ".jsonl", ".sdk", ".sdm"))
 
 
@@ -254,7 +256,10 @@ def iter_inputs(
     if _looks_like_path(arg):
         raise CliError(f"{arg}: no such file")
     if opts["fmt"] == "auto" and "\n" not in arg.strip():
-        opts["fmt"] = "line"  # one literal line is a puzzle line, never a one-row block
+        from ..formats.sniff import literal_format
+
+        alphabet = opts["alphabet"] or DEFAULT_ALPHABET
+        opts["fmt"] = literal_format(arg, alphabet, opts["shape"])
     yield from formats.iter_records(arg.splitlines(), source="<argument>", **opts)
 
 

@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     _add_logic_options(p)
-    g = p.add_argument_group("Sudoku Explainer scale (classic 9x9 puzzles only)")
+    g = p.add_argument_group("Sudoku Explainer scale (classic 9x9 puzzles, plain or pencilmark)")
     g.add_argument(
         "--scale",
         choices=("levels", "se"),
@@ -97,7 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_scale_option(p: argparse.ArgumentParser, se_help: str) -> None:
-    g = p.add_argument_group("Sudoku Explainer scale (classic 9x9 puzzles only)")
+    g = p.add_argument_group("Sudoku Explainer scale (classic 9x9 puzzles, plain or pencilmark)")
     g.add_argument(
         "--scale",
         choices=("levels", "se"),

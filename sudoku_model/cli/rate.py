@@ -5,7 +5,8 @@ The option itself is declared by ``sudoku rate``, ``explain`` and ``hint``
 (``cli/logic.py``), which hand the run to :func:`run_rate_se`, :func:`run_explain_se` or
 :func:`run_hint_se` when ``--scale se`` is given. Both scales of ``sudoku rate`` run
 through :func:`run_rating` (over :func:`sudoku_model.rating.rate_stream`). The SE scale
-is defined for classic 9x9 puzzles only: a variant or another shape is refused (exit 2).
+is defined for classic 9x9 puzzles only, plain or pencilmark (rated from their candidates as
+SukakuExplainer rates a 729-character line): a variant or another shape is refused (exit 2).
 Records carry ER, EP and ED, SE's step list (technique, rating, eliminations,
 placement), and the rater's name and version; the five-level ``level`` is derived from
 ER by :func:`level_from_er`.
@@ -85,14 +86,30 @@ def _se_verdict(puzzle: Any, seconds: float) -> str:
 
 
 def _se_supported(puzzle: Any) -> bool:
-    return bool(puzzle.is_classic and puzzle.size == 9)
+    """A classic 9x9 puzzle, or a 9x9 pencilmark puzzle on the classic rules."""
+    from ..puzzle import rules_without_candidates
+
+    if puzzle.size != 9:
+        return False
+    return bool(puzzle.is_classic or rules_without_candidates(puzzle.rules).is_classic)
+
+
+def _masks(puzzle: Any) -> list[int]:
+    return [sum(1 << (d - 1) for d in digits) for digits in puzzle.candidates]
+
+
+def _se_rate(puzzle: Any, seconds: float) -> Any:
+    """SE's rating of a supported puzzle: from its givens, or, for a pencilmark puzzle,
+    from its candidates as SukakuExplainer reads a 729-character line."""
+    from ..se import rate_se, rate_se_pencilmark
+
+    if puzzle.is_pencilmark:
+        return rate_se_pencilmark(_masks(puzzle), seconds=seconds)
+    return rate_se(list(puzzle.givens.values), seconds=seconds)
 
 
 def _rate_one(job: tuple[Any, float, bool]) -> dict[str, Any]:
-    from ..se import rate_se
-
     puzzle, seconds, with_steps = job
-    values = list(puzzle.givens.values)
     supported = _se_supported(puzzle)
     verdict = _se_verdict(puzzle, seconds)
     out: dict[str, Any] = {"verdict": verdict, "scale": "se"}
@@ -117,7 +134,7 @@ def _rate_one(job: tuple[Any, float, bool]) -> dict[str, Any]:
             }
         )
         return out
-    r = rate_se(values, seconds=seconds)
+    r = _se_rate(puzzle, seconds)
     hardest = max(r.steps, key=lambda s: s.rating).technique if r.steps else None
     out.update(
         {
@@ -233,7 +250,9 @@ def rate_records(
 
 
 #: What the SE scale is defined for (Sudoku Explainer's techniques and ratings).
-SE_ONLY = "--scale se rates classic 9x9 puzzles only (Sudoku Explainer's scale)"
+SE_ONLY = (
+    "--scale se rates classic 9x9 puzzles only, plain or pencilmark (Sudoku Explainer's scale)"
+)
 
 
 def _se_input_check(args: argparse.Namespace) -> None:
@@ -336,8 +355,6 @@ def run_explain_se(args: argparse.Namespace) -> int:
     """``sudoku explain --scale se``: every step SE takes, with its rating, then ER/EP/ED.
     Exit 0 when every puzzle is rated, 1 when one is not (several solutions, budget
     spent, beyond the built techniques), 2 on bad input."""
-    from ..se import rate_se
-
     seconds = _se_seconds(args)
     records = list(iter_inputs(args.puzzle, args))
     outcome = Outcome()
@@ -347,11 +364,11 @@ def run_explain_se(args: argparse.Namespace) -> int:
             continue
         puzzle = rec.puzzle
         if not _se_supported(puzzle):
-            outcome.malformed(f"{rec.source}:{rec.line}: --scale se rates classic 9x9 puzzles only")
+            outcome.malformed(f"{rec.source}:{rec.line}: {SE_ONLY}")
             continue
         line = puzzle.to_line(alphabet=output_alphabet(args, rec))
         verdict = _se_verdict(puzzle, seconds)
-        r = rate_se(list(puzzle.givens.values), seconds=seconds) if verdict == "unique" else None
+        r = _se_rate(puzzle, seconds) if verdict == "unique" else None
         if args.json:
             for number, step in enumerate(r.steps if r else (), start=1):
                 print(json_dumps({"step": number, **step.to_json()}))
@@ -380,7 +397,7 @@ def run_hint_se(args: argparse.Namespace) -> int:
     """``sudoku hint --scale se``: the step SE takes next on the puzzle as given. Exit 0
     with a step (or when complete), 1 when there is none (not unique, beyond the built
     techniques, budget spent), 2 on bad input."""
-    from ..se import SEBudgetExceeded, next_step
+    from ..se import SEBudgetExceeded, next_step, next_step_pencilmark
 
     seconds = _se_seconds(args)
     records = list(iter_inputs(args.puzzle, args))
@@ -391,7 +408,7 @@ def run_hint_se(args: argparse.Namespace) -> int:
         raise rec.error
     puzzle = rec.puzzle
     if not _se_supported(puzzle):
-        raise CliError(f"{rec.source}:{rec.line}: --scale se rates classic 9x9 puzzles only")
+        raise CliError(f"{rec.source}:{rec.line}: {SE_ONLY}")
     values = list(puzzle.givens.values)
     if all(values) and not puzzle.is_contradictory:
         print("complete: every cell is filled")
@@ -401,7 +418,10 @@ def run_hint_se(args: argparse.Namespace) -> int:
         print(_NOT_RATED.get(verdict, verdict))
         return EXIT_NO
     try:
-        step = next_step(values, seconds=seconds)
+        if puzzle.is_pencilmark:
+            step = next_step_pencilmark(_masks(puzzle), seconds=seconds)
+        else:
+            step = next_step(values, seconds=seconds)
     except SEBudgetExceeded as exc:
         print(f"unknown: no step found within {seconds:g} CPU seconds; ER above {exc.er_above:.1f}")
         return EXIT_NO

@@ -56,6 +56,20 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     return "other"
 
 
+def literal_format(text: str, alphabet: Alphabet, shape: Shape | None) -> str:
+    """The format of one puzzle given as a literal line (a command-line argument): an
+    f-puzzles, SudokuPad or ISS string, a pencilmark line, else a puzzle line (never a
+    one-row block)."""
+    s = text.strip()
+    if looks_like_fpuzzles(s):
+        return "fpuzzles"
+    if looks_like_sudokupad(s):
+        return "sudokupad"
+    if looks_like_iss(s):
+        return "iss"
+    return "pencilmark" if _classify(s, alphabet, shape) == "pencilmark" else "line"
+
+
 def looks_like_fpuzzles(text: str) -> bool:
     """True for an f-puzzles link or its compressed ``load=`` string (``N4Ig...``)."""
     s = text.strip()

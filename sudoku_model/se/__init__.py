@@ -21,6 +21,7 @@ from .rater import (
     SEBudgetExceeded,
     SERating,
     next_step,
+    next_step_pencilmark,
     rate_se,
     rate_se_pencilmark,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "State",
     "apply_step",
     "next_step",
+    "next_step_pencilmark",
     "rate_se",
     "rate_se_pencilmark",
 ]

@@ -25,6 +25,7 @@ __all__ = [
     "rate_se",
     "rate_se_pencilmark",
     "next_step",
+    "next_step_pencilmark",
     "SEBudgetExceeded",
 ]
 
@@ -291,8 +292,27 @@ def next_step(
         ValueError: when ``values`` is not 81 digits 0..9.
         SEBudgetExceeded: when ``seconds`` of CPU time run out first.
     """
+    return _next(State.from_values(values), seconds, producers)
+
+
+def next_step_pencilmark(
+    candidates: Sequence[int],
+    *,
+    seconds: float | None = None,
+    producers: Sequence[Producer] = PRODUCERS,
+) -> SEStep | None:
+    """:func:`next_step` for a pencilmark puzzle, from its 81 candidate masks (as
+    :func:`rate_se_pencilmark` starts).
+
+    Raises:
+        ValueError: when ``candidates`` is not 81 masks 1..511.
+        SEBudgetExceeded: when ``seconds`` of CPU time run out first.
+    """
+    return _next(State.from_candidates(candidates), seconds, producers)
+
+
+def _next(state: State, seconds: float | None, producers: Sequence[Producer]) -> SEStep | None:
     deadline = None if seconds is None else time.process_time() + seconds
-    state = State.from_values(values)
     if state.is_solved() or _broken(state):
         return None
     for producer in producers:

@@ -100,3 +100,24 @@ def test_the_format_option_offers_every_reader():
     from sudoku_model.formats import FORMATS
 
     assert tuple(INPUT_FORMATS) == tuple(FORMATS)
+
+
+def test_a_literal_puzzle_is_read_in_its_own_format(capsys: pytest.CaptureFixture[str]) -> None:
+    """A puzzle given on the command line as a SudokuPad link, an ISS string or a
+    729-character pencilmark line is read as such, not as a line of cells."""
+    import json
+
+    data = Path(__file__).resolve().parents[1] / "data"
+    pad = json.loads((data / "sudokupad-vectors.json").read_text())
+    iss = json.loads((data / "iss-examples.json").read_text())
+    classic = next(e for e in iss if e["name"] == "Classic sudoku")
+    pencil = (data / "se-pencilmark-120.txt").read_text().splitlines()[1].split()[0]
+    cases = [
+        ("https://sudokupad.app/" + pad["killer_scl"], pad["killer_solution"]),
+        (classic["input"], classic["solution"]),
+    ]
+    for text, solution in cases:
+        assert main(["solve", text]) == 0
+        assert solution in capsys.readouterr().out
+    assert main(["count", pencil, "--limit", "2"]) == 0
+    assert capsys.readouterr().out.split() == ["1", "unique"]

@@ -156,3 +156,28 @@ def test_rate_se_refuses_variants_and_other_shapes_with_exit_2(tmp_path: Path) -
     rows = [json.loads(ln) for ln in out.stdout.splitlines()]
     assert [r.get("se_status") for r in rows] == ["rated", "unsupported"]
     assert f"{src}:2: --scale se rates classic 9x9 puzzles only" in out.stderr
+
+
+def test_pencilmark_puzzles_get_sukakuexplainers_ratings(tmp_path: Path) -> None:
+    """A file of 729-character lines rates as SukakuExplainer rates them
+    (tests/data/se-pencilmark-120.txt), and one such line is read as a literal too."""
+    from tests.datafiles import data_file
+
+    rows = [
+        ln.split()
+        for ln in data_file("se-pencilmark-120.txt").read_text().splitlines()
+        if ln and not ln.startswith("#")
+    ][:4]
+    src = tmp_path / "pm.txt"
+    src.write_text("".join(f"{line}\n" for line, _ in rows))
+    out = sudoku("rate", str(src), "--scale", "se", "--no-steps")
+    assert out.returncode == 0, out.stderr
+    got = [json.loads(ln) for ln in out.stdout.splitlines()]
+    assert [f"{r['er']}/{r['ep']}/{r['ed']}" for r in got] == [rating for _, rating in rows]
+    line, rating = rows[1]
+    out = sudoku("explain", line, "--scale", "se")
+    assert out.returncode == 0, out.stderr
+    er, ep, ed = rating.split("/")
+    assert f"ER {er}, EP {ep}, ED {ed}" in out.stdout
+    out = sudoku("hint", line, "--scale", "se")
+    assert out.returncode == 0 and out.stdout.strip(), out.stderr

@@ -18,6 +18,12 @@ an engine by grid size):
   settle goes to the engine. A batch goes to the engine whole. A backtracker without
   learning answers ``unknown`` after 60 s and ~9.5M nodes on minimal 25x25 puzzles;
   CaDiCaL proves the stored ones unique in 0.3-6 s CPU (tests/benchmarks/bench_large.py).
+* ``search`` on 9x9 pencilmark puzzles of the classic rules with
+  :data:`PENCILMARK_MIN_CANDIDATES` (586) candidates or more: ``mip:highs`` after a native
+  try of :data:`PENCILMARK_FIRST_TRY_NODES` (100,000) nodes. Few eliminations make a
+  backtracker's search explode while HiGHS's LP relaxation cuts it (1m+ backtracks for
+  minisat, 15-34 s for native, about 1 s for HiGHS); on the puzzles with fewer candidates
+  native wins by far and keeps them. The choice reads the puzzle only (deterministic).
 * ``removal`` from 16x16 up (any rules): the native removal oracle, composed with the
   removal oracle of ``pysat:cadical195`` as its fallback (a
   :data:`backends.native.FallbackOracle`) for the calls its short first try does not
@@ -57,7 +63,7 @@ from sudoku_model.errors import (
     UnsupportedPuzzleError,
 )
 from sudoku_model.grid import Grid
-from sudoku_model.puzzle import Puzzle
+from sudoku_model.puzzle import Puzzle, rules_without_candidates
 from sudoku_model.rules import RuleSet
 from sudoku_model.solving import (
     DEFAULT_BUDGET,
@@ -91,7 +97,9 @@ class Route:
     grids of ``min_size`` and up goes to the backend ``engine`` made with ``options``.
     ``first_try_nodes``: the native search nodes a single search gets first (None: the
     engine answers at once). ``plain_rules_only``: rule sets with constraint rules
-    (killer cages, dots...) stay native."""
+    (killer cages, dots...) stay native. ``pencilmark_min_candidates``: the route takes
+    only pencilmark puzzles of the classic rules (their candidates their one constraint
+    rule) with at least that many candidates, one puzzle at a time (never a batch)."""
 
     question: str
     min_size: int
@@ -99,19 +107,30 @@ class Route:
     options: Mapping[str, Any] = field(default_factory=dict)
     first_try_nodes: int | None = None
     plain_rules_only: bool = True
+    pencilmark_min_candidates: int | None = None
 
-    def applies(self, question: str, rules: RuleSet) -> bool:
-        """Whether this route takes ``question`` on ``rules``."""
-        return (
-            question == self.question
-            and rules.shape.size >= self.min_size
-            and not (self.plain_rules_only and rules.constraint_rules)
-        )
+    def applies(self, question: str, rules: RuleSet, puzzle: Puzzle | None = None) -> bool:
+        """Whether this route takes ``question`` on ``rules`` (on ``puzzle``, when the
+        question is about one puzzle)."""
+        if question != self.question or rules.shape.size < self.min_size:
+            return False
+        if self.pencilmark_min_candidates is not None:
+            if puzzle is None or not puzzle.is_pencilmark:
+                return False
+            if not rules_without_candidates(rules).is_classic:
+                return False
+            return sum(map(len, puzzle.candidates)) >= self.pencilmark_min_candidates
+        return not (self.plain_rules_only and rules.constraint_rules)
 
     def describe(self) -> str:
         """The route in words (``sudoku backends``)."""
         n = self.min_size
         rules = "plain rules" if self.plain_rules_only else "any rules"
+        if self.pencilmark_min_candidates is not None:
+            rules = (
+                f"pencilmark puzzles of the classic rules with "
+                f"{self.pencilmark_min_candidates}+ candidates"
+            )
         first = (
             f" after a native try of {self.first_try_nodes:,} nodes"
             if self.first_try_nodes is not None
@@ -124,9 +143,25 @@ class Route:
         return f"{what}, {n}x{n} and up, {rules}: {self.engine}{first}"
 
 
+#: Pencilmark puzzles with this many candidates and more (few eliminations) are the ones
+#: where a backtracker's search explodes and a MIP solver's LP relaxation cuts it: on
+#: t-dillon/pencilmark_sudoku's hard sets (tests/benchmarks/bench_portfolio.py), the
+#: ``minisat_bt_1m+`` puzzles have 588-600 candidates (native 15-34 s, HiGHS about 1 s),
+#: the ``020-029k`` and ``gurobi_hard`` ones 547-584 (native 0.1-0.6 s, HiGHS 10-38 s).
+PENCILMARK_MIN_CANDIDATES = 586
+#: Native's try on such a puzzle before the MIP engine answers.
+PENCILMARK_FIRST_TRY_NODES = 100_000
+
 #: The routing table, read in order; what no route takes goes to :data:`PRIMARY`.
 ROUTES: tuple[Route, ...] = (
     Route("search", 25, "pysat:cadical195", {"reduce_from": 16}, first_try_nodes=2000),
+    Route(
+        "search",
+        9,
+        "mip:highs",
+        first_try_nodes=PENCILMARK_FIRST_TRY_NODES,
+        pencilmark_min_candidates=PENCILMARK_MIN_CANDIDATES,
+    ),
     Route(
         "removal",
         16,
@@ -173,9 +208,9 @@ class AutoBackend(Backend):
         self._lock = threading.Lock()
 
     # -- the policy ----------------------------------------------------------------------
-    def _route(self, question: str, rules: RuleSet) -> Route | None:
+    def _route(self, question: str, rules: RuleSet, puzzle: Puzzle | None = None) -> Route | None:
         for route in self.routes:
-            if route.applies(question, rules):
+            if route.applies(question, rules, puzzle):
                 return route
         return None
 
@@ -197,8 +232,10 @@ class AutoBackend(Backend):
                 engine.interrupt()
         return engine
 
-    def _routed(self, question: str, rules: RuleSet) -> tuple[Route, Backend] | None:
-        route = self._route(question, rules)
+    def _routed(
+        self, question: str, rules: RuleSet, puzzle: Puzzle | None = None
+    ) -> tuple[Route, Backend] | None:
+        route = self._route(question, rules, puzzle)
         if route is None:
             return None
         engine = self._engine(route)
@@ -251,7 +288,7 @@ class AutoBackend(Backend):
     ) -> Verdict:
         """See the base class; a routed question that native's first try leaves
         ``unknown`` goes to the route's engine (the verdict names the engine)."""
-        routed = self._routed("search", puzzle.rules)
+        routed = self._routed("search", puzzle.rules, puzzle)
         if routed is None:
             return self._native.check_unique(puzzle, solution=solution, budget=budget)
         route, engine = routed
@@ -266,7 +303,7 @@ class AutoBackend(Backend):
 
     def solve(self, puzzle: Puzzle, *, budget: Budget | None = None) -> SolveResult:
         """See the base class; routed as :meth:`check_unique`."""
-        routed = self._routed("search", puzzle.rules)
+        routed = self._routed("search", puzzle.rules, puzzle)
         if routed is None:
             return self._native.solve(puzzle, budget=budget)
         route, engine = routed
@@ -280,7 +317,7 @@ class AutoBackend(Backend):
     def count(self, puzzle: Puzzle, *, limit: int, budget: Budget | None = None) -> CountResult:
         """See the base class; counts up to 2 are routed as :meth:`check_unique`, longer
         ones stay native (enumerating by blocking clauses is no match for C)."""
-        routed = self._routed("search", puzzle.rules) if limit <= 2 else None
+        routed = self._routed("search", puzzle.rules, puzzle) if limit <= 2 else None
         if routed is None:
             return self._native.count(puzzle, limit=limit, budget=budget)
         route, engine = routed

@@ -142,3 +142,28 @@ def test_interrupting_auto_stops_the_engine_it_started() -> None:
     easy = nine()[0]
     assert auto.check_unique(easy).kind is VerdictKind.UNIQUE
     auto.close()
+
+
+def _pencilmark(seed: int) -> Puzzle:
+    """A unique minimal 9x9 pencilmark puzzle (seeded)."""
+    from sudoku_model.generate.pencilmark import generate_pencilmark
+
+    rules = RuleSet.classic(Shape(3, 3))
+    return generate_pencilmark(rules, seed=seed, backend=get_backend("native")).puzzle
+
+
+def test_pencilmark_routing_reads_the_candidate_count_and_is_deterministic() -> None:
+    pytest.importorskip("pysat")
+    puzzle = _pencilmark(3)
+    count = sum(map(len, puzzle.candidates))
+    above = AutoBackend(
+        routes=(Route("search", 9, ENGINE, first_try_nodes=0, pencilmark_min_candidates=count),)
+    )
+    below = AutoBackend(routes=(Route("search", 9, ENGINE, pencilmark_min_candidates=count + 1),))
+    for _ in range(2):  # the same puzzle and budget: the same engine, every time
+        assert above.check_unique(puzzle).backend == ENGINE
+        assert below.check_unique(puzzle).backend == "native"
+    plain = nine()[0]  # a route for pencilmark puzzles takes no plain puzzle
+    assert above.check_unique(plain).backend == "native"
+    above.close()
+    below.close()

@@ -6,8 +6,7 @@
 FILE holds 729-character lines (character 9*cell+d is the digit d+1 while it is a
 candidate, '.' or '0' once eliminated; cells row-major), e.g. the sets of
 t-dillon/pencilmark_sudoku kept in ../shared/data/pencilmark/. Each puzzle becomes a
-Puzzle whose givens are its one-candidate cells and whose rule set carries one Domain rule,
-"candidates", for the cells with 2..8 candidates.
+pencilmark Puzzle (:meth:`Puzzle.from_candidates`).
 
 Every side counts to 2 (the uniqueness question) one puzzle at a time, interleaved: per
 puzzle, native, then tdoku, then pysat, with the order rotated from puzzle to puzzle, each
@@ -36,8 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from sudoku_model import Grid, Puzzle, RuleSet, Shape, get_backend
-from sudoku_model.rules.kinds import Domain
+from sudoku_model import Puzzle, Shape, get_backend
 
 SHAPE = Shape(3, 3)
 
@@ -48,14 +46,8 @@ def candidates_of(line: str) -> list[frozenset[int]]:
 
 
 def puzzle_of(cands: list[frozenset[int]]) -> Puzzle:
-    """The puzzle of 81 candidate sets: one-candidate cells are givens, the cells with 2..8
-    candidates the Domain rule "candidates"."""
-    givens = [next(iter(s)) if len(s) == 1 else 0 for s in cands]
-    dom = tuple((c, s) for c, s in enumerate(cands) if 1 < len(s) < 9)
-    rules = RuleSet.classic(SHAPE)
-    if dom:
-        rules = rules.with_rules([Domain("candidates", dom)])
-    return Puzzle(Grid(SHAPE, givens), rules)
+    """The puzzle of 81 candidate sets (:meth:`Puzzle.from_candidates`)."""
+    return Puzzle.from_candidates(cands, shape=SHAPE)
 
 
 def line_of(cands: list[frozenset[int]]) -> str:

@@ -30,6 +30,7 @@ _BUILTIN = {
     "pysat": "sudoku_model.backends.sat:create",
     "cpsat": "sudoku_model.backends.cpsat:create",
     "logic": "sudoku_model.backends.logic:create",
+    "mip": "sudoku_model.backends.mip:create",
 }
 
 

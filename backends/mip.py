@@ -355,6 +355,7 @@ class HighsBackend(Backend):
         self._models: OrderedDict[RuleSet, _Model] = OrderedDict()
         self._highs: Any = None
         self._active: set[Any] = set()  # the Highs objects solving now (see interrupt)
+        self._solver()  # refuses an unknown option now, not at the first question
 
     def version(self) -> str:
         from importlib.metadata import version

@@ -13,7 +13,9 @@ candidate of the cell, '.' when not): classic rules plus a ``Domain("candidates"
 rule for the cells with 2..8 candidates, givens for the cells with one. The conversion is
 this script's own (not a reader of the toolkit).
 
-Times are CPU time of this process (``time.process_time``, helper threads included) around
+Every question gets ``--budget-seconds`` of wall time (default 900: the toolkit's default
+of 60 s ends the native search on the hardest pencilmark sets before it answers on a busy
+machine). Times are CPU time of this process (``time.process_time``, helper threads included) around
 each call, median and total per backend; on a shared machine compare in alternation
 (the backends take turns puzzle by puzzle).
 """
@@ -27,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sudoku_model import Grid, Puzzle, RuleSet, Shape, formats, get_backend
+from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape, formats, get_backend
 from sudoku_model.data import bundled_path
 from sudoku_model.rules import Domain
 
@@ -66,16 +68,18 @@ def _bundled(name: str) -> list[tuple[Puzzle, str]]:
     return out
 
 
-def _race(backends: dict[str, Any], puzzles: list[Puzzle], ask: str, limit: int) -> None:
+def _race(
+    backends: dict[str, Any], puzzles: list[Puzzle], ask: str, limit: int, budget: Budget
+) -> None:
     times: dict[str, list[float]] = {name: [] for name in backends}
     answers: dict[str, list[Any]] = {name: [] for name in backends}
     for puzzle in puzzles:
         for name, backend in backends.items():
             start = time.process_time()
             if ask == "unique":
-                answer: Any = backend.check_unique(puzzle).kind.value
+                answer: Any = backend.check_unique(puzzle, budget=budget).kind.value
             else:
-                result = backend.count(puzzle, limit=limit)
+                result = backend.count(puzzle, limit=limit, budget=budget)
                 answer = (result.count, result.complete)
             times[name].append(time.process_time() - start)
             answers[name].append(answer)
@@ -88,6 +92,9 @@ def _race(backends: dict[str, Any], puzzles: list[Puzzle], ask: str, limit: int)
     first = next(iter(answers.values()))
     agree = all(a == first for a in answers.values())
     print(f"answers agree: {agree}")
+    if not agree:
+        for name, answer in answers.items():
+            print(f"{name:>12}: {answer}")
 
 
 def main() -> None:
@@ -98,17 +105,21 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=5, help="puzzles (classic, pencilmark)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backends", default="mip:highs,native,pysat")
+    parser.add_argument(
+        "--budget-seconds", type=float, default=900.0, help="per question (default 900)"
+    )
     args = parser.parse_args()
+    budget = Budget(seconds=args.budget_seconds)
     backends = {name: get_backend(name) for name in args.backends.split(",") if name}
     for backend in backends.values():  # a first call loads each solver
         backend.solve(Puzzle.empty(Shape(3, 3)))
     if args.mode == "classic":
         items = _bundled(args.collection)
         sample = random.Random(args.seed).sample(items, min(args.sample, len(items)))
-        _race(backends, [p for p, _ in sample], "unique", 2)
+        _race(backends, [p for p, _ in sample], "unique", 2, budget)
     elif args.mode == "counts":
         items = _bundled("counts-43")
-        _race(backends, [p for p, _ in items], "count", 1000)
+        _race(backends, [p for p, _ in items], "count", 1000, budget)
         for name, backend in backends.items():
             wrong = [
                 c
@@ -121,7 +132,7 @@ def main() -> None:
             parser.error("pencilmark needs the path of a file of 729-character lines")
         lines = [ln for ln in Path(args.path).read_text().splitlines() if ln.strip()]
         puzzles = [pencilmark_puzzle(ln) for ln in lines[: args.sample]]
-        _race(backends, puzzles, "count", 2)
+        _race(backends, puzzles, "count", 2, budget)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ The model: one binary variable ``x[c, d]`` per cell c and digit d (cell c holds 
 * relations (thermometers, dots, greater-than...): for a pair (a, b) and a digit p of a,
   ``x[a, p] <= sum of x[b, q] over the q allowed with p`` (and the same from b's side), the
   "support" form, exact on 0/1 points;
-* domains (odd/even cells, candidates): the excluded ``x[c, d]`` fixed to 0;
+* domains (odd/even cells, candidates): the excluded ``x[c, d]`` left out (with what the
+  relations exclude on their own, :attr:`~sudoku_model.rules.RuleSet.candidate_digits`);
 * sums (killer cages, arrows, little killers): ``sum w * d * x[c, d] == total``, with
   ``sum_{c in group} x[c, d] <= 1`` for a distinct group;
 * givens: ``x[c, g]`` fixed to 1.
@@ -32,12 +33,13 @@ solution).
   ``sum_{c open} x[c, S[c]] <= (open cells) - 1`` removes exactly S and the programme is
   solved once more (the LP relaxation of the whole puzzle is what makes MIP strong on hard
   pencilmark puzzles).
-* **Counting and enumeration** (``limit > 2``): the space left after a solution S of a
+* **Counting and enumeration** (``limit > 2``): the first two solutions as for uniqueness
+  (a unique puzzle costs two solves); then the space left after a solution S of a
   sub-problem P is split into disjoint sub-problems instead of accumulating cuts: take the
   open cell f of P with fewest candidates; ``P and f != S[f]`` is one part, and the rest is
   ``P and f == S[f]`` (propagated: more cells fall to S's digits) minus S, split the same
   way until every cell is fixed. Each part is solved on its own (depth first), so a count
-  costs about one small solve per solution plus one per refuted part.
+  costs about one small solve per solution plus one per part that HiGHS proves empty.
 
 Budgets: ``seconds`` (wall time; HiGHS's ``time_limit`` per solve) and ``nodes``
 (branch-and-bound nodes, at least one per solve, summed over the solves of one call).

@@ -30,6 +30,7 @@ _BUILTIN = {
     "pysat": "sudoku_model.backends.sat:create",
     "cpsat": "sudoku_model.backends.cpsat:create",
     "logic": "sudoku_model.backends.logic:create",
+    "mip": "sudoku_model.backends.mip:create",
 }
 
 
@@ -91,10 +92,11 @@ def available_backends() -> list[str]:
 
 def get_backend(name: str = DEFAULT_BACKEND, **options: Any) -> Backend:
     """A new backend instance by name: ``auto`` (the default: the routing policy over the
-    engines), ``native``, ``pysat`` / ``pysat:glucose4``, ``cpsat``, ``logic``.
+    engines), ``native``, ``pysat`` / ``pysat:glucose4``, ``cpsat``, ``logic``,
+    ``mip:highs`` (the ``mip`` extra).
 
     The part after a colon selects a sub-solver and is passed to the backend's factory.
-    Names of :func:`register_backend` come first, then the toolkit's own five (without
+    Names of :func:`register_backend` come first, then the toolkit's own (without
     scanning the installed entry points, which is slow), then the entry-point group.
 
     Raises:

@@ -18,7 +18,7 @@ from sudoku_model.solving import Backend, VerdictKind
 
 NAMES = [
     name
-    for name in ["native", "pysat", "pysat:minisat22", "cpsat", "logic"]
+    for name in ["native", "pysat", "pysat:minisat22", "cpsat", "logic", "mip"]
     if name.partition(":")[0] in available_backends()
 ]
 BUDGET = Budget(seconds=0.1)

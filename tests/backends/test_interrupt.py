@@ -26,7 +26,7 @@ pytestmark = pytest.mark.timing
 # pysat:minisat22 stands for the solvers PySAT can interrupt, pysat (CaDiCaL) for the others.
 NAMES = [
     name
-    for name in ["native", "pysat", "pysat:minisat22", "cpsat", "logic"]
+    for name in ["native", "pysat", "pysat:minisat22", "cpsat", "logic", "mip"]
     if name.partition(":")[0] in available_backends()
 ]
 EMPTY16 = Puzzle.empty(Shape(4, 4))

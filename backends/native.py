@@ -23,6 +23,8 @@ Fast paths of the contract's primitives (``capabilities.fast_paths``):
   calls that need more.
 * :meth:`NativeBackend.random_solution` - a random full grid from the C search seeded by
   the caller's ``random.Random``.
+* :meth:`NativeBackend.restore_candidates` - the pencilmark generator's pass in one C call
+  (one search per elimination, with the digit placed and the current candidates).
 
 Native only: every search runs in C, whatever the size (the choice of another engine for
 large grids is the ``auto`` backend's, :mod:`backends.auto`).
@@ -326,7 +328,9 @@ class NativeBackend(Backend):
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
         "relations to arc consistency, sums through digit sets or bounds, sandwiches by "
         "bounds once their 1 and n are placed; classic 9x9 fast path; default budget 60 s",
-        fast_paths=frozenset({"check_unique_batch", "removal_oracle", "random_solution"}),
+        fast_paths=frozenset(
+            {"check_unique_batch", "removal_oracle", "random_solution", "restore_candidates"}
+        ),
         releases_gil=True,
         bulk_verify=True,
     )

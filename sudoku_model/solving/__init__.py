@@ -22,7 +22,7 @@ every backend (capabilities and clashing givens checked first, wall time measure
 * ``solutions(puzzle, limit=None)`` -> an iterator of :class:`~sudoku_model.Grid`
 * ``check_unique(puzzle, solution=None)`` -> :class:`Verdict` with witnesses
 
-Beyond the four, the workflows (verify, generate, compare) use three optional primitives
+Beyond the four, the workflows (verify, generate, compare) use four optional primitives
 (:data:`PRIMITIVES`), each with a generic default here built on the four, so a backend
 that implements only ``_search`` gets every workflow:
 
@@ -37,11 +37,15 @@ that implements only ``_search`` gets every workflow:
   ``bulk_removal`` (native: one C call per pass) does the same pass in one call.
 * ``random_solution(rules, rng, start=None)`` -> a random full grid drawn from ``rng``.
   Default: a randomised Python search (:mod:`sudoku_model.fill`).
+* ``restore_candidates(rules, solution, masks, order)`` -> the pencilmark generator's pass:
+  which eliminations of ``order`` can be undone, one after the other, with the puzzle
+  staying unique. Default: one primitive search per pair
+  (:mod:`sudoku_model.solving.candidates`).
 
 A backend that does better overrides a primitive and names it in its
 :class:`Capabilities` (``fast_paths``; ``sudoku backends`` shows them): native overrides all
-three (one C call per batch, releasing the GIL; forbidden pairs with a SAT fallback for
-large grids; a seeded C search), PySAT the removal oracle (assumptions in a long-lived
+four (one C call per batch, releasing the GIL; forbidden pairs with a SAT fallback for
+large grids; a seeded C search; the candidates pass in one C call), PySAT the removal oracle (assumptions in a long-lived
 solver). Workflows read capabilities as data, never probe methods with ``getattr``; the
 contract tests check that what a backend declares is what it overrides, and that each
 override answers like the default.

@@ -39,7 +39,7 @@ from .results import (
 #: The optional primitives of the backend contract: each has a generic default on
 #: :class:`Backend` built on the four public methods; a backend that overrides one with a
 #: faster path names it in :attr:`Capabilities.fast_paths`.
-PRIMITIVES = ("check_unique_batch", "removal_oracle", "random_solution")
+PRIMITIVES = ("check_unique_batch", "removal_oracle", "random_solution", "restore_candidates")
 
 
 @dataclass(frozen=True)

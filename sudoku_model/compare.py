@@ -58,7 +58,9 @@ NO_ANSWER = frozenset({"unknown", "unsupported", "error"})
 
 @dataclass(frozen=True)
 class Run:
-    """One timed call: ``answer`` is a verdict word (``solved``, ``unique``, ``3`` ...)."""
+    """One timed call: ``answer`` is a verdict word (``solved``, ``unique``, ``3`` ...);
+    ``engine`` the engine that gave it (a routing backend's, e.g. ``auto``'s, names one of
+    its engines; empty when no answer came)."""
 
     puzzle_index: int
     backend: str
@@ -66,6 +68,7 @@ class Run:
     seconds: float
     answer: str
     detail: str = ""
+    engine: str = ""
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,14 @@ class Comparison:
         self._answer_cache = (len(self.runs), out)
         return out
 
+    def _engines(self) -> dict[tuple[int, str], str]:
+        """The engines that answered each (puzzle, backend), over its repeats."""
+        by_key: dict[tuple[int, str], list[str]] = {}
+        for run in self.runs:
+            if run.engine:
+                by_key.setdefault((run.puzzle_index, run.backend), []).append(run.engine)
+        return {k: ", ".join(dict.fromkeys(v)) for k, v in by_key.items()}
+
     def _times(self) -> dict[tuple[int, str], float]:
         by_key: dict[tuple[int, str], list[float]] = {}
         for run in self.runs:
@@ -253,6 +264,7 @@ class Comparison:
 
         answers = self._answers()
         times = self._times()
+        engines = self._engines()
         disagree = {d.puzzle_index for d in self.disagreements}
         out = []
         for entry in self.puzzles:
@@ -271,6 +283,7 @@ class Comparison:
                         "task": self.task,
                         "seconds": times[key],
                         "answer": answers[key],
+                        "engine": engines.get(key, ""),
                         "agreed": entry.index not in disagree,
                     }
                 )
@@ -481,35 +494,36 @@ def require_pandas() -> Any:
 # -- answering -----------------------------------------------------------------------------
 def _answer(
     backend: Backend, puzzle: Puzzle, task: str, limit: int, budget: Budget
-) -> tuple[float, str, str]:
-    """(seconds, answer, detail) of one call; wrong solutions are caught here."""
+) -> tuple[float, str, str, str]:
+    """(seconds, answer, detail, engine) of one call; wrong solutions are caught here."""
     if task == "solve":
         res = backend.solve(puzzle, budget=budget)
         if res.status is SolveStatus.SOLVED:
             ok = res.solution is not None and puzzle.is_solution(res.solution)
-            return res.seconds, "solved" if ok else "wrong-solution", ""
-        return res.seconds, str(res.status), ""
+            return res.seconds, "solved" if ok else "wrong-solution", "", res.backend
+        return res.seconds, str(res.status), "", res.backend
     if task == "unique":
         verdict = backend.check_unique(puzzle, budget=budget)
-        kind = verdict.kind
+        kind, engine = verdict.kind, verdict.backend
         if evidence_problem(puzzle, verdict) is not None:
             wrong = "wrong-solution" if kind is VerdictKind.UNIQUE else "wrong-witness"
-            return verdict.seconds, wrong, ""
+            return verdict.seconds, wrong, "", engine
         if kind is VerdictKind.UNIQUE and verdict.solution is not None:
             # the solution rides along: two "unique" answers with different grids disagree
-            return verdict.seconds, "unique", verdict.solution.to_line()
-        return verdict.seconds, str(kind), ""
+            return verdict.seconds, "unique", verdict.solution.to_line(), engine
+        return verdict.seconds, str(kind), "", engine
     result = backend.count(puzzle, limit=limit, budget=budget)
+    engine = result.backend
     sols: Sequence[Grid] = result.solutions
     if len(set(sols)) != len(sols) or not all(puzzle.is_solution(g) for g in sols):
-        return result.seconds, "wrong-solution", ""
+        return result.seconds, "wrong-solution", "", engine
     if result.contradictory:
-        return result.seconds, "contradictory", ""
+        return result.seconds, "contradictory", "", engine
     if result.complete:
-        return result.seconds, str(result.count), ""
+        return result.seconds, str(result.count), "", engine
     if result.count >= limit:
-        return result.seconds, f">={limit}", ""
-    return result.seconds, "unknown", f"{result.count} found before the budget ran out"
+        return result.seconds, f">={limit}", "", engine
+    return result.seconds, "unknown", f"{result.count} found before the budget ran out", engine
 
 
 def load_puzzles(
@@ -616,8 +630,10 @@ def compare(
     for entry in entries:
         for r in range(repeat):
             for backend in loaded:
-                seconds, answer, detail = _timed_answer(backend, entry.puzzle, task, limit, budget)
-                runs.append(Run(entry.index, backend.name, r, seconds, answer, detail))
+                seconds, answer, detail, engine = _timed_answer(
+                    backend, entry.puzzle, task, limit, budget
+                )
+                runs.append(Run(entry.index, backend.name, r, seconds, answer, detail, engine))
         if progress is not None:
             progress(entry.index + 1, len(entries))
     return Comparison(
@@ -636,11 +652,11 @@ def compare(
 
 def _timed_answer(
     backend: Backend, puzzle: Puzzle, task: str, limit: int, budget: Budget
-) -> tuple[float, str, str]:
+) -> tuple[float, str, str, str]:
     reason = backend.supports(puzzle)
     if reason is not None:
-        return math.nan, "unsupported", reason
+        return math.nan, "unsupported", reason, ""
     try:
         return _answer(backend, puzzle, task, limit, budget)
     except Exception as exc:  # a crashing backend is a finding of the comparison
-        return math.nan, "error", f"{type(exc).__name__}: {exc}"
+        return math.nan, "error", f"{type(exc).__name__}: {exc}", ""

@@ -77,6 +77,7 @@ Verdict words (``verdict``): ``malformed``, ``contradictory``, ``unsolvable``, `
 | size | int | compare | side of the grid |
 | task | str | compare | solve, unique or count |
 | answer | str | compare | the backend's answer word |
+| engine | str | compare | the engine that answered (one of a routing backend's engines) |
 | agreed | bool | compare | all backends agree on this puzzle |
 | backend | str | not rate | backend that answered (generate: that made it) |
 | backend_version | str | verify | its version |
@@ -218,6 +219,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _spec("size", int, "compare", "compare"),
     _spec("task", str, "compare", "compare"),
     _spec("answer", str, "compare", "compare"),
+    _spec("engine", str, "compare", "compare"),
     _spec("agreed", bool, "compare", "compare"),
     _spec("backend", str, "verify solve count compare generate", "verify solve count compare"),
     _spec("backend_version", str, "verify", "verify"),

@@ -31,6 +31,7 @@ NAMES = [
     "verification.ipynb",
     "generation.ipynb",
     "minimal_puzzles.ipynb",
+    "portfolio.ipynb",
 ]
 #: Per notebook; each takes well under a minute at the default scale.
 TIMEOUT_SECONDS = 120

@@ -45,10 +45,10 @@ that implements only ``_search`` gets every workflow:
 A backend that does better overrides a primitive and names it in its
 :class:`Capabilities` (``fast_paths``; ``sudoku backends`` shows them): native overrides all
 four (one C call per batch, releasing the GIL; forbidden pairs with a SAT fallback for
-large grids; a seeded C search; the candidates pass in one C call), PySAT the removal oracle (assumptions in a long-lived
-solver). Workflows read capabilities as data, never probe methods with ``getattr``; the
-contract tests check that what a backend declares is what it overrides, and that each
-override answers like the default.
+large grids; a seeded C search; the candidates pass in one C call), PySAT the removal
+oracle (assumptions in a long-lived solver). Workflows read capabilities as data, never
+probe methods with ``getattr``; the contract tests check that what a backend declares is
+what it overrides, and that each override answers like the default.
 
 Budgets and interruption: every search takes a :class:`Budget` (:data:`DEFAULT_BUDGET`
 when None). Budget spent has one meaning everywhere: the verdict ``unknown`` (a count not

@@ -394,9 +394,15 @@ def _defaults_only(backend: Backend) -> Backend:
         check_unique_batch = Backend.check_unique_batch
         removal_oracle = Backend.removal_oracle
         random_solution = Backend.random_solution
+        restore_candidates = Backend.restore_candidates
 
     plain = Plain()
-    assert set(PRIMITIVES) == {"check_unique_batch", "removal_oracle", "random_solution"}
+    assert set(PRIMITIVES) == {
+        "check_unique_batch",
+        "removal_oracle",
+        "random_solution",
+        "restore_candidates",
+    }
     return plain
 
 

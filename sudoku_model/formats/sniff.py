@@ -13,7 +13,6 @@ from ..gridtext import block_row as _block_row
 from ..gridtext import cell_run as _cell_run
 from ..gridtext import is_decoration_line as _is_decoration_line
 from .csvformat import _csv_header_line
-from .iss import looks_like_iss
 from .pencilmark import INFERRED_LENGTHS, looks_like_pm_row
 from .record import _excerpt
 from .sudokupad import looks_like_sudokupad
@@ -56,6 +55,16 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
     return "other"
 
 
+def _looks_like_iss(text: str) -> bool:
+    """:func:`sudoku_model.formats.iss.looks_like_iss`, the ISS reader imported only for a
+    line that starts with its ``.``."""
+    if not text.lstrip().startswith("."):
+        return False
+    from .iss import looks_like_iss
+
+    return looks_like_iss(text)
+
+
 def literal_format(text: str, alphabet: Alphabet, shape: Shape | None) -> str:
     """The format of one puzzle given as a literal line (a command-line argument): an
     f-puzzles, SudokuPad or ISS string, a pencilmark line, else a puzzle line (never a
@@ -65,7 +74,7 @@ def literal_format(text: str, alphabet: Alphabet, shape: Shape | None) -> str:
         return "fpuzzles"
     if looks_like_sudokupad(s):
         return "sudokupad"
-    if looks_like_iss(s):
+    if _looks_like_iss(s):
         return "iss"
     return "pencilmark" if _classify(s, alphabet, shape) == "pencilmark" else "line"
 
@@ -101,7 +110,7 @@ def _choose_format(
         return "fpuzzles"
     if looks_like_sudokupad(first):
         return "sudokupad"
-    if looks_like_iss(first):
+    if _looks_like_iss(first):
         return "iss"
     if first.startswith("["):
         return "json"

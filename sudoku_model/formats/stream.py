@@ -17,7 +17,6 @@ from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..gridtext import is_decoration_line as _is_decoration_line
 from ..textlines import MAX_LINE, LongLine, line_blocks, pieces, whole
 from .csvformat import _csv_records
-from .iss import iss_records
 from .jsonformat import _json_records, _jsonl_records
 from .lines import _block_records, _line_records
 from .pencilmark import _pencilmark_records, _pmgrid_records
@@ -321,6 +320,8 @@ def _iter_stream(
     elif fmt == "sudokupad":
         yield from sudokupad_records(lines(), name, variants)
     elif fmt == "iss":
+        from .iss import iss_records  # the ISS reader: imported when an ISS file is read
+
         yield from iss_records(lines(), name, variants)
     else:
         yield from _json_records(lines(), name, shape, chosen, variants)

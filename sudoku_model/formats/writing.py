@@ -11,7 +11,6 @@ from typing import IO
 from ..grid import Grid
 from ..gridtext import DEFAULT_ALPHABET, Alphabet
 from ..puzzle import Puzzle
-from .iss_write import puzzle_to_iss
 from .jsonformat import puzzle_to_json
 from .pencilmark import format_pencilmark_line, format_pmgrid
 from .record import WRITABLE_FORMATS
@@ -71,6 +70,8 @@ def write_records(
     first = True
     for puzzle, solution in records:
         if fmt == "iss":
+            from .iss_write import puzzle_to_iss  # the ISS writer: imported when asked for
+
             out.write(puzzle_to_iss(puzzle) + "\n")
         elif fmt == "line":
             text = puzzle.givens.to_line(blank=blank, alphabet=alphabet)

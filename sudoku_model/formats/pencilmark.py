@@ -29,7 +29,7 @@ from ..geometry import SUPPORTED_SIZES, Shape, shape_for_size
 from ..gridtext import CELL_COUNTS, COMMENT_SEPARATORS, DEFAULT_ALPHABET, Alphabet, cell_run
 from ..puzzle import Puzzle, rules_without_candidates
 from ..rules import RuleSet
-from .lines import _published_in_comment
+from .lines import _content_lines, _published_in_comment
 from .record import Record, _rules
 
 __all__ = [
@@ -289,13 +289,6 @@ def format_pmgrid(
 
 
 # -- readers -------------------------------------------------------------------------------
-def _content(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    for lineno, raw in lines:
-        s = raw.strip()
-        if s and not s.startswith("#"):
-            yield lineno, raw
-
-
 def _pencilmark_records(
     lines: Iterable[tuple[int, str]],
     name: str,
@@ -305,8 +298,7 @@ def _pencilmark_records(
 ) -> Iterator[Record]:
     """One record per pencilmark line (its comment kept, a solution in it read as the
     line format reads one)."""
-    for lineno, raw in _content(lines):
-        text = raw.rstrip("\r\n")
+    for lineno, text, _ in _content_lines(lines):
         try:
             shp, sets, _, comment = _line_sets(text, shape, alphabet, name, lineno)
             rules = _rules(shp, variants, None)

@@ -508,6 +508,11 @@ def _total(text: str) -> int:
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 
 
+#: The longest text :func:`decompress_lz_base64` writes (characters): far above any
+#: puzzle's JSON, far below what would exhaust memory (the dictionary holds as much again).
+MAX_LZ_TEXT = 1 << 23
+
+
 def decompress_lz_base64(text: str) -> str:
     """lz-string's ``decompressFromBase64`` (the ``load=`` parameter of f-puzzles links).
 
@@ -516,8 +521,13 @@ def decompress_lz_base64(text: str) -> str:
     ends the text, higher codes name dictionary entries (LZW with the "previous entry plus
     first character of the next" rule).
 
+    The text may not grow beyond :data:`MAX_LZ_TEXT` characters: a stream of a few
+    kilobytes can name entries that grow by one character a code, and so megabytes of
+    text per kilobyte.
+
     Raises:
-        ValueError: for a character outside base64 or a stream that is not lz-string.
+        ValueError: for a character outside base64, a stream that is not lz-string, or a
+            text that would grow beyond :data:`MAX_LZ_TEXT` characters.
     """
     text = text.strip().replace(" ", "+")
     values = []
@@ -554,6 +564,7 @@ def decompress_lz_base64(text: str) -> str:
     w = chr(read(8 if head == 0 else 16))
     dictionary.append(w)
     result = [w]
+    length = 1
     while True:
         code = read(width)
         if code in (0, 1):
@@ -572,6 +583,9 @@ def decompress_lz_base64(text: str) -> str:
             entry = w + w[0]
         else:
             raise ValueError("not an lz-string stream (a code names no entry)")
+        length += len(entry)
+        if length > MAX_LZ_TEXT:
+            raise ValueError(f"the lz-string text grows beyond {MAX_LZ_TEXT:,} characters")
         result.append(entry)
         dictionary.append(w + entry[0])
         budget -= 1

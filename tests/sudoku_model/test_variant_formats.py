@@ -324,3 +324,15 @@ def test_distinct_units_and_plain_cages_errors_name_the_entry(entry, fragment):
     (record,) = iter_records([text], source="v.json", fmt="json")
     assert record.error is not None and fragment in str(record.error), record.error
     assert "v.json:1" in str(record.error)
+
+
+def test_lz_string_text_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few bytes that name ever longer entries stop at the bound, not at memory's end."""
+    import sudoku_model.variant_formats as vf
+
+    # "a" * 3000, made with the reference lz-string (compressToBase64), as the vectors above
+    runaway = "IY18ZXTt/DFOS1b0c17Pd/wYUcSaWeRZVdTbXfQ408y62+x519z73/wMFDhI0WPETJU6TNlyZQA="
+    assert decompress_lz_base64(runaway) == "a" * 3000
+    monkeypatch.setattr(vf, "MAX_LZ_TEXT", 2999)
+    with pytest.raises(ValueError, match="grows beyond"):
+        decompress_lz_base64(runaway)

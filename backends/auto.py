@@ -241,6 +241,27 @@ class AutoBackend(Backend):
         engine = self._engine(route)
         return None if engine is None else (route, engine)
 
+    def _routed_puzzles(
+        self, rules: RuleSet, givens: bytes | Sequence[bytes]
+    ) -> tuple[Route, Backend] | None:
+        """The route and engine that take every puzzle of a batch of pencilmark puzzles
+        (the routes read from the puzzle), or None (native answers)."""
+        if rules_without_candidates(rules) is rules:  # no candidates rule
+            return None
+        nc = rules.shape.cell_count
+        rows = (
+            [bytes(givens[k : k + nc]) for k in range(0, len(givens), nc)]
+            if isinstance(givens, (bytes, bytearray, memoryview))
+            else [bytes(g) for g in givens]
+        )
+        if not rows or any(len(row) != nc for row in rows):
+            return None  # the engine refuses it as it should
+        shape = rules.shape
+        routes = {self._route("search", rules, Puzzle(Grid(shape, row), rules)) for row in rows}
+        route = routes.pop() if len(routes) == 1 else None
+        engine = None if route is None else self._engine(route)
+        return None if route is None or engine is None else (route, engine)
+
     @staticmethod
     def _first_try(route: Route, budget: Budget | None) -> Budget:
         budget = DEFAULT_BUDGET if budget is None else budget
@@ -342,9 +363,10 @@ class AutoBackend(Backend):
         *,
         budget: Budget | None = None,
     ) -> UniqueBatch:
-        """See the base class; a routed batch goes to the route's engine whole."""
+        """See the base class; a routed batch goes to the route's engine whole (a batch of
+        pencilmark puzzles when the route takes every puzzle of it)."""
         self._require_rules(rules)
-        routed = self._routed("search", rules)
+        routed = self._routed("search", rules) or self._routed_puzzles(rules, givens)
         if routed is None:
             return self._native.check_unique_batch(rules, givens, budget=budget)
         return routed[1].check_unique_batch(rules, givens, budget=budget)

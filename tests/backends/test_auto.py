@@ -165,5 +165,10 @@ def test_pencilmark_routing_reads_the_candidate_count_and_is_deterministic() -> 
         assert below.check_unique(puzzle).backend == "native"
     plain = nine()[0]  # a route for pencilmark puzzles takes no plain puzzle
     assert above.check_unique(plain).backend == "native"
+    # verify asks in batches: a batch of such puzzles takes the same route
+    givens = bytes(puzzle.givens.values)
+    batch = above.check_unique_batch(puzzle.rules, givens)
+    assert batch.backend == ENGINE and batch.kinds == [VerdictKind.UNIQUE]
+    assert below.check_unique_batch(puzzle.rules, givens).backend == "native"
     above.close()
     below.close()

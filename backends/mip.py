@@ -77,6 +77,10 @@ __all__ = ["LINEAR_RULE_KINDS", "HighsBackend", "create"]
 #: How often the waiting thread looks at the clock and the interrupt flag (seconds).
 _POLL = 0.02
 
+#: How long a cancelled solve is awaited before it is left to end in its own thread
+#: (seconds); :meth:`HighsBackend.close` awaits the ones left.
+_GRACE = 0.005
+
 #: The rule kinds with a linear form in this model (see the module docs).
 LINEAR_RULE_KINDS = frozenset({"all_different", "different", "relation", "domain", "sum"})
 
@@ -130,18 +134,55 @@ def _quiet_highs_class(hs: Any) -> Any:
 
 
 # -- the model of a rule set -------------------------------------------------------------------
-def _rows(rules: RuleSet) -> tuple[list[int], list[int], list[float], list[float], list[float]]:
-    """The rows of the model of ``rules``, row-wise: (row of each entry, column of each
-    entry, coefficient of each entry, row lower bounds, row upper bounds). Domains are not
-    rows: they narrow the cells' candidates (:meth:`RuleSet.candidate_digits`)."""
+def _rows(rules: RuleSet, np: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """The rows of the model of ``rules``, row-wise, as numpy arrays: (row of each entry,
+    column of each entry, coefficient of each entry, row lower bounds, row upper bounds).
+    Domains are not rows: they narrow the cells' candidates (:meth:`RuleSet.candidate_digits`).
+    The rows of cells, units and pairs (every digit of each) are built by array arithmetic:
+    a 25x25 model has 15,625 columns and 2,500 such rows."""
     n = rules.shape.size
     cells = rules.shape.cell_count
+    inf = float("inf")
+    digits = np.arange(n, dtype=np.int64)
+    # blocks of rows that share their width: (columns (rows x width), coefs, lower, upper)
+    blocks: list[tuple[Any, Any, Any, Any]] = []
+
+    def block(cols: Any, coefs: Any | None, lo: Any, hi: Any) -> None:
+        if cols.size:
+            rows = cols.shape[0]
+            blocks.append(
+                (
+                    cols,
+                    np.ones(cols.shape) if coefs is None else coefs,
+                    np.broadcast_to(np.asarray(lo, dtype=np.float64), (rows,)),
+                    np.broadcast_to(np.asarray(hi, dtype=np.float64), (rows,)),
+                )
+            )
+
+    # one digit per cell: row c holds columns c*n .. c*n+n-1
+    block(np.arange(cells * n, dtype=np.int64).reshape(cells, n), None, 1.0, 1.0)
+    # each digit at most (full units: exactly) once per unit, grouped by unit length
+    by_length: dict[int, list[tuple[int, ...]]] = {}
+    for unit in rules.units:
+        if len(unit) >= 2:
+            by_length.setdefault(len(unit), []).append(unit)
+    for length, units in by_length.items():
+        members = np.asarray(units, dtype=np.int64)  # (units, length)
+        block(
+            (members[:, None, :] * n + digits[None, :, None]).reshape(-1, length),
+            None,
+            1.0 if length == n else -inf,
+            1.0,
+        )
+    if rules.pairs:
+        ends = np.asarray(rules.pairs, dtype=np.int64)  # (pairs, 2)
+        block((ends[:, None, :] * n + digits[None, :, None]).reshape(-1, 2), None, -inf, 1.0)
+    # the other linear kinds, row by row
     row_of: list[int] = []
     index: list[int] = []
     value: list[float] = []
     lower: list[float] = []
     upper: list[float] = []
-    inf = float("inf")
 
     def row(cols: list[int], coefs: list[float] | None, lo: float, hi: float) -> None:
         row_of.extend([len(lower)] * len(cols))
@@ -150,17 +191,6 @@ def _rows(rules: RuleSet) -> tuple[list[int], list[int], list[float], list[float
         lower.append(lo)
         upper.append(hi)
 
-    for c in range(cells):
-        row([c * n + d for d in range(n)], None, 1.0, 1.0)
-    for unit in rules.units:
-        if len(unit) < 2:
-            continue
-        full = len(unit) == n
-        for d in range(n):
-            row([c * n + d for c in unit], None, 1.0 if full else -inf, 1.0)
-    for a, b in rules.pairs:
-        for d in range(n):
-            row([a * n + d, b * n + d], None, -inf, 1.0)
     for rule in rules.constraint_rules:
         if isinstance(rule, Relation):
             for a, b in rule.pairs:
@@ -195,7 +225,32 @@ def _rows(rules: RuleSet) -> tuple[list[int], list[int], list[float], list[float
                     row([a * n + d, b * n + d], None, -inf, 1.0)
         elif isinstance(rule, Domain):
             continue  # in the candidates (candidate_digits)
-    return row_of, index, value, lower, upper
+    parts_rows: list[Any] = []
+    parts_index: list[Any] = []
+    parts_value: list[Any] = []
+    parts_lower: list[Any] = []
+    parts_upper: list[Any] = []
+    first = 0
+    for matrix, factors, lo, hi in blocks:
+        rows, width = matrix.shape
+        parts_rows.append(np.repeat(np.arange(first, first + rows, dtype=np.int64), width))
+        parts_index.append(matrix.ravel())
+        parts_value.append(np.asarray(factors, dtype=np.float64).ravel())
+        parts_lower.append(lo)
+        parts_upper.append(hi)
+        first += rows
+    parts_rows.append(np.asarray(row_of, dtype=np.int64) + first)
+    parts_index.append(np.asarray(index, dtype=np.int64))
+    parts_value.append(np.asarray(value, dtype=np.float64))
+    parts_lower.append(np.asarray(lower, dtype=np.float64))
+    parts_upper.append(np.asarray(upper, dtype=np.float64))
+    return (
+        np.concatenate(parts_rows),
+        np.concatenate(parts_index),
+        np.concatenate(parts_value),
+        np.concatenate(parts_lower),
+        np.concatenate(parts_upper),
+    )
 
 
 class _Model:
@@ -206,18 +261,18 @@ class _Model:
         self.n = n
         self.cells = rules.shape.cell_count
         self.full = (1 << n) - 1
-        row_of, index, value, lower, upper = _rows(rules)
-        self.row_of = np.asarray(row_of, dtype=np.int64)
-        self.index = np.asarray(index, dtype=np.int64)
-        self.value = np.asarray(value, dtype=np.float64)
-        self.lower = np.asarray(lower, dtype=np.float64)
-        self.upper = np.asarray(upper, dtype=np.float64)
-        self.rows = len(lower)
+        self.row_of, self.index, self.value, self.lower, self.upper = _rows(rules, np)
+        self.rows = int(self.lower.size)
         self.peers = tuple(tuple(sorted(p)) for p in rules.peers)
         self.full_units = rules.full_units
-        self.start = tuple(
-            sum(1 << (d - 1) for d in digits if 1 <= d <= n) for digits in rules.candidate_digits
-        )
+        masks: dict[frozenset[int], int] = {}
+        start: list[int] = []
+        for digits in rules.candidate_digits:
+            mask = masks.get(digits)
+            if mask is None:
+                mask = masks[digits] = sum(1 << (d - 1) for d in digits if 1 <= d <= n)
+            start.append(mask)
+        self.start = tuple(start)
         self.bit_digit = {1 << d: d + 1 for d in range(n)}
         self.digit_shifts = np.arange(n, dtype=np.int64)
 
@@ -357,6 +412,7 @@ class HighsBackend(Backend):
         self._models: OrderedDict[RuleSet, _Model] = OrderedDict()
         self._highs: Any = None
         self._active: set[Any] = set()  # the Highs objects solving now (see interrupt)
+        self._leftovers: list[Background] = []  # cancelled solves not ended yet
         self._solver()  # refuses an unknown option now, not at the first question
 
     def version(self) -> str:
@@ -365,10 +421,14 @@ class HighsBackend(Backend):
         return f"highspy {version('highspy')}"
 
     def close(self) -> None:
-        """Forget the models of every rule set and the HiGHS instance; the backend stays
-        usable (the next call builds what it needs)."""
+        """Forget the models of every rule set and the HiGHS instance, and wait for the
+        cancelled solves still ending in their threads; the backend stays usable (the next
+        call builds what it needs)."""
         self._models.clear()
         self._highs = None
+        leftovers, self._leftovers = self._leftovers, []
+        for job in leftovers:
+            job.wait()
 
     # -- interruption ----------------------------------------------------------------------
     def interrupt(self) -> None:
@@ -411,11 +471,20 @@ class HighsBackend(Backend):
         try:
             self._check_interrupt()
             job = Background(highs.run, name="highs-solve", daemon=False)
-            while not job.wait(_POLL):
+            while True:
+                wait = _POLL
+                if deadline is not None:
+                    wait = min(wait, max(deadline - time.perf_counter(), 0.0))
+                if job.wait(wait):
+                    break
                 if self._interrupted or (deadline is not None and time.perf_counter() >= deadline):
                     highs.cancelSolve()
                     timed_out = True
-                    job.wait()
+                    if not job.wait(_GRACE):
+                        # HiGHS looks at the cancel flag only now and then (not during
+                        # presolve): leave the cancelled instance to end in its thread
+                        self._leftovers = [j for j in self._leftovers if not j.wait(0)]
+                        self._leftovers.append(job)
                     break
         except BaseException:  # a signal handler raised in this (main) thread
             highs.cancelSolve()
@@ -428,7 +497,8 @@ class HighsBackend(Backend):
                 # which this backend does not use): the next solve gets a fresh instance
                 self._highs = None
         self._check_interrupt()
-        job.result()
+        if not timed_out:
+            job.result()
         return not timed_out
 
     def _solve(

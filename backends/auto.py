@@ -52,10 +52,10 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from sudoku_model.errors import (
     BackendNotFoundError,
@@ -88,6 +88,9 @@ __all__ = ["AutoBackend", "PRIMARY", "ROUTES", "Route", "create"]
 
 #: The engine that answers whatever no route takes.
 PRIMARY = "native"
+
+#: A search question's answer (a Verdict, SolveResult or CountResult).
+_Answer = TypeVar("_Answer")
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,18 +182,31 @@ ROUTES: tuple[Route, ...] = (
 def create(sub: str | None = None, **options: Any) -> AutoBackend:
     """The factory registered under the entry point ``auto``.
 
-    Options: ``fast`` (default True) is the native engine's (False forces its generic
-    path).
+    ``auto:race`` (or the option ``race=True``) races a route's engine against native on
+    a second core instead of trying them in turn (see :class:`AutoBackend`). Options:
+    ``fast`` (default True) is the native engine's (False forces its generic path).
 
     Raises:
-        ValueError: for a sub-solver name (auto has none) or an unknown option.
+        ValueError: for a sub-solver name other than ``race`` or an unknown option.
     """
-    return AutoBackend(fast=fast_option("auto", sub, options))
+    race = bool(options.pop("race", False))
+    if sub == "race":
+        race, sub = True, None
+    return AutoBackend(fast=fast_option("auto", sub, options), race=race)
 
 
 class AutoBackend(Backend):
     """The routing policy over native and the engines of :data:`ROUTES` (see the module
-    docstring)."""
+    docstring).
+
+    ``race``: a single search question that a route with a native first try takes runs
+    native (with the whole budget) and the route's engine at once, in two threads (two
+    cores), instead of one after the other; the first definite answer is returned and the
+    other search is interrupted. The verdicts are those of the sequential policy (both
+    engines are exact); which engine answers, and so the solution a ``solve`` of a puzzle
+    with several returns, may then depend on timing. Batches and questions no such route
+    takes are answered as without ``race``.
+    """
 
     name = "auto"
     capabilities = replace(
@@ -198,10 +214,17 @@ class AutoBackend(Backend):
         notes="routing policy: native, with the engines of its routing table for what "
         "native answers slowly; every answer names the engine that gave it",
         routing=tuple(route.describe() for route in ROUTES),
+        sub_solvers=("race",),
     )
 
-    def __init__(self, *, fast: bool = True, routes: Sequence[Route] = ROUTES) -> None:
+    def __init__(
+        self, *, fast: bool = True, race: bool = False, routes: Sequence[Route] = ROUTES
+    ) -> None:
         self.routes = tuple(routes)
+        self.race = race
+        if race:
+            self.name = "auto:race"
+        self._fast = fast
         self._native = NativeBackend(fast=fast)
         self._local = threading.local()  # each thread's engines, by route
         self._engines: list[Backend] = []  # every engine started, for interrupt and close
@@ -231,6 +254,91 @@ class AutoBackend(Backend):
             if self._interrupted:
                 engine.interrupt()
         return engine
+
+    def _racer(self) -> Backend:
+        """This thread's native engine for races (its own instance: interrupting the
+        loser of a race must not stop native searches of other threads)."""
+        racer: Backend | None = self._local.__dict__.get("racer")
+        if racer is None:
+            racer = self._local.racer = NativeBackend(fast=self._fast)
+            with self._lock:
+                self._engines.append(racer)
+            if self._interrupted:
+                racer.interrupt()
+        return racer
+
+    def _answer(
+        self,
+        route: Route,
+        engine: Backend,
+        ask: Callable[[Backend, Budget | None], _Answer],
+        settled: Callable[[_Answer], bool],
+        budget: Budget | None,
+    ) -> _Answer:
+        """The answer of a routed search question: ``ask(native, first_try)`` and, when
+        that is not ``settled``, ``ask(engine, budget)``; or, with :attr:`race`, both at
+        once (:meth:`_race`)."""
+        if route.first_try_nodes is None:
+            return ask(engine, budget)
+        if self.race:
+            return self._race(engine, ask, settled, budget)
+        first = ask(self._native, self._first_try(route, budget))
+        if settled(first):
+            return first
+        self._check_interrupt()
+        return ask(engine, budget)
+
+    def _race(
+        self,
+        engine: Backend,
+        ask: Callable[[Backend, Budget | None], _Answer],
+        settled: Callable[[_Answer], bool],
+        budget: Budget | None,
+    ) -> _Answer:
+        """``ask`` native (this thread's racer) and ``engine`` at once, each with the whole
+        budget, the engine in a helper thread: the first settled answer wins and the other
+        search is interrupted and awaited; when neither settles, the engine's answer.
+
+        Raises:
+            SearchInterrupted: after :meth:`interrupt`.
+        """
+        racer = self._racer()
+        answers: dict[str, Any] = {}
+
+        def run(key: str, backend: Backend, other: Backend) -> None:
+            try:
+                answer = answers[key] = ask(backend, budget)
+            except BaseException as exc:  # handed to the waiting thread
+                answers[key] = exc
+                return
+            if settled(answer):
+                other.interrupt()
+
+        helper = threading.Thread(
+            target=run, args=("engine", engine, racer), name="auto-race", daemon=True
+        )
+        helper.start()
+        try:
+            run("native", racer, engine)
+            helper.join()
+        except BaseException:  # a signal handler raised here: stop the engine too
+            engine.interrupt()
+            helper.join()
+            raise
+        finally:
+            if not self._interrupted:
+                engine.clear_interrupt()
+                racer.clear_interrupt()
+        for key in ("native", "engine"):
+            answer = answers.get(key)
+            if not isinstance(answer, BaseException) and answer is not None and settled(answer):
+                return answer  # type: ignore[no-any-return]
+        self._check_interrupt()
+        for key in ("engine", "native"):
+            answer = answers.get(key)
+            if not isinstance(answer, BaseException) and answer is not None:
+                return answer  # type: ignore[no-any-return]
+        raise answers["engine"]
 
     def _routed(
         self, question: str, rules: RuleSet, puzzle: Puzzle | None = None
@@ -313,14 +421,13 @@ class AutoBackend(Backend):
         if routed is None:
             return self._native.check_unique(puzzle, solution=solution, budget=budget)
         route, engine = routed
-        if route.first_try_nodes is not None:
-            first = self._native.check_unique(
-                puzzle, solution=solution, budget=self._first_try(route, budget)
-            )
-            if first.kind is not VerdictKind.UNKNOWN:
-                return first
-            self._check_interrupt()
-        return engine.check_unique(puzzle, solution=solution, budget=budget)
+        return self._answer(
+            route,
+            engine,
+            lambda backend, b: backend.check_unique(puzzle, solution=solution, budget=b),
+            lambda verdict: verdict.kind is not VerdictKind.UNKNOWN,
+            budget,
+        )
 
     def solve(self, puzzle: Puzzle, *, budget: Budget | None = None) -> SolveResult:
         """See the base class; routed as :meth:`check_unique`."""
@@ -328,12 +435,13 @@ class AutoBackend(Backend):
         if routed is None:
             return self._native.solve(puzzle, budget=budget)
         route, engine = routed
-        if route.first_try_nodes is not None:
-            first = self._native.solve(puzzle, budget=self._first_try(route, budget))
-            if first.status is not SolveStatus.UNKNOWN:
-                return first
-            self._check_interrupt()
-        return engine.solve(puzzle, budget=budget)
+        return self._answer(
+            route,
+            engine,
+            lambda backend, b: backend.solve(puzzle, budget=b),
+            lambda result: result.status is not SolveStatus.UNKNOWN,
+            budget,
+        )
 
     def count(self, puzzle: Puzzle, *, limit: int, budget: Budget | None = None) -> CountResult:
         """See the base class; counts up to 2 are routed as :meth:`check_unique`, longer
@@ -342,12 +450,13 @@ class AutoBackend(Backend):
         if routed is None:
             return self._native.count(puzzle, limit=limit, budget=budget)
         route, engine = routed
-        if route.first_try_nodes is not None:
-            first = self._native.count(puzzle, limit=limit, budget=self._first_try(route, budget))
-            if first.complete or first.count >= limit:
-                return first
-            self._check_interrupt()
-        return engine.count(puzzle, limit=limit, budget=budget)
+        return self._answer(
+            route,
+            engine,
+            lambda backend, b: backend.count(puzzle, limit=limit, budget=b),
+            lambda result: result.complete or result.count >= limit,
+            budget,
+        )
 
     def solutions(
         self, puzzle: Puzzle, *, limit: int | None = None, budget: Budget | None = None

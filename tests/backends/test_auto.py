@@ -172,3 +172,61 @@ def test_pencilmark_routing_reads_the_candidate_count_and_is_deterministic() -> 
     assert below.check_unique_batch(puzzle.rules, givens).backend == "native"
     above.close()
     below.close()
+
+
+def test_auto_race_answers_like_auto_on_every_size() -> None:
+    pytest.importorskip("pysat")
+    sequential = AutoBackend()
+    racing = get_backend("auto:race")
+    assert isinstance(racing, AutoBackend) and racing.race and racing.name == "auto:race"
+    for puzzle in samples():
+        one = sequential.check_unique(puzzle)
+        two = racing.check_unique(puzzle)
+        assert two.kind is one.kind, puzzle
+        assert racing.count(puzzle, limit=2).count == sequential.count(puzzle, limit=2).count
+        solved = racing.solve(puzzle)
+        assert solved.solution is not None and puzzle.check(solved.solution).ok
+    sequential.close()
+    racing.close()
+
+
+def test_a_race_returns_the_first_engine_to_settle_and_stops_the_other() -> None:
+    pytest.importorskip("pysat")
+    racing = AutoBackend(race=True)
+    sparse = holes(Shape(5, 5), 6, 500)  # two solutions in ms: native wins the race
+    assert racing.check_unique(sparse, budget=Budget(seconds=60)).backend == "native"
+    start = time.perf_counter()
+    # native never ends this search within its 120 s: CaDiCaL answers, native is stopped
+    verdict = racing.check_unique(minimal_25(), budget=Budget(seconds=120))
+    assert verdict.kind is VerdictKind.UNIQUE and verdict.backend == ENGINE
+    assert time.perf_counter() - start < 60
+    # neither engine stays interrupted: the next races run
+    assert racing.check_unique(sparse).kind is VerdictKind.MULTIPLE
+    racing.close()
+
+
+def test_interrupting_a_race_stops_both_engines() -> None:
+    pytest.importorskip("pysat")
+    racing = AutoBackend(race=True)
+    box: list[object] = []
+
+    def work() -> None:
+        try:
+            box.append(racing.check_unique(minimal_25(), budget=Budget(seconds=120)))
+        except SearchInterrupted as exc:
+            box.append(exc)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    deadline = time.perf_counter() + 10
+    while len(racing._engines) < 2 and time.perf_counter() < deadline:  # racer and engine
+        time.sleep(0.01)
+    time.sleep(0.2)
+    start = time.perf_counter()
+    racing.interrupt()
+    thread.join(10)
+    assert not thread.is_alive() and time.perf_counter() - start < 2.0
+    assert isinstance(box[0], SearchInterrupted), box
+    racing.clear_interrupt()
+    assert racing.check_unique(nine()[0]).kind is VerdictKind.UNIQUE
+    racing.close()

@@ -72,6 +72,7 @@ from .kinds import (
     Sandwich,
     Sum,
     SumGroup,
+    Table,
     Violation,
 )
 from .kinds import ConstraintRule as ConstraintRule
@@ -102,6 +103,7 @@ __all__ = [
     "Sandwich",
     "Sum",
     "SumGroup",
+    "Table",
     "Violation",
     "anti_taxicab_rules",
     "arrow_rule",

@@ -3,8 +3,10 @@ against a grid (:meth:`validate`) and report what filled cells break (:meth:`vio
 
 Backends encode these kinds, never rule names: :class:`AllDifferent` units,
 :class:`Different` pairs, :class:`Relation` tables over pairs of cells, :class:`Domain`
-sets of digits per cell, :class:`Sum` groups with a weighted total, and :class:`Sandwich`
-lines.
+sets of digits per cell, :class:`Sum` groups with a weighted total, :class:`Sandwich`
+lines, and :class:`Table` lists of allowed digit tuples over small groups of cells (the
+kind of every rule the others cannot state: between and lockout lines, quadruples, X-sums,
+skyscrapers...).
 """
 
 from __future__ import annotations
@@ -401,8 +403,116 @@ class Sandwich:
         return out
 
 
+#: The most digit tuples one :class:`Table` may list (its encodings grow with the list).
+MAX_TABLE_ROWS = 200_000
+#: The most cells in one scope of a :class:`Table`.
+MAX_TABLE_ARITY = 25
+
+
+@dataclass(frozen=True)
+class Table:
+    """For every scope (a tuple of cells) in ``scopes``, the digits its cells hold, in
+    order, form one of the tuples in ``allowed``.
+
+    One list of tuples per rule, shared by all of its scopes (a between line is one rule
+    whose scopes are (end, end, middle cell) triples); every scope has the arity of the
+    tuples. A constructor that builds the list says what the rule means; backends see only
+    the list (positive table constraint). Lists are accepted and stored as tuples.
+
+    >>> t = Table("quadruple", ((0, 1, 4, 5),), frozenset({(1, 2, 3, 4), (2, 1, 3, 4)}))
+    >>> t.arity, len(t.allowed)
+    (4, 2)
+
+    Raises:
+        RuleError: for a scope with repeated cells or of another arity than the tuples, a
+            tuple that is not digits >= 1, more than :data:`MAX_TABLE_ROWS` tuples or a
+            scope of more than :data:`MAX_TABLE_ARITY` cells.
+    """
+
+    name: str
+    scopes: tuple[tuple[int, ...], ...]
+    allowed: frozenset[tuple[int, ...]]
+    kind: ClassVar[str] = "table"
+
+    def __post_init__(self) -> None:
+        scopes = tuple(_as_cells(scope, f"rule {self.name!r}") for scope in self.scopes)
+        if len(self.allowed) > MAX_TABLE_ROWS:
+            raise RuleError(
+                f"rule {self.name!r} lists {len(self.allowed):,} tuples, more than "
+                f"{MAX_TABLE_ROWS:,}"
+            )
+        allowed = set()
+        arity = None
+        for entry in self.allowed:
+            digits = tuple(entry)
+            if not digits or not all(
+                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in digits
+            ):
+                raise RuleError(f"rule {self.name!r}: allowed entry {entry!r} is not digits")
+            if arity is not None and len(digits) != arity:
+                raise RuleError(f"rule {self.name!r}: allowed tuples of different lengths")
+            arity = len(digits)
+            allowed.add(digits)
+        for scope in scopes:
+            if not scope or len(set(scope)) != len(scope):
+                raise RuleError(f"rule {self.name!r}: scope {scope!r} repeats a cell or is empty")
+            if len(scope) > MAX_TABLE_ARITY:
+                raise RuleError(
+                    f"rule {self.name!r}: a scope of {len(scope)} cells, more than "
+                    f"{MAX_TABLE_ARITY}"
+                )
+            if arity is not None and len(scope) != arity:
+                raise RuleError(
+                    f"rule {self.name!r}: scope of {len(scope)} cells for tuples of {arity}"
+                )
+        if arity is None and len({len(scope) for scope in scopes}) > 1:
+            raise RuleError(f"rule {self.name!r}: scopes of different lengths")
+        object.__setattr__(self, "scopes", scopes)
+        object.__setattr__(self, "allowed", frozenset(allowed))
+
+    @property
+    def arity(self) -> int:
+        """The number of cells of each scope (0 for a rule without scopes)."""
+        return len(self.scopes[0]) if self.scopes else 0
+
+    def validate(self, shape: Shape) -> None:
+        """Check the rule against a grid: cells inside, digits 1..n, some tuple allowed.
+
+        Raises:
+            RuleError: naming the rule.
+        """
+        _check_in_grid(shape, self.name, (c for scope in self.scopes for c in scope))
+        n = shape.size
+        bad = sorted(e for e in self.allowed if max(e) > n)
+        if bad:
+            raise RuleError(f"rule {self.name!r} allows {bad[0]!r}, beyond the digits 1..{n}")
+        if self.scopes and not self.allowed:
+            raise RuleError(f"rule {self.name!r} allows no tuple of digits 1..{n}")
+
+    def violations(self, values: Sequence[int], shape: Shape | None = None) -> list[Violation]:
+        """Each scope whose cells are all filled with a tuple outside the list, or whose
+        filled cells no allowed tuple matches."""
+        out: list[Violation] = []
+        allowed = self.allowed
+        for scope in self.scopes:
+            digits = tuple(values[c] for c in scope)
+            if not any(digits):
+                continue
+            if all(digits):
+                if digits in allowed:
+                    continue
+            elif any(
+                all(d == 0 or d == e for d, e in zip(digits, entry, strict=True))
+                for entry in allowed
+            ):
+                continue
+            shown = ", ".join(str(d) if d else "." for d in digits)
+            out.append((scope, f"{self.name}: {_names(shape, scope)} hold {shown}"))
+        return out
+
+
 #: The kinds with a checker of their own (everything but the all-different families).
-ConstraintRule = Relation | Domain | Sum | Sandwich
+ConstraintRule = Relation | Domain | Sum | Sandwich | Table
 
 
-Rule = AllDifferent | Different | Relation | Domain | Sum | Sandwich
+Rule = AllDifferent | Different | Relation | Domain | Sum | Sandwich | Table

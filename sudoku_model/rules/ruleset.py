@@ -20,6 +20,7 @@ from .kinds import (
     RuleError,
     Sandwich,
     Sum,
+    Table,
     Violation,
 )
 from .variants import (
@@ -60,7 +61,7 @@ class RuleSet:
                     )
             elif isinstance(rule, Different):
                 cells = (c for p in rule.pairs for c in p)
-            elif isinstance(rule, (Relation, Domain, Sum, Sandwich)):
+            elif isinstance(rule, (Relation, Domain, Sum, Sandwich, Table)):
                 rule.validate(shape)
                 continue
             else:
@@ -175,9 +176,12 @@ class RuleSet:
     # -- derived tables ----------------------------------------------------------------
     @cached_property
     def constraint_rules(self) -> tuple[ConstraintRule, ...]:
-        """The rules with a checker of their own (relations, domains, sums, sandwiches),
-        in rule order; the all-different families are :attr:`units` and :attr:`pairs`."""
-        return tuple(r for r in self.rules if isinstance(r, (Relation, Domain, Sum, Sandwich)))
+        """The rules with a checker of their own (relations, domains, sums, sandwiches,
+        tables), in rule order; the all-different families are :attr:`units` and
+        :attr:`pairs`."""
+        return tuple(
+            r for r in self.rules if isinstance(r, (Relation, Domain, Sum, Sandwich, Table))
+        )
 
     @cached_property
     def base(self) -> RuleSet:

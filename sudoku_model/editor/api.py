@@ -820,9 +820,14 @@ class EditorService:
         index = payload.get("index", 0)
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
             raise bad('"index" must be a non-negative whole number', "index")
-        # A file name only picks the format by its extension: nothing is opened.
+        # A file name only picks the format by its extension: nothing is opened. One
+        # line is read as the command line reads a literal puzzle (a puzzle line, a
+        # pencilmark line, an f-puzzles, SudokuPad or ISS string), never as a block.
         if fmt == "auto" and "\n" not in text.strip() and not text.lstrip().startswith(("{", "[")):
-            fmt = "line"
+            from ..formats.sniff import literal_format
+            from ..gridtext import DEFAULT_ALPHABET
+
+            fmt = literal_format(text, DEFAULT_ALPHABET, None)
         chosen = None
         count = 0
         try:

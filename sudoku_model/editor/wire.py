@@ -7,7 +7,13 @@ A puzzle on the wire is the variant JSON file format's rule fields (``box`` or `
 whole numbers, one per cell, row-major, 0 for empty:
 
 * ``givens``: the clues (the puzzle itself);
-* ``values``: what the grid shows now, givens included (optional: the givens).
+* ``values``: what the grid shows now, givens included (optional: the givens);
+
+and, for a pencilmark puzzle (clues given as candidates), ``candidates``: one list of
+digits per cell, the cell's candidate clues, ``[]`` where the cell is not restricted
+(optional; a list of all n digits is no restriction either). They become the puzzle's
+candidates rule (:meth:`sudoku_model.Puzzle.from_candidates`), so every question asked of
+the puzzle respects them.
 
 >>> obj = {"box": [2, 2], "givens": [0, 2] + [0] * 14}
 >>> edit = decode_puzzle(obj)
@@ -15,6 +21,9 @@ whole numbers, one per cell, row-major, 0 for empty:
 (1, Shape(2, 2))
 >>> encode_puzzle(edit.puzzle)["givens"][:3]
 [0, 2, 0]
+>>> pm = decode_puzzle({"box": [2, 2], "givens": [0] * 16, "candidates": [[1, 2]] + [[]] * 15})
+>>> pm.puzzle.is_pencilmark, encode_puzzle(pm.puzzle)["candidates"][:2]
+(True, [[1, 2], []])
 
 The rule fields are read by :func:`sudoku_model.formats.puzzle_from_json`, so a rule kind
 that the file format learns is accepted here without a change but one: its field name goes
@@ -33,8 +42,8 @@ from typing import Any
 from ..errors import ParseError, ShapeError, SudokuError
 from ..geometry import Shape, shape_for_size
 from ..grid import DEFAULT_ALPHABET, Grid
-from ..puzzle import Puzzle
-from ..rules import AllDifferent, ConstraintRule, Different, Rule, RuleSet
+from ..puzzle import Puzzle, rules_without_candidates
+from ..rules import CANDIDATES_RULE, AllDifferent, ConstraintRule, Different, Domain, Rule, RuleSet
 
 __all__ = [
     "ApiError",
@@ -50,7 +59,7 @@ __all__ = [
 #: The rule fields of a puzzle object (those of the variant JSON file format).
 RULE_FIELDS = ("box", "size", "variants", "regions", "constraints")
 #: The value fields the editor adds.
-VALUE_FIELDS = ("givens", "values")
+VALUE_FIELDS = ("givens", "values", "candidates")
 
 
 class ApiError(SudokuError):
@@ -186,7 +195,43 @@ def decode_puzzle(obj: Any) -> EditedPuzzle:
             '"values" changes the givens at ' + ", ".join(shape.cell_name(c) for c in changed[:5]),
             "values",
         )
+    if obj.get("candidates") is not None:
+        rules = _with_candidates(rules, obj["candidates"])
     return EditedPuzzle(rules, Grid._trusted(shape, givens), Grid._trusted(shape, values))
+
+
+def _with_candidates(rules: RuleSet, raw: Any) -> RuleSet:
+    """``rules`` plus the candidates rule of a ``candidates`` field (see the module notes).
+
+    Raises:
+        ApiError: 400 for a list of the wrong length or an entry that is not a list of
+            distinct digits 1..n.
+    """
+    shape = rules.shape
+    n = shape.size
+    if not isinstance(raw, list) or len(raw) != shape.cell_count:
+        raise bad(
+            f'"candidates" must be a list of {shape.cell_count} lists of digits', "candidates"
+        )
+    restricted: list[tuple[int, frozenset[int]]] = []
+    for cell, digits in enumerate(raw):
+        if not isinstance(digits, list) or not all(
+            not isinstance(d, bool) and isinstance(d, int) and 1 <= d <= n for d in digits
+        ):
+            raise bad(
+                f'"candidates": cell {shape.cell_name(cell)} must list digits 1..{n}, '
+                f"got {digits!r}"[:200],
+                "candidates",
+            )
+        if len(set(digits)) != len(digits):
+            raise bad(
+                f'"candidates": cell {shape.cell_name(cell)} lists a digit twice', "candidates"
+            )
+        if digits and len(digits) < n:
+            restricted.append((cell, frozenset(digits)))
+    if not restricted:
+        return rules
+    return rules_without_candidates(rules).with_rules([Domain(CANDIDATES_RULE, tuple(restricted))])
 
 
 def encode_rules(rules: RuleSet) -> dict[str, Any]:
@@ -209,6 +254,12 @@ def encode_puzzle(puzzle: Puzzle, values: Grid | None = None) -> dict[str, Any]:
     d = encode_rules(puzzle.rules)
     d["givens"] = list(puzzle.givens.values)
     d["values"] = list((values or puzzle.givens).values)
+    if puzzle.is_pencilmark:
+        n = puzzle.size
+        d["candidates"] = [
+            sorted(ds) if not given and len(ds) < n else []
+            for given, ds in zip(puzzle.givens.values, puzzle.candidates, strict=True)
+        ]
     return d
 
 
@@ -344,7 +395,9 @@ def layout(rules: RuleSet) -> dict[str, Any]:
             decorations.append(
                 {"kind": "caption", "text": f"{rule.name}: {what}", "rule": rule.name}
             )
-    decorations.extend(_mark_decorations(rules))
+    # a pencilmark puzzle's candidates are clues, drawn in the cells from the puzzle's
+    # ``candidates`` field, not a rule to picture
+    decorations.extend(_mark_decorations(rules_without_candidates(rules)))
     return {
         "size": shape.size,
         "box": [shape.box_rows, shape.box_cols],

@@ -91,7 +91,8 @@ export function mount(root, transport, options = {}) {
   let layout = null;
   let givens = [];
   let values = [];
-  let pencil = []; // per cell: array of digits
+  let pencil = []; // per cell: array of digits (the solver's notes)
+  let cands = []; // per cell: the puzzle's candidate clues (a pencilmark puzzle), [] for none
   let ruleFields = {}; // the puzzle's rule data, sent back as it came (rules are data)
   let solvedCells = new Set(); // cells the last Solve filled in (drawn lighter)
   let selected = 0;
@@ -121,12 +122,15 @@ export function mount(root, transport, options = {}) {
   // -- state helpers -----------------------------------------------------------------
   const n = () => layout.size;
   const snapshot = () => ({ givens: givens.slice(), values: values.slice(),
-    pencil: pencil.map((p) => p.slice()) });
+    pencil: pencil.map((p) => p.slice()), cands: cands.map((p) => p.slice()) });
   function restore(s) {
     givens = s.givens.slice(); values = s.values.slice(); pencil = s.pencil.map((p) => p.slice());
+    cands = s.cands.map((p) => p.slice());
   }
   function puzzleObject() {
-    return Object.assign({}, ruleFields, { givens: givens.slice(), values: values.slice() });
+    const obj = Object.assign({}, ruleFields, { givens: givens.slice(), values: values.slice() });
+    if (cands.some((p) => p.length)) obj.candidates = cands.map((p) => p.slice());
+    return obj;
   }
   function say(text, isError = false) {
     message.textContent = text || "";
@@ -355,12 +359,15 @@ export function mount(root, transport, options = {}) {
       t.setAttribute("class", "digit " + (givens[c] ? "given" : solvedCells.has(c) ? "solved" : "entered"));
       const g = pencilGroups[c];
       g.replaceChildren();
-      if (!v && pencil[c].length) {
+      // the solver's notes, else the puzzle's candidate clues (drawn as clues)
+      const notes = pencil[c].length ? pencil[c] : cands[c];
+      if (!v && notes.length) {
         const x0 = +cellRects[c].getAttribute("x"), y0 = +cellRects[c].getAttribute("y");
-        for (const d of pencil[c]) {
+        const kind = pencil[c].length ? "pencil" : "pencil cand";
+        for (const d of notes) {
           const i = Math.floor((d - 1) / per), j = (d - 1) % per;
           const p = svg("text", { x: x0 + (j + 0.5) * sub, y: y0 + (i + 0.55) * sub,
-            class: "pencil", "font-size": sub * 0.8 });
+            class: kind, "font-size": sub * 0.8 });
           p.textContent = symbols[d - 1];
           g.append(p);
         }
@@ -394,6 +401,14 @@ export function mount(root, transport, options = {}) {
 
   function enter(c, v) {
     change(() => {
+      if (pencilMode && v && mode === "given") {
+        // setting up a pencilmark puzzle: the digit toggles a candidate clue of the cell
+        if (givens[c]) return false;
+        const clue = new Set(cands[c]);
+        if (clue.has(v)) clue.delete(v); else clue.add(v);
+        cands[c] = clue.size === n() ? [] : [...clue].sort((a, b) => a - b);
+        return true;
+      }
       if (pencilMode && v) {
         if (values[c]) return false;
         const marks = new Set(pencil[c]);
@@ -419,11 +434,12 @@ export function mount(root, transport, options = {}) {
     layout = newLayout;
     ruleFields = {};
     for (const [k, v] of Object.entries(puzzle)) {
-      if (k !== "givens" && k !== "values") ruleFields[k] = v;
+      if (k !== "givens" && k !== "values" && k !== "candidates") ruleFields[k] = v;
     }
     givens = puzzle.givens.slice();
     values = (puzzle.values || puzzle.givens).slice();
     pencil = givens.map(() => []);
+    cands = puzzle.candidates ? puzzle.candidates.map((p) => p.slice()) : givens.map(() => []);
     solvedCells = new Set();
     selected = 0;
     undo.length = 0; redo.length = 0;
@@ -645,13 +661,15 @@ export function mount(root, transport, options = {}) {
     if (["Backspace", "Delete", "."].includes(ev.key) || (ev.key === "0" && size <= 9 && !pencilMode)) {
       const before = pencilMode;
       pencilMode = false;
-      if (values[selected] || pencil[selected].length) {
+      const clue = mode === "given" && cands[selected].length;
+      if (values[selected] || pencil[selected].length || clue) {
         change(() => {
           if (values[selected]) {
             if (givens[selected] && mode !== "given") return false;
             if (mode === "given") givens[selected] = 0;
             values[selected] = 0;
-          } else pencil[selected] = [];
+          } else if (pencil[selected].length) pencil[selected] = [];
+          else cands[selected] = [];
           return true;
         });
       }
@@ -678,6 +696,8 @@ export function mount(root, transport, options = {}) {
   const modeSolve = el("button", { text: "enter solution", "data-action": "mode-solve",
     onclick: () => { mode = "solve"; modeButtons(); board.focus(); } });
   const pencilButton = el("button", { text: "pencil", "data-action": "pencil",
+    title: "digits toggle pencil marks; while entering givens, the cell's candidate clues "
+      + "(a pencilmark puzzle)",
     onclick: () => { pencilMode = !pencilMode; modeButtons(); board.focus(); } });
   function modeButtons() {
     modeGiven.classList.toggle("on", mode === "given");

@@ -127,3 +127,9 @@ def test_the_page_draws_and_edits_candidate_clues(page: Any) -> None:  # noqa: F
     assert digit in sent["candidates"][cell]
     page.keyboard.press("Control+z")  # undo puts the clue back as it was
     page.wait_for_function("() => document.querySelector('#verdict').textContent === 'unique'")
+
+
+def test_sudoku_edit_opens_a_pencilmark_puzzle_with_its_candidates() -> None:
+    puzzle = minimal_pencilmark()
+    opened = EditorService(puzzle).config()["puzzle"]
+    assert decode_puzzle(opened).puzzle.candidates == puzzle.candidates

@@ -14,7 +14,6 @@ traceback; input errors win over "no"), 130 after SIGINT, 143 after SIGTERM.
 from __future__ import annotations
 
 import argparse
-import difflib
 import gc
 import importlib
 import os
@@ -113,6 +112,8 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
     for extra in extras:
         if extra.startswith("-"):
             word = extra.split("=", 1)[0].lstrip("-")
+            import difflib  # only for a mistyped command
+
             close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
             if close:
                 hints.append(f"{extra}: did you mean {known[close[0]]}?")

@@ -58,8 +58,12 @@ def _classify(s: str, alphabet: Alphabet, shape: Shape | None) -> str:
 def _looks_like_iss(text: str) -> bool:
     """:func:`sudoku_model.formats.iss.looks_like_iss`, the ISS reader imported only for a
     line that starts with its ``.``."""
-    if not text.lstrip().startswith("."):
+    rest = text.lstrip()
+    if not rest.startswith("."):
         return False
+    after = rest[1:].lstrip()[:1]
+    if not (after == "~" or after.isalpha()):
+        return False  # a puzzle line ("..1.3..."): not worth importing the reader
     from .iss import looks_like_iss
 
     return looks_like_iss(text)

@@ -33,6 +33,8 @@ answered in one call), :mod:`.summary`, :mod:`.output` (writers) and :mod:`.resu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .answering import redundant_clues, redundant_eliminations, verify_chunk, verify_puzzle
 from .batching import executor_kind, make_executor, releases_gil, verify_records
 from .bulk import reads_raw_blocks, reads_raw_lines
@@ -55,9 +57,25 @@ from .results import (
     VerifyConfig,
     VerifyResult,
 )
-from .resume import ResumeCheck, ResumeMismatch, ResumeState, record_identity, resume_state
 from .summary import VERDICT_ORDER, VerifySummary
 from .text import verify_text
+
+if TYPE_CHECKING:  # imported on first use: a run without --resume never needs them
+    from .resume import ResumeCheck, ResumeMismatch, ResumeState, record_identity, resume_state
+
+_RESUME_NAMES = frozenset(
+    {"ResumeCheck", "ResumeMismatch", "ResumeState", "record_identity", "resume_state"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :mod:`.resume`, imported when first asked for (start-up time)."""
+    if name in _RESUME_NAMES:
+        from . import resume
+
+        return getattr(resume, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "VerifyConfig",

@@ -73,7 +73,7 @@ def __getattr__(name: str) -> Any:
     if name in _RESUME_NAMES:
         from . import resume
 
-        return getattr(resume, name)
+        return vars(resume)[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -9,8 +9,9 @@ structure (consecutive pairs along a whisper, the pairs of every two cells of a 
 line, the nested pairs of a palindrome, the runs of a region sum line...). The table of a
 relation says which kind it is; the rule's name settles only what the structure leaves
 open (a two-cell renban is a white kropki dot by its table; a zipper's groups look like
-arrows). A palindrome of odd length does not name its middle cell: its line is drawn
-straight across the middle.
+arrows). A palindrome of odd length does not name its middle cell (its digit is free):
+the line goes through the cell halfway between the inner cells, or, when two cells touch
+both, the first of them.
 
 >>> from sudoku_model.geometry import Shape
 >>> from sudoku_model.rules import whisper_rule
@@ -113,7 +114,28 @@ def _nested(n: int, pairs: Sequence[tuple[int, int]]) -> list[list[int]]:
             lines[-1][1].append(b)
         else:
             lines.append(([a], [b]))
-    return [front + back[::-1] for front, back in lines]
+    paired = {c for pair in pairs for c in pair}
+    return [front + _middle(n, front, back, paired) + back[::-1] for front, back in lines]
+
+
+def _middle(n: int, front: list[int], back: list[int], paired: set[int]) -> list[int]:
+    """The middle cell of a palindrome of odd length (its pairs leave it out): the cell
+    touching both inner cells, the one halfway between them when there is one, else the
+    first in reading order on no other palindrome (the middle digit is free, so either is
+    as good a picture); none when the inner cells touch."""
+    a, b = front[-1], back[-1]
+    if _touch(n, a, b):
+        return []
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    if (ra + rb) % 2 == 0 and (ca + cb) % 2 == 0:
+        return [(ra + rb) // 2 * n + (ca + cb) // 2]
+    common = [
+        r * n + c
+        for r in range(max(ra, rb) - 1, min(ra, rb) + 2)
+        for c in range(max(ca, cb) - 1, min(ca, cb) + 2)
+        if 0 <= r < n and 0 <= c < n and r * n + c not in paired
+    ]
+    return common[:1]
 
 
 def _entropic_paths(pairs: Sequence[tuple[int, int]]) -> list[list[int]]:

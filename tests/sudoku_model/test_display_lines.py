@@ -102,8 +102,13 @@ def test_palindromes_of_even_and_odd_length() -> None:
     even = [cell(1, 1), cell(2, 2), cell(3, 2), cell(4, 1)]
     odd = [cell(6, 5), cell(6, 6), cell(6, 7), cell(7, 8), cell(8, 8)]
     svg = svg_of([palindrome_rule(S9, [even, odd])])
-    # the middle of an odd line is in no pair: the line goes straight across it
-    assert_drawn(svg, "palindrome", [even, odd[:2] + odd[3:]])
+    # the middle of an odd line is in no pair: found as the cell between the inner cells
+    assert_drawn(svg, "palindrome", [even, odd])
+    # a knight's move apart, two cells touch both inner cells: the first is taken
+    bent = [cell(9, 1), cell(9, 2), cell(9, 3), cell(8, 4), cell(9, 5)]
+    svg = svg_of([palindrome_rule(S9, [bent])])
+    drawn = [cell(9, 1), cell(9, 2), cell(8, 3), cell(8, 4), cell(9, 5)]
+    assert_drawn(svg, "palindrome", [drawn])
     assert "palindromes (grey lines)" in captions(svg)
 
 
@@ -211,8 +216,6 @@ def test_iss_palindromes_and_region_sum_lines() -> None:
     svg = draw(puzzle_from_iss(text), cell_size=CELL, margin=0.0)
     paths = drawn_paths(svg, "palindrome")
     for line in iss_lines(text, "Palindrome"):
-        if len(line) % 2:
-            line = line[: len(line) // 2] + line[len(line) // 2 + 1 :]
         assert any(same_path(p, line) for p in paths), line
     text = ISS["Raw Spaghetti"]
     svg = draw(puzzle_from_iss(text), cell_size=CELL, margin=0.0)

@@ -9,9 +9,9 @@ structure (consecutive pairs along a whisper, the pairs of every two cells of a 
 line, the nested pairs of a palindrome, the runs of a region sum line...). The table of a
 relation says which kind it is; the rule's name settles only what the structure leaves
 open (a two-cell renban is a white kropki dot by its table; a zipper's groups look like
-arrows). A palindrome of odd length does not name its middle cell (its digit is free):
-the line goes through the cell halfway between the inner cells, or, when two cells touch
-both, the first of them.
+arrows; residue tables are modular lines only when the name says so). A palindrome of odd
+length does not name its middle cell (its digit is free): the line goes through the cell
+halfway between the inner cells, or, when two cells touch both, the first of them.
 
 >>> from sudoku_model.geometry import Shape
 >>> from sudoku_model.rules import whisper_rule
@@ -244,7 +244,9 @@ def relation_lines(
             f"{third + 1}-{2 * third}, {2 * third + 1}-{n}"
         )
         return [Line(tuple(p), "entropic", label) for p in _entropic_paths(pairs)]
-    if modular is not None:
+    if modular is not None and "modular" in name:
+        # residue tables over pairs are modular lines only by name (a two-cell "different
+        # parity" pair is no line)
         m = _modulus(n, rule.allowed, same=False)
         if m is not None:
             heads = _cliques(pairs, None)  # a line shorter than m is all head
@@ -253,7 +255,7 @@ def relation_lines(
             modular.heads.setdefault(m, []).extend(heads)
             return []
         m = _modulus(n, rule.allowed, same=True)
-        if m is not None and "modular" in name:
+        if m is not None:
             links = modular.links.setdefault(m, {})
             links.update(pairs)
             return []

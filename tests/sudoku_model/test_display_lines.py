@@ -167,6 +167,16 @@ def test_the_look_comes_from_the_table_not_the_name() -> None:
     )
 
 
+def test_a_residue_table_is_a_modular_line_only_by_name() -> None:
+    parity = frozenset((a, b) for a in range(1, 10) for b in range(1, 10) if a % 2 != b % 2)
+    pair = Relation("Pair 1", ((0, 1),), parity)
+    marks = rule_marks(RuleSet.classic(S9).with_rules([pair]))
+    assert marks.lines == () and "not drawn" in marks.captions[0]
+    (different,) = modular_rules(S9, [[0, 1]], 2)
+    marks = rule_marks(RuleSet.classic(S9).with_rules([different]))
+    assert [(line.cells, line.look) for line in marks.lines] == [((0, 1), "modular")]
+
+
 def test_lines_on_a_6x6_grid() -> None:
     line = [cell(1, 1, 6), cell(2, 2, 6), cell(3, 3, 6)]
     svg = svg_of(list(renban_rules(S6, [line])) + [whisper_rule(S6, [[0, 1]], 3)], S6)

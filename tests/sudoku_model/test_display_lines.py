@@ -255,3 +255,21 @@ def test_show_names_the_lines_under_the_grid(tmp_path, capsys) -> None:
     assert main(["show", str(path), "--format", "iss"]) == 0
     out = capsys.readouterr().out
     assert "# German whispers: neighbours on a line differ by at least 5: r8c1-r7c1-r7c2" in out
+
+
+def test_png_pages_paint_the_lines(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    from sudoku_model.display import book_pages, write_pages
+
+    rules = [
+        whisper_rule(S9, [WHISPER]),
+        double_arrow_rule(S9, [[cell(5, 5), cell(5, 6), cell(5, 7)]]),
+    ]
+    puzzle = Puzzle(Grid.empty(S9), RuleSet.classic(S9).with_rules(rules))
+    pages = book_pages([(puzzle, None, "lines")], page="board")
+    plain = book_pages([(Puzzle(Grid.empty(S9), RuleSet.classic(S9)), None, "lines")], page="board")
+    png = write_pages(pages, tmp_path / "lines.png")
+    bare = write_pages(plain, tmp_path / "bare.png")
+    data = (tmp_path / "lines.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and png and bare
+    assert data != (tmp_path / "bare.png").read_bytes()

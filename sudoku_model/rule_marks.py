@@ -20,7 +20,10 @@ What is recognised:
   diagonal that starts or ends at the border (little killer, total outside the grid);
   other unit-weight groups (sum line, total at the start);
 * :class:`Sandwich` lines that are rows (clue left) or columns (clue on top);
-* the ``cages without totals`` all-different units of f-puzzles files (cages, no total).
+* the ``cages without totals`` all-different units of f-puzzles files (cages, no total);
+* the variant lines (whispers, renban, palindromes, entropic and modular lines, region sum
+  lines, zippers, double arrows, lines of equal sums) as :class:`Line` paths, recovered
+  by :mod:`sudoku_model.rule_lines`.
 
 Anything else is named in :attr:`RuleMarks.captions` so a picture never hides a rule.
 
@@ -39,6 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .geometry import Shape
+from .rule_lines import LINE_LOOKS, Line, ModularLines, relation_lines, sum_rule_lines
 from .rules import AllDifferent, Domain, Relation, RuleSet, Sandwich, Sum, SumGroup
 
 __all__ = [
@@ -46,6 +50,8 @@ __all__ = [
     "Cage",
     "CellMark",
     "EdgeMark",
+    "LINE_LOOKS",
+    "Line",
     "OutsideClue",
     "RuleMarks",
     "SumLine",
@@ -135,7 +141,12 @@ class RuleMarks:
     cells: tuple[CellMark, ...] = ()
     sum_lines: tuple[SumLine, ...] = ()
     outside: tuple[OutsideClue, ...] = ()
+    lines: tuple[Line, ...] = ()
     captions: tuple[str, ...] = ()
+
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        """The (look, label) of each kind of line drawn, in order of first appearance."""
+        return tuple(dict.fromkeys((line.look, line.label) for line in self.lines))
 
     def bands(self, n: int) -> tuple[bool, bool, bool, bool]:
         """Whether clues stand outside an n x n grid on the (left, top, right, bottom)."""
@@ -200,12 +211,20 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
         elif isinstance(rule, Domain):
             acc.domain(rule)
         elif isinstance(rule, Sum):
+            lines = sum_rule_lines(shape.size, rule)
+            if lines is not None:
+                acc.lines.extend(lines)
+                continue
             for group in rule.groups:
                 acc.sum_group(rule.name, group)
         elif isinstance(rule, Sandwich):
             acc.sandwich(rule)
         elif isinstance(rule, AllDifferent) and rule.name == "cages without totals":
             acc.cages.extend(Cage(tuple(sorted(u)), None) for u in rule.units)
+    modular, joined = acc.modular.lines()
+    acc.lines.extend(modular)
+    if not joined:
+        acc.captions.append("modular lines: cells that continue no line (not drawn)")
     return RuleMarks(
         cages=tuple(acc.cages),
         thermometers=tuple(acc.thermometers),
@@ -214,6 +233,7 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
         cells=tuple(acc.cells),
         sum_lines=tuple(acc.sum_lines),
         outside=tuple(acc.outside),
+        lines=tuple(acc.lines),
         captions=tuple(dict.fromkeys(acc.captions)),
     )
 
@@ -231,12 +251,18 @@ class _Marks:
         self.cells: list[CellMark] = []
         self.sum_lines: list[SumLine] = []
         self.outside: list[OutsideClue] = []
+        self.lines: list[Line] = []
+        self.modular = ModularLines()
         self.captions: list[str] = []
 
     def relation(self, rule: Relation) -> None:
         n = self.n
         if rule.name in _NEGATIVE_CAPTIONS:
             self.captions.append(_NEGATIVE_CAPTIONS[rule.name])
+            return
+        lines = relation_lines(n, rule, self.modular)
+        if lines is not None:
+            self.lines.extend(lines)
             return
         look = _edge_tables(n).get(rule.allowed)
         all_orthogonal = all(_orthogonal(n, a, b) for a, b in rule.pairs)

@@ -11,6 +11,8 @@ Examples::
     sudoku generate --level hard --count 5              # graded by the logical solver
     sudoku generate --level expert,extreme --jobs 2     # either level
     sudoku generate --variant killer --to json          # a killer: cages, no givens
+    sudoku generate --variant renban --seed 1           # renban lines (also whisper,
+                                                        # palindrome, kropki-negative)
     sudoku generate --pencilmark --count 5 --seed 1     # minimal pencilmark puzzles
 
 Each puzzle is reported with its clue count and whether it is minimal (a comment in the
@@ -63,7 +65,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Generate puzzles that are unique by construction: a random full grid, "
         "then its clues removed in random order while the puzzle stays unique. "
         "Without --clues or --pattern every puzzle is minimal (each clue is "
-        "necessary). The same --seed gives the same puzzles whatever --jobs.",
+        "necessary). --variant killer draws cages on each full grid; --variant renban, "
+        "whisper or palindrome draws lines (3 to 8 touching cells) until the puzzle is "
+        "unique, and kropki-negative gives every kropki dot with the negative constraint; "
+        "their givens are then removed while the puzzle stays unique. "
+        "The same --seed gives the same puzzles whatever --jobs.",
         epilog="Top-down removal is biased toward few clues (minimal 9x9 puzzles average "
         "about 24.4 clues this way, against about 26.6 in the real distribution), "
         "and full grids are random but not uniform over all grids. A minimal 9x9 puzzle "
@@ -227,6 +233,7 @@ def _spec_from(args: argparse.Namespace) -> Any:
     from .common import input_options
 
     killer = _killer_options(args)  # takes "killer" out of --variant
+    drawn = _drawn_options(args)  # takes renban, whisper, palindrome, kropki-negative out
     opts = input_options(args)
     shape: Shape | None = opts["shape"]
     variants = list(opts["variants"])
@@ -283,6 +290,7 @@ def _spec_from(args: argparse.Namespace) -> Any:
             level=tuple(args.level) if graded else None,
             level_tries=args.max_tries if graded else None,
             killer=killer,
+            drawn=drawn,
             max_seconds=getattr(args, "budget_seconds", None),
         )
     except ImpossibleRequestError:
@@ -325,6 +333,42 @@ def _killer_options(args: argparse.Namespace) -> Any:
     return KillerOptions() if args.max_cage is None else KillerOptions(max_cage=args.max_cage)
 
 
+#: ``--variant`` names of the marks drawn on a full grid, by the kind they make.
+DRAWN_NAMES = {
+    "renban": "renban",
+    "whisper": "whisper",
+    "whispers": "whisper",
+    "german-whispers": "whisper",
+    "palindrome": "palindrome",
+    "palindromes": "palindrome",
+    "kropki-negative": "kropki-negative",
+    "negative-kropki": "kropki-negative",
+}
+
+
+def _drawn_options(args: argparse.Namespace) -> Any:
+    """``--variant renban`` (``whisper``, ``palindrome``, ``kropki-negative``), alone or in
+    a comma list with other variants as the base rules: the drawn options, and
+    ``args.variant`` without it; None otherwise."""
+    from ..generate import DrawnOptions
+
+    variants: list[str] = []
+    kinds: list[str] = []
+    for value in getattr(args, "variant", None) or []:
+        for name in value.split(","):
+            kind = DRAWN_NAMES.get(name.strip().lower())
+            if kind is not None:
+                kinds.append(kind)
+            elif name:
+                variants.append(name)
+    if not kinds:
+        return None
+    if len(set(kinds)) > 1:
+        raise CliError(f"--variant: one of {', '.join(sorted(set(kinds)))} at a time")
+    args.variant = variants
+    return DrawnOptions(kinds[0])
+
+
 def _output_format(args: argparse.Namespace, spec: Any) -> None:
     """``--to`` defaults to line, or to jsonl when the puzzles have rules the text formats
     cannot name (:func:`_rules_beyond_lines`); the text formats are refused for those, so
@@ -346,6 +390,8 @@ def _rules_beyond_lines(spec: Any) -> str | None:
     rules = spec.rules
     if spec.killer is not None:
         return "killer cages"
+    if spec.drawn is not None:
+        return "the dots" if spec.drawn.kind == "kropki-negative" else "the lines"
     if rules.constraint_rules:
         return "the rules' cages and marks"
     if not rules.is_classic:
@@ -543,13 +589,15 @@ def _summary(
     for clues, k in hist.items():
         bar = "#" * max(1, round(40 * k / top))
         print(f"{clues:5d}  {k:7d}  {bar}", file=stream)
-    cages = [m.cages for m in made if m.cages is not None]
-    if cages:  # killer puzzles: the cages carry them, the givens are what the cages left
-        print(
-            f"cages min {min(cages)} mean {sum(cages) / len(cages):.2f} max {max(cages)}",
-            file=stream,
-        )
-        return
+    for what, counts in (
+        ("cages", [m.cages for m in made if m.cages is not None]),
+        ("lines", [m.lines for m in made if m.lines is not None]),
+        ("dots", [m.dots for m in made if m.dots is not None]),
+    ):
+        if counts:  # the marks carry these puzzles; the givens are what the marks left
+            mean = sum(counts) / len(counts)
+            print(f"{what} min {min(counts)} mean {mean:.2f} max {max(counts)}", file=stream)
+            return
     note = bias_note(spec)
     if note is not None:
         print(f"note: {note}", file=stream)

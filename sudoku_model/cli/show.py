@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..formats.pencilmark import format_pmgrid
+    from ..rule_lines import describe_lines
+    from ..rule_marks import rule_marks
 
     outcome = Outcome()
     first = True
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
             print(format_pmgrid(puzzle, separators=not args.plain, alphabet=alphabet))
         else:
             print(puzzle.givens.to_block(separators=not args.plain, alphabet=alphabet))
+        for text in describe_lines(rule_marks(puzzle.rules).lines, puzzle.shape):
+            print(f"# {text}")
         for conflict in puzzle.conflicts():
             print(f"# clash: {conflict.describe(puzzle.shape)}")
     return outcome.code

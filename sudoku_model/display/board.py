@@ -12,7 +12,15 @@ from ..geometry import Shape
 from ..grid import DEFAULT_ALPHABET, Alphabet
 from ..pencil_marks import candidates, mark_boxes
 from ..rules import AllDifferent, RuleSet
-from .decorations import _BAND, _CAGE_INSET, _cell_marks, _label_size, _marks_of, _rule_marks
+from .decorations import (
+    _BAND,
+    _CAGE_INSET,
+    _cell_marks,
+    _label_size,
+    _marks_of,
+    _rule_marks,
+    line_legend,
+)
 from .drawing import PALETTE, Drawing, Palette, _Line, _Rect, _Text
 
 
@@ -91,7 +99,7 @@ def board(
     columns = max(24, int((side + left + right - pad) / (caption_size * 0.52)))
     captions = [
         line
-        for c in (_variant_caption(rules), *marks.captions, caption)
+        for c in (_variant_caption(rules), *line_legend(marks), *marks.captions, caption)
         if c
         for line in textwrap.wrap(c, columns)
     ]

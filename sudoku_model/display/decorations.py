@@ -1,16 +1,17 @@
 """The rules beyond all-different, drawn on a board as
 :func:`sudoku_model.rule_marks.rule_marks` reads them: even and odd cells, thermometers,
 sum lines, arrows, killer cages and their totals, the marks between two cells (kropki
-dots, XV, greater-than signs) and the clues outside the grid (sandwich, little killer)."""
+dots, XV, greater-than signs), the clues outside the grid (sandwich, little killer) and the
+variant lines (whispers, renban, palindromes...) with the legend that names their colours."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..rule_marks import OutsideClue, RuleMarks, rule_marks
+from ..rule_marks import Line, OutsideClue, RuleMarks, rule_marks
 from ..rules import RuleSet
 from .drawing import Drawing, Palette, _Circle, _Path, _Rect, _Text
 
@@ -18,6 +19,57 @@ from .drawing import Drawing, Palette, _Circle, _Path, _Rect, _Text
 _BAND = 0.8
 #: How far a cage outline stands inside its cells' borders, in cells.
 _CAGE_INSET = 0.1
+
+
+#: How each look of :class:`~sudoku_model.rule_marks.Line` is drawn: the palette colour,
+#: the width in cells, and the colour's name in the legend.
+_LINE_STYLES: dict[str, tuple[Callable[[Palette], str], float, str]] = {
+    "whisper": (lambda p: p.whisper, 0.22, "green lines"),
+    "dutch-whisper": (lambda p: p.dutch_whisper, 0.22, "orange lines"),
+    "renban": (lambda p: p.renban, 0.28, "purple lines"),
+    "palindrome": (lambda p: p.palindrome, 0.22, "grey lines"),
+    "entropic": (lambda p: p.entropic, 0.22, "teal lines"),
+    "modular": (lambda p: p.modular, 0.22, "gold lines"),
+    "region-sum": (lambda p: p.region_sum, 0.12, "blue lines"),
+    "zipper": (lambda p: p.zipper, 0.22, "lavender lines"),
+    "double-arrow": (lambda p: p.double_arrow, 0.06, "grey lines circled at both ends"),
+    "equal-sum": (lambda p: p.equal_sum, 0.12, "red lines"),
+}
+
+
+def line_legend(marks: RuleMarks) -> list[str]:
+    """One caption per kind of variant line drawn: its name, colour and rule (``German
+    whispers (green lines): neighbours on a line differ by at least 5``)."""
+    out = []
+    for look, label in marks.legend():
+        name, _, rule = label.partition(": ")
+        out.append(f"{name} ({_LINE_STYLES[look][2]}): {rule}")
+    return out
+
+
+def _variant_line(d: Drawing, line: Line, cell: float, centre: Any, palette: Palette) -> None:
+    """One variant line through its cells' centres (a double arrow with a circle at each
+    end, the line stopping at the circles)."""
+    colour_of, width, _ = _LINE_STYLES[line.look]
+    colour = colour_of(palette)
+    css = f"line-{line.look}"
+    points = tuple(centre(c) for c in line.cells)
+    if len(points) == 1:
+        points = (points[0], points[0])
+    d.items.append(_Path((points,), False, "none", colour, cell * width, css, round=True))
+    if line.look == "double-arrow":
+        for x, y in (points[0], points[-1]):
+            d.items.append(
+                _Circle(
+                    x,
+                    y,
+                    cell * 0.38,
+                    palette.background,
+                    colour,
+                    max(0.8, cell * 0.05),
+                    f"{css}-end",
+                )
+            )
 
 
 @lru_cache(maxsize=256)
@@ -145,6 +197,8 @@ def _rule_marks(
         r, k = divmod(c, n)
         return x_of(k + 0.5), y_of(r + 0.5)
 
+    for variant_line in marks.lines:
+        _variant_line(d, variant_line, cell, centre, palette)
     for t in marks.thermometers:
         points = tuple(centre(c) for c in t.cells)
         d.items.append(

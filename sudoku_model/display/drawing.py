@@ -34,6 +34,17 @@ class Palette:
     mark: str = "#000000"  # dots, XV letters, greater-than signs
     clue: str = "#000000"  # numbers outside the grid, sum line totals
     sum_line: str = "#9fc5e8"
+    # the variant lines, in the colours the setters' tools use
+    whisper: str = "#5fcf5f"  # green
+    dutch_whisper: str = "#ff9933"  # orange
+    renban: str = "#d77fe8"  # purple
+    palindrome: str = "#b3b3b3"  # grey
+    entropic: str = "#45b8b8"  # teal
+    modular: str = "#e0bb3a"  # gold
+    region_sum: str = "#3d9df0"  # blue
+    zipper: str = "#c7b3f2"  # lavender
+    double_arrow: str = "#8c8c8c"  # grey, thin, a circle at each end
+    equal_sum: str = "#ef8a8a"  # light red
 
 
 PALETTE = Palette()

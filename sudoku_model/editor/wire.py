@@ -311,6 +311,7 @@ def _mark_decorations(rules: RuleSet) -> list[Decoration]:
     """The decorations of the rules that are not all-different (killer cages, dots...),
     from :func:`sudoku_model.rule_marks.rule_marks`; what it cannot picture it names, and
     those names become captions."""
+    from ..display.decorations import line_legend
     from ..rule_marks import rule_marks
 
     marks = rule_marks(rules)
@@ -349,12 +350,18 @@ def _mark_decorations(rules: RuleSet) -> list[Decoration]:
         out.append(
             {"kind": "line", "cells": list(line.cells), "style": "sum", "text": str(line.total)}
         )
+    for variant_line in marks.lines:
+        d = {"kind": "line", "cells": list(variant_line.cells), "style": variant_line.look}
+        if variant_line.look == "double-arrow":
+            d["circle"] = [variant_line.cells[0], variant_line.cells[-1]]
+        out.append(d)
     for clue in marks.outside:
         d = {"kind": "outside", "row": clue.row, "col": clue.col, "text": clue.text}
         if clue.direction is not None:
             d["direction"] = list(clue.direction)
         out.append(d)
-    out.extend({"kind": "caption", "text": text, "rule": "constraints"} for text in marks.captions)
+    legend = [*line_legend(marks), *marks.captions]
+    out.extend({"kind": "caption", "text": text, "rule": "constraints"} for text in legend)
     return out
 
 

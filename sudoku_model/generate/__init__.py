@@ -91,7 +91,8 @@ Modules
 clue positions), ``engine`` (the questions asked of a backend, the per-puzzle deadline),
 ``shortcuts`` (logic answers of the Python removal loop), ``shuffle`` (the removal
 order's draws), ``one_puzzle`` (one puzzle from its seed, at a level when asked),
-``killer`` (killer puzzles), ``batch`` (batches, in worker processes when asked) and
+``killer`` (killer puzzles), ``lines`` (renban, whisper, palindrome and negative kropki
+puzzles), ``batch`` (batches, in worker processes when asked) and
 ``reports`` (histograms and the bias note). The public names are imported from the
 package itself (its ``__all__``).
 
@@ -107,12 +108,15 @@ from __future__ import annotations
 from .batch import generate
 from .engine import GenerationEngine, engine_for
 from .killer import generate_killer_one
+from .lines import generate_drawn_one
 from .one_puzzle import generate_one, random_full_grid
 from .reports import bias_note, clue_histogram, level_histogram
 from .spec import (
     DEFAULT_LEVEL_TRIES,
     DEFAULT_MAX_TRIES,
+    DRAWN_KINDS,
     LEVEL_NAMES,
+    DrawnOptions,
     GeneratedPuzzle,
     GenerationError,
     GenerationSpec,
@@ -139,6 +143,9 @@ __all__ = [
     "GeneratedPuzzle",
     "KillerOptions",
     "generate_killer_one",
+    "DRAWN_KINDS",
+    "DrawnOptions",
+    "generate_drawn_one",
     "GenerationEngine",
     "engine_for",
     "random_full_grid",

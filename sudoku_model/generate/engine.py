@@ -82,6 +82,25 @@ class GenerationEngine:
                 self.close()
                 self.backend.clear_interrupt()
 
+    @contextmanager
+    def node_cap(self, nodes: int) -> Iterator[None]:
+        """Within this context every search, the removal oracles' included, stops after
+        ``nodes`` search nodes (or SAT conflicts) at most, on top of :attr:`budget`; a
+        removal test cut so keeps its clue (the puzzle stays unique, its minimality is
+        unknown). The oracle is closed on entry and on exit, so none outlives its cap."""
+        saved = self.budget
+        self.close()
+        self.budget = replace(
+            saved,
+            nodes=min(saved.nodes or nodes, nodes),
+            conflicts=min(saved.conflicts or nodes, nodes),
+        )
+        try:
+            yield
+        finally:
+            self.budget = saved
+            self.close()
+
     @property
     def expired(self) -> bool:
         """True within :meth:`deadline` once the deadline has passed."""

@@ -18,6 +18,7 @@ from ..rules import RuleSet
 from ..solving import DEFAULT_BACKEND, Backend, Budget, VerdictKind
 from .engine import GenerationEngine, engine_for
 from .killer import generate_killer_one
+from .lines import generate_drawn_one
 from .shuffle import _shuffle
 from .spec import (
     DEFAULT_MAX_TRIES,
@@ -101,6 +102,8 @@ def _generate_one(
         return _generate_at_level(spec, engine, seed=seed, index=index)
     if spec.killer is not None:
         return generate_killer_one(spec, engine, seed=seed, index=index)
+    if spec.drawn is not None:
+        return generate_drawn_one(spec, engine, seed=seed, index=index)
     began = time.perf_counter()
     rules = spec.rules
     shape = rules.shape

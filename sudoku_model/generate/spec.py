@@ -177,6 +177,9 @@ class GenerationSpec:
             is a whole generation, itself allowed ``max_tries`` full grids.
         killer: make killer puzzles (:class:`KillerOptions`): cages are drawn on each full
             grid and added to ``rules`` (see :func:`generate_killer_one`).
+        drawn: make renban, whisper, palindrome or negative kropki puzzles
+            (:class:`DrawnOptions`): lines or dots drawn on each full grid and added to
+            ``rules`` (see :func:`generate_drawn_one`).
         max_seconds: a wall-clock deadline per puzzle (None: none). Every search made for
             the puzzle (full grids, the removal pass, minimality tests, grading, killer
             checks) gets at most the time left, and searches still running when it passes
@@ -201,6 +204,7 @@ class GenerationSpec:
     level_tries: int | None = None
     killer: KillerOptions | None = None
     max_seconds: float | None = None
+    drawn: DrawnOptions | None = None
 
     def __post_init__(self) -> None:
         symmetry_orbits(self.rules.shape, self.symmetry)  # validates the name
@@ -213,6 +217,8 @@ class GenerationSpec:
             )
         if self.killer is not None:
             _check_killer_spec(self)
+        if self.drawn is not None:
+            _check_drawn_spec(self)
         if self.level is not None:
             object.__setattr__(self, "level", parse_levels(self.level))
         for name in ("max_tries", "level_tries"):
@@ -316,6 +322,11 @@ class GeneratedPuzzle:
     levels_seen: tuple[str, ...] = ()
     #: Killer puzzles: the number of cages (None for other puzzles).
     cages: int | None = None
+    #: Renban, whisper and palindrome puzzles: the number of lines (None for others; the
+    #: record's ``constraints`` hold the lines themselves).
+    lines: int | None = None
+    #: Negative kropki puzzles: the number of dots (None for others).
+    dots: int | None = None
 
     @property
     def clues(self) -> int:
@@ -339,6 +350,10 @@ class GeneratedPuzzle:
         text = f"{self.clues} clues, {status}"
         if self.cages is not None:
             text = f"{self.cages} cages, {self.clues} givens, givens {status}"
+        elif self.lines is not None:
+            text = f"{self.lines} lines, {self.clues} givens, givens {status}"
+        elif self.dots is not None:
+            text = f"{self.dots} dots, {self.clues} givens, givens {status}"
         if self.level is not None:
             text += f", {self.level} (score {self.score:.1f}, hardest {self.hardest})"
         return text
@@ -425,4 +440,43 @@ def _check_killer_spec(spec: GenerationSpec) -> None:
     if spec.start is not None:
         raise ImpossibleRequestError(
             "killer puzzles start from a random grid: --from does not apply"
+        )
+
+
+# -- the options of drawn variants (sudoku generate --variant renban...) -------------------
+#: The kinds of :class:`DrawnOptions`.
+DRAWN_KINDS = ("renban", "whisper", "palindrome", "kropki-negative")
+
+
+@dataclass(frozen=True)
+class DrawnOptions:
+    """Which marks are drawn on each full grid (``GenerationSpec(rules,
+    drawn=DrawnOptions("renban"))``): ``renban``, ``whisper`` (German whispers),
+    ``palindrome`` lines, or ``kropki-negative`` (every kropki dot given, with the negative
+    constraint). See :func:`sudoku_model.generate.generate_drawn_one`.
+
+    Raises:
+        ImpossibleRequestError: for another kind (checked by :class:`GenerationSpec`).
+    """
+
+    kind: str
+
+
+def _check_drawn_spec(spec: GenerationSpec) -> None:
+    options = spec.drawn
+    assert options is not None
+    if options.kind not in DRAWN_KINDS:
+        raise ImpossibleRequestError(
+            f"unknown drawn variant {options.kind!r}: one of {', '.join(DRAWN_KINDS)}"
+        )
+    if spec.killer is not None:
+        raise ImpossibleRequestError(f"{options.kind} puzzles do not combine with killer cages")
+    if spec.symmetry != "none" or spec.pattern is not None or spec.clues is not None:
+        raise ImpossibleRequestError(
+            f"{options.kind} puzzles keep givens only where their marks need them: "
+            "--symmetry, --pattern and --clues do not apply"
+        )
+    if spec.start is not None:
+        raise ImpossibleRequestError(
+            f"{options.kind} puzzles start from a random grid: --from does not apply"
         )

@@ -336,3 +336,19 @@ def test_other_constraint_marks_are_drawn_or_named(page: Any) -> None:
     outside = sorted(t.text_content() for t in page.locator("text.outside-clue").all())
     assert outside == ["3", "9\u2198"]
     assert "non-consecutive" in page.inner_text("[data-role=captions]")
+
+
+def test_variant_lines_are_drawn_in_their_colours(page: Any) -> None:
+    from sudoku_model import RuleSet, Shape
+    from sudoku_model.formats import puzzle_to_json
+    from sudoku_model.generate import DrawnOptions, GenerationSpec, generate
+
+    spec = GenerationSpec(RuleSet.classic(Shape(2, 3)), drawn=DrawnOptions("whisper"))
+    (made,) = generate(spec, count=1, seed=3)
+    load_text(page, json.dumps(puzzle_to_json(made.puzzle)))
+    page.wait_for_selector("svg[data-size='6']")
+    assert wait_status(page)["count"] == "1"
+    assert page.locator("polyline.line-whisper").count() == made.lines
+    stroke = page.eval_on_selector("polyline.line-whisper", "e => getComputedStyle(e).stroke")
+    assert stroke == "rgb(95, 207, 95)"
+    assert "German whispers (green lines)" in page.inner_text("[data-role=captions]")

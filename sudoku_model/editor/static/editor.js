@@ -211,7 +211,9 @@ export function mount(root, transport, options = {}) {
           pts[0] = [x0 - sx * h, y0 - sy * h];
           pts[pts.length - 1] = [x1 + sx * h, y1 + sy * h];
         }
-        const width = { diagonal: 2, arrow: 2, sum: cellSize * 0.12 }[d.style] ?? cellSize * 0.3;
+        const thin = cellSize * 0.12;  // sum lines, region sum lines, equal sums
+        const width = { diagonal: 2, arrow: 2, "double-arrow": 2, sum: thin, "region-sum": thin,
+          "equal-sum": thin }[d.style] ?? cellSize * 0.25;
         under.append(svg("polyline", { points: pts.map((p) => p.join(",")).join(" "),
           class: "line" + style, "stroke-width": width }));
         for (const c of d.circle || []) {

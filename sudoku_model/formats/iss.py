@@ -19,7 +19,8 @@ Read here (:func:`puzzle_from_iss`), written by :mod:`.iss_write`: givens and ca
 their legacy ``Binary``, ``BinaryX``); and, as :class:`~sudoku_model.rules.Table` lists of
 digit tuples, ``Between``, ``Lockout``, ``Quad``, ``EqualityCage``, ``RellikCage``,
 ``SumLine`` (with ``LOOP``), ``LookAndSay``, ``Lunchbox``, ``XSum`` and ``Skyscraper`` (up to
-9x9 where a row's list would be too long). Any other kind is refused with its name, never
+9x9 where a row's list would be too long), ``ValueIndexing``, ``GlobalEntropy``,
+``GlobalMod`` and ``DutchFlatmates``. Any other kind is refused with its name, never
 dropped.
 
 Written strings name what they can (cages, arrows, thermometers, dots, whispers...); any
@@ -48,9 +49,12 @@ from ..rules import (
     arrow_rule,
     between_rule,
     double_arrow_rule,
+    dutch_flatmates_rules,
     entropic_rule,
     equal_sums_rule,
     equality_cage_rules,
+    global_entropy_rule,
+    global_mod_rule,
     greater_than_rule,
     indexing_rules,
     killer_rule,
@@ -70,6 +74,7 @@ from ..rules import (
     skyscraper_rules,
     sum_lines_rule,
     thermometer_rule,
+    value_indexing_rules,
     weighted_sums_rule,
     whisper_rule,
     windoku_rule,
@@ -573,6 +578,9 @@ class _Reader:
         """The rules stated as digit tuple lists, kind by kind, each list built once; a
         RuleError is reported at the column of the first item that fails on its own."""
         out: list[Rule] = []
+        for flag, make_global in _GLOBAL_KINDS.items():
+            if flag in self.flags:
+                out += make_global(self.shape)
         for key, make in _TABLE_KINDS.items():
             entries = self.got(key)
             if not entries:
@@ -692,6 +700,25 @@ _CHECKS: dict[str, Callable[[Shape, Any], object]] = {
     "indexing": lambda shape, e: indexing_rules(shape, [e]),
 }
 
+#: The global table kinds, by flag (checked against the grid size where the flag is read).
+_GLOBAL_KINDS: dict[str, Callable[[Shape], Sequence[Rule]]] = {
+    "GlobalEntropy": lambda shape: (global_entropy_rule(shape),),
+    "GlobalMod": lambda shape: (global_mod_rule(shape),),
+    "DutchFlatmates": dutch_flatmates_rules,
+}
+
+
+def _thirds_flag(name: str) -> _Handler:
+    """A flag whose rule splits the digits in three groups (a size divisible by 3)."""
+
+    def handle(reader: _Reader, args: list[str]) -> None:
+        if reader.n % 3:
+            raise reader.fail(f"{name} needs a grid size divisible by 3")
+        _flag(name)(reader, args)
+
+    return handle
+
+
 #: The constructors of the table kinds (a tuple of rules each), in the order they are built.
 _TABLE_KINDS: dict[str, Callable[[Shape, list[Any]], Sequence[Rule]]] = {
     "between": lambda shape, lines: (between_rule(shape, lines),),
@@ -704,6 +731,7 @@ _TABLE_KINDS: dict[str, Callable[[Shape, list[Any]], Sequence[Rule]]] = {
     "lunchbox": lunchbox_rules,
     "x-sums": x_sum_rules,
     "skyscrapers": skyscraper_rules,
+    "value indexing": value_indexing_rules,
 }
 
 _HANDLERS: dict[str, _Handler] = {
@@ -761,6 +789,10 @@ _HANDLERS: dict[str, _Handler] = {
     "Lunchbox": _numbered("lunchbox", table=True),
     "XSum": lambda reader, args: reader.outside_clues("x-sums", args),
     "Skyscraper": lambda reader, args: reader.outside_clues("skyscrapers", args),
+    "ValueIndexing": _collect("value indexing", 3, table=True),
+    "GlobalEntropy": _thirds_flag("GlobalEntropy"),
+    "GlobalMod": _thirds_flag("GlobalMod"),
+    "DutchFlatmates": _flag("DutchFlatmates"),
 }
 
 #: The ISS constraint kinds read (the others are refused by name).

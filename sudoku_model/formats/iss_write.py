@@ -114,10 +114,19 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
     if taxicab and taxicab <= set(rules):
         out.append(_item("AntiTaxicab"))
         skip |= taxicab
+    for kind, made in _global_tables(rules, shape).items():
+        out.append(_item(kind))
+        skip |= made
+    indexing_items, indexing_rules = _value_indexing_items(rules, shape, cid)
+    skip |= indexing_rules
     strict = _strict_items(rules, n)
     for rule in rules:
         if rule in strict:
             out.append(strict[rule])
+            continue
+        if indexing_rules and rule in indexing_rules:
+            out += indexing_items
+            indexing_items = []
             continue
         if rule in skip or (isinstance(rule, AllDifferent) and rule.name == "regions"):
             continue
@@ -330,6 +339,58 @@ _TABLE_NAMES = {
     "x-sum": re.compile(rf"x-sums \({_CLUE}, {_CLUE}\)"),
     "skyscraper": re.compile(rf"skyscrapers \({_CLUE}, {_CLUE}\)"),
 }
+
+
+#: The global table rules ISS names by a flag, by the name of their (first) rule.
+_GLOBAL_TABLES: dict[str, tuple[str, Callable[[Shape], Sequence[Table]]]] = {
+    "global entropy": ("GlobalEntropy", lambda shape: (table_rules.global_entropy_rule(shape),)),
+    "global mod 3": ("GlobalMod", lambda shape: (table_rules.global_mod_rule(shape),)),
+    "dutch flatmates": ("DutchFlatmates", table_rules.dutch_flatmates_rules),
+}
+
+
+def _global_tables(rules: Sequence[Rule], shape: Shape) -> dict[str, set[Rule]]:
+    """The ISS flags whose rules are all in ``rules``, with those rules."""
+    out: dict[str, set[Rule]] = {}
+    names = {r.name for r in rules}
+    for name, (kind, make) in _GLOBAL_TABLES.items():
+        if name not in names:
+            continue
+        try:
+            made: set[Rule] = set(make(shape))
+        except RuleError:
+            continue
+        if made <= set(rules):
+            out[kind] = made
+    return out
+
+
+_VALUE_INDEXING = re.compile(r"value indexing \((\d+) of (\d+)\)")
+
+
+def _value_indexing_items(
+    rules: Sequence[Rule], shape: Shape, cid: Callable[[int], str]
+) -> tuple[list[str], set[Rule]]:
+    """The ValueIndexing lines of the value indexing rules (which split each line by
+    position), and those rules; none when the lines do not rebuild the very same rules."""
+    found = [
+        (r, m) for r in rules if isinstance(r, Table) and (m := _VALUE_INDEXING.fullmatch(r.name))
+    ]
+    if not found:
+        return [], set()
+    lines: dict[tuple[int, int], dict[int, int]] = {}
+    for rule, m in found:
+        j = int(m.group(1))
+        for control, value, cell in rule.scopes:
+            lines.setdefault((value, control), {})[j] = cell
+    cells = [[v, c, *(at[j] for j in sorted(at))] for (v, c), at in lines.items()]
+    try:
+        again = table_rules.value_indexing_rules(shape, cells)
+    except RuleError:
+        again = ()
+    if set(again) != {r for r, _ in found}:
+        raise ValueError("value indexing rules that no ValueIndexing lines state")
+    return [_item("ValueIndexing", *map(cid, line)) for line in cells], set(again)
 
 
 def _table_items(rule: Table, shape: Shape, cid: Callable[[int], str]) -> list[str]:

@@ -82,7 +82,10 @@ from .kinds import sandwich_sums as sandwich_sums
 from .ruleset import RuleSet
 from .tables import (
     between_rule,
+    dutch_flatmates_rules,
     equality_cage_rules,
+    global_entropy_rule,
+    global_mod_rule,
     lockout_rules,
     look_and_say_rules,
     lunchbox_rules,
@@ -90,6 +93,7 @@ from .tables import (
     rellik_cage_rules,
     segment_sum_rules,
     skyscraper_rules,
+    value_indexing_rules,
     x_sum_rules,
 )
 from .variants import VARIANTS
@@ -123,9 +127,12 @@ __all__ = [
     "arrow_rule",
     "between_rule",
     "double_arrow_rule",
+    "dutch_flatmates_rules",
     "entropic_rule",
     "equal_sums_rule",
     "equality_cage_rules",
+    "global_entropy_rule",
+    "global_mod_rule",
     "greater_than_rule",
     "indexing_rules",
     "killer_rule",
@@ -146,6 +153,7 @@ __all__ = [
     "skyscraper_rules",
     "sum_lines_rule",
     "thermometer_rule",
+    "value_indexing_rules",
     "weighted_sums_rule",
     "whisper_rule",
     "x_sum_rules",

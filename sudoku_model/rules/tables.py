@@ -1,6 +1,7 @@
 """Constructors of the rules stated as :class:`~.kinds.Table` lists of allowed digit tuples:
 between and lockout lines, quadruples, equality, rellik, look-and-say cages and lunchboxes,
-segment sum lines, X-sums and skyscrapers.
+segment sum lines, X-sums and skyscrapers, and the global rules on every 2x2 square
+(entropy, modulo 3) or column (Dutch flatmates).
 
 Each builds the list of tuples from the rule's definition (by a search that drops a prefix
 as soon as it cannot be extended), groups the scopes that share one list into one rule,
@@ -21,7 +22,10 @@ from .kinds import MAX_TABLE_ROWS, RuleError, Table, _as_cells, _check_in_grid
 
 __all__ = [
     "between_rule",
+    "dutch_flatmates_rules",
     "equality_cage_rules",
+    "global_entropy_rule",
+    "global_mod_rule",
     "lockout_rules",
     "look_and_say_rules",
     "lunchbox_rules",
@@ -29,6 +33,7 @@ __all__ = [
     "rellik_cage_rules",
     "segment_sum_rules",
     "skyscraper_rules",
+    "value_indexing_rules",
     "x_sum_rules",
 ]
 
@@ -235,6 +240,47 @@ def segment_sum_rules(
         groups,
         lambda key: f"{loops if key[2] else name} ({key[0]}, {key[1]} cells)",
         lambda key: segment_sum_table(shape.size, *key),
+    )
+
+
+@lru_cache(maxsize=64)
+def value_indexing_table(n: int, j: int, m: int) -> frozenset[Digits]:
+    """(control, value, j-th cell) triples of a line of ``m`` indexed cells: the control
+    digit is at most ``m``, and when it is ``j`` the j-th cell holds the value cell's
+    digit."""
+    digits = range(1, n + 1)
+    return frozenset(
+        (k, v, c)
+        for k in range(1, min(m, n) + 1)
+        for v in digits
+        for c in digits
+        if k != j or c == v
+    )
+
+
+def value_indexing_rules(
+    shape: Shape, lines: Iterable[Sequence[int]], name: str = "value indexing"
+) -> tuple[Table, ...]:
+    """Value indexing lines ``(value cell, control cell, cell 1, ..., cell m)``: the
+    control cell's digit k is at most m, and cell k of the line holds the value cell's
+    digit. As (control, value, cell j) triples, one rule ``NAME (j of m)`` per position
+    and line length.
+
+    Raises:
+        RuleError: for a line of fewer than three cells, one that repeats a cell, or a cell
+            outside the grid.
+    """
+    groups: dict[tuple[int, int], list[Digits]] = {}
+    for k, path in enumerate(lines, 1):
+        cells = _path(shape, name, k, path, 3)
+        value, control, indexed = cells[0], cells[1], cells[2:]
+        for j, c in enumerate(indexed, 1):
+            groups.setdefault((j, len(indexed)), []).append((control, value, c))
+    return _tables(
+        shape,
+        groups,
+        lambda key: f"{name} ({key[0]} of {key[1]})",
+        lambda key: value_indexing_table(shape.size, *key),
     )
 
 
@@ -681,3 +727,74 @@ def skyscraper_rules(
             (grids above 9x9 may need one).
     """
     return _outside_rules(shape, name, clues, skyscraper_table, 1)
+
+
+# -- global rules ----------------------------------------------------------------------------
+def _squares(shape: Shape) -> tuple[Digits, ...]:
+    """Every 2x2 square of the grid (overlapping), cells in row order."""
+    n = shape.size
+    return tuple(
+        (r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
+        for r in range(n - 1)
+        for c in range(n - 1)
+    )
+
+
+def _every_group(n: int, group: Callable[[int], int], groups: int) -> frozenset[Digits]:
+    return frozenset(
+        t
+        for t in itertools.product(range(1, n + 1), repeat=4)
+        if len({group(d) for d in t}) == groups
+    )
+
+
+def global_entropy_rule(shape: Shape, name: str = "global entropy") -> Table:
+    """Global entropy: every 2x2 square holds a low, a middle and a high digit (1..n in
+    three equal groups: 1-3, 4-6, 7-9 on a 9x9 grid).
+
+    Raises:
+        RuleError: on a grid whose size is not a multiple of 3.
+    """
+    n = shape.size
+    if n % 3:
+        raise RuleError(f"rule {name!r}: digits 1..{n} do not split into three equal groups")
+    third = n // 3
+    table = _every_group(n, lambda d: (d - 1) // third, 3)
+    return _tables(shape, {0: list(_squares(shape))}, lambda _: name, lambda _: table)[0]
+
+
+def global_mod_rule(shape: Shape, name: str = "global mod 3") -> Table:
+    """Global modulo 3: every 2x2 square holds a digit of each residue modulo 3 (on a 9x9
+    grid one of 1, 4, 7, one of 2, 5, 8 and one of 3, 6, 9).
+
+    Raises:
+        RuleError: on a grid whose size is not a multiple of 3.
+    """
+    n = shape.size
+    if n % 3:
+        raise RuleError(f"rule {name!r}: digits 1..{n} do not hold each residue equally")
+    table = _every_group(n, lambda d: d % 3, 3)
+    return _tables(shape, {0: list(_squares(shape))}, lambda _: name, lambda _: table)[0]
+
+
+def dutch_flatmates_rules(shape: Shape, name: str = "dutch flatmates") -> tuple[Table, ...]:
+    """Dutch flatmates: every middle digit (5 on a 9x9 grid, the smaller middle one, n/2, on
+    an even size) has a 1 directly above it or an n directly below it. Three rules: ``NAME``
+    over (above, cell, below) triples, ``NAME: top`` over (top cell, the one below) and
+    ``NAME: bottom`` over (the one above, bottom cell)."""
+    n = shape.size
+    mid = (n + 1) // 2
+    digits = range(1, n + 1)
+    triples = frozenset(
+        (a, m, b) for a in digits for m in digits for b in digits if m != mid or a == 1 or b == n
+    )
+    top = frozenset((m, b) for m in digits for b in digits if m != mid or b == n)
+    bottom = frozenset((a, m) for a in digits for m in digits if m != mid or a == 1)
+    columns = shape.columns
+    groups: dict[str, list[Digits]] = {
+        name: [col[i - 1 : i + 2] for col in columns for i in range(1, n - 1)],
+        f"{name}: top": [col[:2] for col in columns],
+        f"{name}: bottom": [col[-2:] for col in columns],
+    }
+    tables = {name: triples, f"{name}: top": top, f"{name}: bottom": bottom}
+    return _tables(shape, groups, lambda key: key, lambda key: tables[key])

@@ -41,7 +41,7 @@ Digits = tuple[int, ...]
 State = TypeVar("State")
 #: The most tuples a search for a house rule (X-sums, skyscrapers) may visit before the
 #: clue at the other end filters them.
-_MAX_VISITED = 5 * MAX_TABLE_ROWS
+_MAX_VISITED = 3 * MAX_TABLE_ROWS
 
 
 def _collect(name: str, tuples: Iterable[Digits], limit: int = MAX_TABLE_ROWS) -> frozenset[Digits]:
@@ -207,7 +207,7 @@ def segment_sum_table(n: int, total: int, length: int, loop: bool) -> frozenset[
             return None
         return 0 if s == total else s
 
-    name = f"segment sum ({total}, {length} cells)"
+    name = f"segment sum {'loops' if loop else 'lines'} ({total}, {length} cells)"
     line = _collect(name, _search(n, length, 0, step, distinct=False, accept=lambda s: s == 0))
     if not loop:
         return line
@@ -366,7 +366,7 @@ def equality_table(n: int, length: int) -> frozenset[Digits]:
 
     if length % 2:
         return frozenset()
-    name = f"equality cage ({length} cells)"
+    name = f"equality cages ({length} cells)"
     return _collect(name, _search(n, length, (0, 0, 0, 0), step, distinct=True))
 
 
@@ -404,7 +404,7 @@ def rellik_table(n: int, total: int, length: int) -> frozenset[Digits]:
             return None
         return sums | {s + d for s in sums}
 
-    name = f"rellik cage ({total}, {length} cells)"
+    name = f"rellik cages ({total}, {length} cells)"
     return _collect(name, _search(n, length, frozenset({0}), step, distinct=True))
 
 
@@ -469,7 +469,7 @@ def look_and_say_table(n: int, clue: str, length: int) -> frozenset[Digits]:
             return None
         return counts
 
-    name = f"look-and-say cage ({clue}, {length} cells)"
+    name = f"look-and-say cages ({clue}, {length} cells)"
     return _collect(name, _search(n, length, (0,) * len(values), step, distinct=False))
 
 
@@ -528,7 +528,7 @@ def _lunchboxes(n: int, total: int, length: int) -> Iterator[Digits]:
 def lunchbox_table(n: int, total: int, length: int) -> frozenset[Digits]:
     """Tuples of ``length`` different digits whose digits strictly between (by position)
     the smallest and the largest sum to ``total``."""
-    return _collect(f"lunchbox ({total}, {length} cells)", _lunchboxes(n, total, length))
+    return _collect(f"lunchboxes ({total}, {length} cells)", _lunchboxes(n, total, length))
 
 
 def lunchbox_rules(
@@ -600,12 +600,9 @@ def _records(values: Digits, seen: int) -> Iterator[Digits]:
     top, rest = values[-1], values[:-1]
     for size in range(seen - 1, len(rest) + 1):
         for before in itertools.combinations(rest, size):
-            heads = list(_records(before, seen - 1))
-            if not heads:
-                continue
             after = [d for d in rest if d not in before]
-            for tail in itertools.permutations(after):
-                for head in heads:
+            for head in _records(before, seen - 1):  # lazily: never a list of them all
+                for tail in itertools.permutations(after):
                     yield (*head, top, *tail)
 
 
@@ -626,24 +623,22 @@ def _house_table(
     (read backwards), generated from one clue and filtered by the other."""
     if start is None and end is None:
         raise RuleError(f"rule {name!r}: a clue at neither end")
-    if start is not None:
-        stream = perms(n, start)
-        if end is not None:
-            stream = (t for t in stream if ok(t[::-1], end))
-    else:
-        assert end is not None
-        stream = (t[::-1] for t in perms(n, end))
-    visited = 0
 
     def counted(tuples: Iterator[Digits]) -> Iterator[Digits]:
-        nonlocal visited
-        for t in tuples:
-            visited += 1
+        """The generated tuples, before any filter; RuleError after too many."""
+        for visited, t in enumerate(tuples, 1):
             if visited > _MAX_VISITED:
                 raise RuleError(f"rule {name!r} needs too many digit tuples")
             yield t
 
-    return _collect(name, counted(stream))
+    if start is not None:
+        stream = counted(perms(n, start))
+        if end is not None:
+            stream = (t for t in stream if ok(t[::-1], end))
+    else:
+        assert end is not None
+        stream = (t[::-1] for t in counted(perms(n, end)))
+    return _collect(name, stream)
 
 
 @lru_cache(maxsize=8)

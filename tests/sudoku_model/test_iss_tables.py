@@ -228,6 +228,13 @@ def test_house_tables(
         assert table(n, start, end) == expected
 
 
+def test_house_tables_beyond_reach_are_refused_in_bounded_time() -> None:
+    """On 16x16 a clue at each end whose permutations are rare: the search stops after a
+    bounded number of tuples, filtered or not."""
+    with pytest.raises(RuleError, match="too many digit tuples"):
+        x_sum_table(16, 1, 1)
+
+
 def test_nine_by_nine_house_tables_fit() -> None:
     """Every one-ended clue of a 9x9 row stays under the table limit."""
     assert len(skyscraper_table(9, 3, None)) == 118124  # the largest: c(9, 3)

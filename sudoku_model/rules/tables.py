@@ -1,12 +1,13 @@
 """Constructors of the rules stated as :class:`~.kinds.Table` lists of allowed digit tuples:
 between and lockout lines, quadruples, equality, rellik, look-and-say cages and lunchboxes,
-segment sum lines, X-sums and skyscrapers, and the global rules on every 2x2 square
-(entropy, modulo 3) or column (Dutch flatmates).
+segment sum lines, value indexing lines, X-sums and skyscrapers, and the global rules on
+every 2x2 square (entropy, modulo 3) or column (Dutch flatmates).
 
 Each builds the list of tuples from the rule's definition (by a search that drops a prefix
 as soon as it cannot be extended), groups the scopes that share one list into one rule,
 and returns validated rules. A list longer than :data:`~.kinds.MAX_TABLE_ROWS` is refused
-with a :class:`~.kinds.RuleError`. Rule names carry what the list depends on, in
+with a :class:`~.kinds.RuleError`; the lists of the last few parameters are cached (they
+are immutable). Rule names carry what the list depends on, in
 parentheses (``"quadruples (1, 4, 6, 7)"``, ``"x-sums (8, -)"``), so that one rule is one
 list."""
 

@@ -16,7 +16,11 @@ Read here (:func:`puzzle_from_iss`), written by :mod:`.iss_write`: givens and ca
 ``StrictXV``, ``GreaterThan``, ``AntiConsecutive``, ``Sandwich``, ``Whisper``, ``Renban``,
 ``Palindrome``, ``Entropic``, ``Modular``, ``Zipper``, ``RegionSumLine``, ``EqualSum``,
 ``SameValues`` (sets of one cell), ``Indexing``, ``NumberedRoom``, ``Pair``, ``PairX`` (and
-their legacy ``Binary``, ``BinaryX``). Any other kind is refused with its name, never
+their legacy ``Binary``, ``BinaryX``); and, as :class:`~sudoku_model.rules.Table` lists of
+digit tuples, ``Between``, ``Lockout``, ``Quad``, ``EqualityCage``, ``RellikCage``,
+``SumLine`` (with ``LOOP``), ``LookAndSay``, ``Lunchbox``, ``XSum`` and ``Skyscraper`` (up to
+9x9 where a row's list would be too long), ``ValueIndexing``, ``GlobalEntropy``,
+``GlobalMod`` and ``DutchFlatmates``. Any other kind is refused with its name, never
 dropped.
 
 Written strings name what they can (cages, arrows, thermometers, dots, whispers...); any
@@ -43,24 +47,38 @@ from ..rules import (
     RuleSet,
     anti_taxicab_rules,
     arrow_rule,
+    between_rule,
     double_arrow_rule,
+    dutch_flatmates_rules,
     entropic_rule,
     equal_sums_rule,
+    equality_cage_rules,
+    global_entropy_rule,
+    global_mod_rule,
     greater_than_rule,
     indexing_rules,
     killer_rule,
     kropki_rules,
+    lockout_rules,
+    look_and_say_rules,
+    lunchbox_rules,
     modular_rules,
     nonconsecutive_rule,
     palindrome_rule,
+    quadruple_rules,
     region_sum_lines_rule,
+    rellik_cage_rules,
     renban_rules,
     sandwich_rule,
+    segment_sum_rules,
+    skyscraper_rules,
     sum_lines_rule,
     thermometer_rule,
+    value_indexing_rules,
     weighted_sums_rule,
     whisper_rule,
     windoku_rule,
+    x_sum_rules,
     xv_rules,
     zipper_rule,
 )
@@ -151,6 +169,9 @@ class _Reader:
         self.units: list[tuple[str, tuple[int, ...]]] = []
         self.layout: str | None = None
         self.lists: dict[str, list[object]] = {}
+        #: The column of each entry of the table kinds (their rules are built once, at
+        #: the end, and an error is traced back to its item).
+        self.columns: dict[str, list[int]] = {}
         self.flags: set[str] = set()
 
     def fail(self, message: str) -> IssError:
@@ -201,13 +222,22 @@ class _Reader:
         """Keep one item's entry, checked on its own first so that a rule that cannot
         hold (an unreachable cage total, a thermometer that is not a path) is reported
         at the item's column."""
+        self.check(key, value)
+        self.lists.setdefault(key, []).append(value)
+
+    def add_table(self, key: str, value: Any) -> None:
+        """Keep one entry of a table kind with its column; built in :meth:`table_rules`."""
+        self.lists.setdefault(key, []).append(value)
+        self.columns.setdefault(key, []).append(self.column)
+
+    def check(self, key: str, value: Any) -> None:
+        """Build one entry's rule alone; its RuleError at the item's column."""
         check = _CHECKS.get(key)
         if check is not None:
             try:
                 check(self.shape, value)
             except RuleError as exc:
                 raise self.fail(str(exc)) from None
-        self.lists.setdefault(key, []).append(value)
 
     def got(self, key: str) -> list[Any]:
         return self.lists.get(key, [])
@@ -366,6 +396,57 @@ class _Reader:
             if clue:
                 self.add("indexing", (cells[0], cells, self.number(clue, "clue")))
 
+    def house(self, text: str) -> list[int]:
+        """The cells of row or column ``R3`` / ``C3``, from the top or the left."""
+        m = re.fullmatch(r"([RC])(\d{1,2})", text)
+        if m is None or not 1 <= int(m.group(2)) <= self.n:
+            raise self.fail(f"{text[:20]!r} is not a row or column like R1 or C1")
+        k = int(m.group(2)) - 1
+        return list(self.shape.rows[k] if m.group(1) == "R" else self.shape.columns[k])
+
+    def outside_clues(self, key: str, args: list[str]) -> None:
+        """X-sum and skyscraper clues ``R2~START~END`` (either may be empty), merged with
+        the earlier clues of the same line; a clue at an end already given is an error."""
+        if not 2 <= len(args) <= 3 or not any(args[1:]):
+            raise self.fail("needs a row or column like R1 and one or two clues")
+        line = self.house(args[0])
+        clues = [self.number(a, "clue") if a else None for a in args[1:3]] + [None]
+        if any(c is not None and c < 1 for c in clues):
+            raise self.fail("a clue is a number >= 1")
+        entries: list[Any] = self.lists.setdefault(key, [])
+        for i, entry in enumerate(entries):
+            cells, start, end = entry
+            if cells == line:
+                if (start is not None and clues[0] is not None) or (
+                    end is not None and clues[1] is not None
+                ):
+                    raise self.fail(f"two clues at one end of {args[0]}")
+                merged = (
+                    line,
+                    clues[0] if start is None else start,
+                    clues[1] if end is None else end,
+                )
+                entries[i] = merged
+                return
+        self.add_table(key, (line, clues[0], clues[1]))
+
+    def quad(self, args: list[str]) -> None:
+        if len(args) < 2:
+            raise self.fail("a Quad needs a cell and one to four values")
+        self.add_table("quads", (self.cell(args[0]), [self.number(a, "value") for a in args[1:]]))
+
+    def sum_line(self, args: list[str]) -> None:
+        loop = bool(args) and args[-1] == "LOOP"
+        rest = args[:-1] if loop else args
+        if not rest:
+            raise self.fail("a SumLine needs a sum and cells")
+        self.add_table("segment sums", (self.number(rest[0], "sum"), self.cells(rest[1:]), loop))
+
+    def look_and_say(self, args: list[str]) -> None:
+        if not args or not re.fullmatch(r"(\d\d){1,10}", args[0]):
+            raise self.fail("a LookAndSay clue is (count, value) digit pairs")
+        self.add_table("look and say", (args[0], self.cells(args[1:])))
+
     # -- rules -------------------------------------------------------------------------
     def build(self) -> Puzzle:
         shape, n = self.shape, self.n
@@ -478,6 +559,7 @@ class _Reader:
             extra += indexing_rules(shape, self.got("indexing"))
         if "AntiTaxicab" in self.flags:
             extra += anti_taxicab_rules(shape)
+        extra += self.table_rules()
         values = [0] * shape.cell_count
         domain = []
         for cell, digits in sorted(self.candidates.items()):
@@ -491,6 +573,31 @@ class _Reader:
             extra.append(candidates)
         rules = base.with_rules(extra) if extra else base
         return Puzzle(Grid(shape, values), rules)
+
+    def table_rules(self) -> list[Rule]:
+        """The rules stated as digit tuple lists, kind by kind, each list built once; a
+        RuleError is reported at the column of the first item that fails on its own."""
+        out: list[Rule] = []
+        for flag, make_global in _GLOBAL_KINDS.items():
+            if flag in self.flags:
+                out += make_global(self.shape)
+        for key, make in _TABLE_KINDS.items():
+            entries = self.got(key)
+            if not entries:
+                continue
+            try:
+                out += make(self.shape, entries)
+            except RuleError as exc:
+                columns = self.columns[key]
+                self.column = columns[0]
+                for entry, column in zip(entries, columns):
+                    try:
+                        make(self.shape, [entry])
+                    except RuleError as alone:
+                        self.column = column
+                        raise self.fail(str(alone)) from None
+                raise self.fail(str(exc)) from None
+        return out
 
     def cage_rules(self) -> list[Rule]:
         """Killer cages; overlapping cages (ISS allows them) go to further rules."""
@@ -511,12 +618,12 @@ class _Reader:
 _Handler = Callable[[_Reader, list[str]], None]
 
 
-def _collect(key: str, least: int = 1) -> _Handler:
+def _collect(key: str, least: int = 1, *, table: bool = False) -> _Handler:
     def handle(reader: _Reader, args: list[str]) -> None:
         cells = reader.cells(args)
         if len(cells) < least:
             raise reader.fail(f"a line of {len(cells)} cells")
-        reader.add(key, cells)
+        (reader.add_table if table else reader.add)(key, cells)
 
     return handle
 
@@ -528,7 +635,7 @@ def _marks(key: str) -> _Handler:
     return handle
 
 
-def _numbered(key: str, default: int | None = None) -> _Handler:
+def _numbered(key: str, default: int | None = None, *, table: bool = False) -> _Handler:
     def handle(reader: _Reader, args: list[str]) -> None:
         if args and re.fullmatch(r"-?\d{1,9}", args[0]):
             value, rest = int(args[0]), args[1:]
@@ -536,7 +643,7 @@ def _numbered(key: str, default: int | None = None) -> _Handler:
             value, rest = default, args
         else:
             raise reader.fail("a number must come first")
-        reader.add(key, (value, reader.cells(rest)))
+        (reader.add_table if table else reader.add)(key, (value, reader.cells(rest)))
 
     return handle
 
@@ -593,6 +700,40 @@ _CHECKS: dict[str, Callable[[Shape, Any], object]] = {
     "indexing": lambda shape, e: indexing_rules(shape, [e]),
 }
 
+#: The global table kinds, by flag (checked against the grid size where the flag is read).
+_GLOBAL_KINDS: dict[str, Callable[[Shape], Sequence[Rule]]] = {
+    "GlobalEntropy": lambda shape: (global_entropy_rule(shape),),
+    "GlobalMod": lambda shape: (global_mod_rule(shape),),
+    "DutchFlatmates": dutch_flatmates_rules,
+}
+
+
+def _thirds_flag(name: str) -> _Handler:
+    """A flag whose rule splits the digits in three groups (a size divisible by 3)."""
+
+    def handle(reader: _Reader, args: list[str]) -> None:
+        if reader.n % 3:
+            raise reader.fail(f"{name} needs a grid size divisible by 3")
+        _flag(name)(reader, args)
+
+    return handle
+
+
+#: The constructors of the table kinds (a tuple of rules each), in the order they are built.
+_TABLE_KINDS: dict[str, Callable[[Shape, list[Any]], Sequence[Rule]]] = {
+    "between": lambda shape, lines: (between_rule(shape, lines),),
+    "lockout": lockout_rules,
+    "quads": quadruple_rules,
+    "equality": equality_cage_rules,
+    "rellik": rellik_cage_rules,
+    "segment sums": segment_sum_rules,
+    "look and say": look_and_say_rules,
+    "lunchbox": lunchbox_rules,
+    "x-sums": x_sum_rules,
+    "skyscrapers": skyscraper_rules,
+    "value indexing": value_indexing_rules,
+}
+
 _HANDLERS: dict[str, _Handler] = {
     "": _Reader.givens,
     "Shape": lambda reader, args: None,  # read first, by _Reader._shape
@@ -638,6 +779,20 @@ _HANDLERS: dict[str, _Handler] = {
     "PairX": _pair(all_pairs=True, legacy=False),
     "Binary": _pair(all_pairs=False, legacy=True),
     "BinaryX": _pair(all_pairs=True, legacy=True),
+    "Between": _collect("between", 3, table=True),
+    "Lockout": _numbered("lockout", table=True),
+    "Quad": _Reader.quad,
+    "EqualityCage": _collect("equality", 2, table=True),
+    "RellikCage": _numbered("rellik", table=True),
+    "SumLine": _Reader.sum_line,
+    "LookAndSay": _Reader.look_and_say,
+    "Lunchbox": _numbered("lunchbox", table=True),
+    "XSum": lambda reader, args: reader.outside_clues("x-sums", args),
+    "Skyscraper": lambda reader, args: reader.outside_clues("skyscrapers", args),
+    "ValueIndexing": _collect("value indexing", 3, table=True),
+    "GlobalEntropy": _thirds_flag("GlobalEntropy"),
+    "GlobalMod": _thirds_flag("GlobalMod"),
+    "DutchFlatmates": _flag("DutchFlatmates"),
 }
 
 #: The ISS constraint kinds read (the others are refused by name).

@@ -5,6 +5,7 @@ with the same solutions."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 from ..geometry import Shape
@@ -15,8 +16,10 @@ from ..rules import (
     Domain,
     Relation,
     Rule,
+    RuleError,
     Sandwich,
     Sum,
+    Table,
     anti_king_rule,
     anti_knight_rule,
     anti_taxicab_rules,
@@ -25,6 +28,7 @@ from ..rules import (
     diagonals_rule,
     rows_rule,
 )
+from ..rules import tables as table_rules
 from .iss import _B64, _ID_DIGITS, MAX_ISS_SIZE, iss_box, iss_windows
 
 __all__ = ["puzzle_to_iss"]
@@ -74,7 +78,8 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
 
     Raises:
         ValueError: for a grid above 16x16, a rule set without rows or columns, a
-            sandwich line that is not a row or column, or weights beyond ISS's -100..100.
+            sandwich line that is not a row or column, weights beyond ISS's -100..100, or a
+            table rule that no ISS kind states (see :func:`_table_items`).
     """
 
     shape = puzzle.shape
@@ -109,10 +114,19 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
     if taxicab and taxicab <= set(rules):
         out.append(_item("AntiTaxicab"))
         skip |= taxicab
+    for kind, made in _global_tables(rules, shape).items():
+        out.append(_item(kind))
+        skip |= made
+    indexing_items, indexing_rules = _value_indexing_items(rules, shape, cid)
+    skip |= indexing_rules
     strict = _strict_items(rules, n)
     for rule in rules:
         if rule in strict:
             out.append(strict[rule])
+            continue
+        if indexing_rules and rule in indexing_rules:
+            out += indexing_items
+            indexing_items = []
             continue
         if rule in skip or (isinstance(rule, AllDifferent) and rule.name == "regions"):
             continue
@@ -144,6 +158,8 @@ def puzzle_to_iss(puzzle: Puzzle) -> str:
             out += _relation_items(rule, n, cid)
         elif isinstance(rule, Sum):
             out += _sum_items(rule, cid)
+        elif isinstance(rule, Table):
+            out += _table_items(rule, shape, cid)
         elif isinstance(rule, Sandwich):
             for line, total in rule.lines:
                 ids = [f"R{r + 1}" for r in range(n) if line in _both_ways(shape.rows[r])]
@@ -304,3 +320,178 @@ def _sum_items(rule: Sum, cid: Callable[[int], str]) -> list[str]:
         if g.distinct:
             out.append(_item("AllDifferent", *ids))
     return out
+
+
+# -- table rules -----------------------------------------------------------------------------
+_NUMBER = r"(\d+)"
+_CLUE = r"(\d+|-)"
+#: The table rules ISS names, by the name their constructor gives them (see
+#: :mod:`sudoku_model.rules.tables`).
+_TABLE_NAMES = {
+    "between": re.compile(r"between lines"),
+    "lockout": re.compile(rf"lockout lines \({_NUMBER}\)(: ends)?"),
+    "quad": re.compile(r"quadruples \(([\d, ]+)\)"),
+    "equality": re.compile(rf"equality cages \({_NUMBER} cells\)"),
+    "rellik": re.compile(rf"rellik cages \({_NUMBER}, {_NUMBER} cells\)"),
+    "segment": re.compile(rf"segment sum (lines|loops) \({_NUMBER}, {_NUMBER} cells\)"),
+    "look and say": re.compile(rf"look-and-say cages \({_NUMBER}, {_NUMBER} cells\)"),
+    "lunchbox": re.compile(rf"lunchboxes \({_NUMBER}, {_NUMBER} cells\)"),
+    "x-sum": re.compile(rf"x-sums \({_CLUE}, {_CLUE}\)"),
+    "skyscraper": re.compile(rf"skyscrapers \({_CLUE}, {_CLUE}\)"),
+}
+
+
+#: The global table rules ISS names by a flag, by the name of their (first) rule.
+_GLOBAL_TABLES: dict[str, tuple[str, Callable[[Shape], Sequence[Table]]]] = {
+    "global entropy": ("GlobalEntropy", lambda shape: (table_rules.global_entropy_rule(shape),)),
+    "global mod 3": ("GlobalMod", lambda shape: (table_rules.global_mod_rule(shape),)),
+    "dutch flatmates": ("DutchFlatmates", table_rules.dutch_flatmates_rules),
+}
+
+
+def _global_tables(rules: Sequence[Rule], shape: Shape) -> dict[str, set[Rule]]:
+    """The ISS flags whose rules are all in ``rules``, with those rules."""
+    out: dict[str, set[Rule]] = {}
+    names = {r.name for r in rules}
+    for name, (kind, make) in _GLOBAL_TABLES.items():
+        if name not in names:
+            continue
+        try:
+            made: set[Rule] = set(make(shape))
+        except RuleError:
+            continue
+        if made <= set(rules):
+            out[kind] = made
+    return out
+
+
+_VALUE_INDEXING = re.compile(r"value indexing \((\d+) of (\d+)\)")
+
+
+def _value_indexing_items(
+    rules: Sequence[Rule], shape: Shape, cid: Callable[[int], str]
+) -> tuple[list[str], set[Rule]]:
+    """The ValueIndexing lines of the value indexing rules (which split each line by
+    position), and those rules; none when the lines do not rebuild the very same rules."""
+    found = [
+        (r, m) for r in rules if isinstance(r, Table) and (m := _VALUE_INDEXING.fullmatch(r.name))
+    ]
+    if not found:
+        return [], set()
+    lines: dict[tuple[int, int], dict[int, int]] = {}
+    for rule, m in found:
+        j = int(m.group(1))
+        for control, value, cell in rule.scopes:
+            lines.setdefault((value, control), {})[j] = cell
+    cells = [[v, c, *(at[j] for j in sorted(at))] for (v, c), at in lines.items()]
+    try:
+        again = table_rules.value_indexing_rules(shape, cells)
+    except RuleError:
+        again = ()
+    if set(again) != {r for r, _ in found}:
+        raise ValueError("value indexing rules that no ValueIndexing lines state")
+    return [_item("ValueIndexing", *map(cid, line)) for line in cells], set(again)
+
+
+def _table_items(rule: Table, shape: Shape, cid: Callable[[int], str]) -> list[str]:
+    """A table rule as the ISS items of the kind its name says, when its constructor,
+    given what the items hold, builds the very same rule (name, scopes and tuples).
+
+    Raises:
+        ValueError: for a table rule of no ISS kind, or one whose tuples are not those of
+            its kind.
+    """
+    for kind, pattern in _TABLE_NAMES.items():
+        m = pattern.fullmatch(rule.name)
+        if m is None:
+            continue
+        try:
+            items, again = _table_kind(kind, m.groups(), rule, shape, cid)
+        except RuleError:
+            break
+        if rule in again:
+            return items
+        break
+    raise ValueError(f"rule {rule.name!r}: a table of digit tuples that no ISS kind states")
+
+
+def _ends_lines(scopes: Sequence[tuple[int, ...]]) -> list[list[int]]:
+    """(end, end, middle) scopes as lines: consecutive scopes sharing their ends."""
+    lines: list[list[int]] = []
+    for a, b, m in scopes:
+        if lines and (lines[-1][0], lines[-1][-1]) == (a, b):
+            lines[-1].insert(-1, m)
+        else:
+            lines.append([a, m, b])
+    return lines
+
+
+def _house_id(shape: Shape, cells: tuple[int, ...]) -> tuple[str, bool]:
+    """``R3`` or ``C3`` of a row or column, and whether ``cells`` run backwards."""
+    for prefix, houses in (("R", shape.rows), ("C", shape.columns)):
+        for k, house in enumerate(houses, 1):
+            if cells in (house, house[::-1]):
+                return f"{prefix}{k}", cells != house
+    raise RuleError("not a row or column")
+
+
+def _table_kind(
+    kind: str,
+    groups: tuple[str | None, ...],
+    rule: Table,
+    shape: Shape,
+    cid: Callable[[int], str],
+) -> tuple[list[str], Sequence[Table]]:
+    """The ISS items of a table rule of ``kind`` (its name's fields in ``groups``), and the
+    rules its constructor makes of the same lines, cages or clues."""
+    scopes = rule.scopes
+    ids = lambda cells: [cid(c) for c in cells]  # noqa: E731
+    if kind == "between":
+        lines = _ends_lines(scopes)
+        return [_item("Between", *ids(x)) for x in lines], [table_rules.between_rule(shape, lines)]
+    if kind == "lockout":
+        d = int(groups[0] or 0)
+        lines = [list(s) for s in scopes] if groups[1] else _ends_lines(scopes)
+        items = [_item("Lockout", d, *ids(x)) for x in lines]
+        return items, table_rules.lockout_rules(shape, [(d, x) for x in lines])
+    if kind == "quad":
+        values = [int(v) for v in (groups[0] or "").split(", ")]
+        corners = [s[0] for s in scopes]
+        items = [_item("Quad", cid(c), *values) for c in corners]
+        return items, table_rules.quadruple_rules(shape, [(c, values) for c in corners])
+    if kind == "equality":
+        return [_item("EqualityCage", *ids(s)) for s in scopes], (
+            table_rules.equality_cage_rules(shape, scopes)
+        )
+    if kind in ("rellik", "lunchbox"):
+        total = int(groups[0] or 0)
+        name, make = (
+            ("RellikCage", table_rules.rellik_cage_rules)
+            if kind == "rellik"
+            else ("Lunchbox", table_rules.lunchbox_rules)
+        )
+        return [_item(name, total, *ids(s)) for s in scopes], make(
+            shape, [(total, s) for s in scopes]
+        )
+    if kind == "segment":
+        loop = groups[0] == "loops"
+        total = int(groups[1] or 0)
+        tail = ["LOOP"] if loop else []
+        items = [_item("SumLine", total, *ids(s), *tail) for s in scopes]
+        return items, table_rules.segment_sum_rules(shape, [(total, s, loop) for s in scopes])
+    if kind == "look and say":
+        clue = groups[0] or ""
+        items = [_item("LookAndSay", clue, *ids(s)) for s in scopes]
+        return items, table_rules.look_and_say_rules(shape, [(clue, s) for s in scopes])
+    # x-sums and skyscrapers: a clue at each end of a row or column
+    start, end = (None if g == "-" else int(g or 0) for g in groups)
+    outside = "XSum" if kind == "x-sum" else "Skyscraper"
+    make_outside = table_rules.x_sum_rules if kind == "x-sum" else table_rules.skyscraper_rules
+    items = []
+    for s in scopes:
+        house, backwards = _house_id(shape, s)
+        first, last = (end, start) if backwards else (start, end)
+        items.append(
+            _item(outside, house, "" if first is None else first, "" if last is None else last)
+        )
+    return items, make_outside(shape, [(s, start, end) for s in scopes])

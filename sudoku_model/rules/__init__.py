@@ -30,8 +30,10 @@ needs: all units, the extra pairs no unit already covers, and the peers of each 
 
 The package, one concern per module: :mod:`.kinds` (the rule kinds and their checks),
 :mod:`.variants` (the all-different rules and the classic variants by name),
-:mod:`.constraints` (the constructors of the constraint kinds, one per variant family)
-and :mod:`.ruleset` (:class:`RuleSet` and its derived tables).
+:mod:`.constraints` (the constructors of the constraint kinds, one per variant family),
+:mod:`.tables` (the constructors of the rules stated as :class:`Table` lists: between and
+lockout lines, quadruples, X-sums, skyscrapers...) and :mod:`.ruleset` (:class:`RuleSet`
+and its derived tables).
 """
 
 from __future__ import annotations
@@ -78,6 +80,22 @@ from .kinds import (
 from .kinds import ConstraintRule as ConstraintRule
 from .kinds import sandwich_sums as sandwich_sums
 from .ruleset import RuleSet
+from .tables import (
+    between_rule,
+    dutch_flatmates_rules,
+    equality_cage_rules,
+    global_entropy_rule,
+    global_mod_rule,
+    lockout_rules,
+    look_and_say_rules,
+    lunchbox_rules,
+    quadruple_rules,
+    rellik_cage_rules,
+    segment_sum_rules,
+    skyscraper_rules,
+    value_indexing_rules,
+    x_sum_rules,
+)
 from .variants import VARIANTS
 from .variants import anti_king_rule as anti_king_rule
 from .variants import anti_knight_rule as anti_knight_rule
@@ -107,24 +125,38 @@ __all__ = [
     "Violation",
     "anti_taxicab_rules",
     "arrow_rule",
+    "between_rule",
     "double_arrow_rule",
+    "dutch_flatmates_rules",
     "entropic_rule",
     "equal_sums_rule",
+    "equality_cage_rules",
+    "global_entropy_rule",
+    "global_mod_rule",
     "greater_than_rule",
     "indexing_rules",
     "killer_rule",
     "kropki_rules",
+    "lockout_rules",
+    "look_and_say_rules",
+    "lunchbox_rules",
     "modular_rules",
     "nonconsecutive_rule",
     "palindrome_rule",
     "parity_rule",
+    "quadruple_rules",
     "region_sum_lines_rule",
+    "rellik_cage_rules",
     "renban_rules",
     "sandwich_rule",
+    "segment_sum_rules",
+    "skyscraper_rules",
     "sum_lines_rule",
     "thermometer_rule",
+    "value_indexing_rules",
     "weighted_sums_rule",
     "whisper_rule",
+    "x_sum_rules",
     "xv_rules",
     "zipper_rule",
 ]

@@ -441,18 +441,27 @@ class Table:
                 f"rule {self.name!r} lists {len(self.allowed):,} tuples, more than "
                 f"{MAX_TABLE_ROWS:,}"
             )
-        allowed = set()
-        arity = None
-        for entry in self.allowed:
-            digits = tuple(entry)
-            if not digits or not all(
-                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in digits
-            ):
-                raise RuleError(f"rule {self.name!r}: allowed entry {entry!r} is not digits")
-            if arity is not None and len(digits) != arity:
-                raise RuleError(f"rule {self.name!r}: allowed tuples of different lengths")
-            arity = len(digits)
-            allowed.add(digits)
+        # checked with set operations in C: a list holds up to MAX_TABLE_ROWS tuples
+        raw = self.allowed
+        allowed: frozenset[tuple[int, ...]] = (
+            raw
+            if isinstance(raw, frozenset) and all(type(e) is tuple for e in raw)
+            else frozenset(tuple(e) for e in raw)
+        )
+        lengths = {len(e) for e in allowed}
+        digits: set[object] = set().union(*allowed) if allowed else set()
+        kinds = {type(d) for e in allowed for d in e}  # True == 1: sets alone miss a bool
+        if 0 in lengths or kinds - {int} or not all(isinstance(d, int) and d >= 1 for d in digits):
+            bad = next(
+                e
+                for e in allowed
+                if not e
+                or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in e)
+            )
+            raise RuleError(f"rule {self.name!r}: allowed entry {bad!r} is not digits")
+        if len(lengths) > 1:
+            raise RuleError(f"rule {self.name!r}: allowed tuples of different lengths")
+        arity = next(iter(lengths)) if lengths else None
         for scope in scopes:
             if not scope or len(set(scope)) != len(scope):
                 raise RuleError(f"rule {self.name!r}: scope {scope!r} repeats a cell or is empty")
@@ -468,7 +477,7 @@ class Table:
         if arity is None and len({len(scope) for scope in scopes}) > 1:
             raise RuleError(f"rule {self.name!r}: scopes of different lengths")
         object.__setattr__(self, "scopes", scopes)
-        object.__setattr__(self, "allowed", frozenset(allowed))
+        object.__setattr__(self, "allowed", allowed)
 
     @property
     def arity(self) -> int:

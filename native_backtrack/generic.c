@@ -1,12 +1,14 @@
 /* Generic backtracker: any n (4..25), any all-different units, any "different" pairs,
- * binary relation tables, initial digit domains, linear sums and sandwich lines.
+ * binary relation tables, initial digit domains, linear sums, sandwich lines and tables of
+ * allowed digit tuples.
  *
  * State per search node: one candidate mask per cell (bit d-1 = digit d possible) and the
  * value of each placed cell. Propagation, to a fixpoint: naked singles (placing a digit
  * removes it from every peer), hidden singles in every unit of exactly n cells (a digit
  * with one place left goes there), once singles are exhausted one revision of every
  * extra constraint (relations to arc consistency, sums through digit sets or bounds,
- * sandwiches once their 1 and n are placed: see extra_sweep), then locked candidates
+ * sandwiches once their 1 and n are placed, tables to generalised arc consistency: see
+ * extra_sweep), then locked candidates
  * between two units sharing >= 2 cells (a digit that a full unit can only hold inside the
  * shared cells leaves the rest of the other unit: pointing and claiming for boxes and
  * lines; not in randomised searches, see nb_search_new). Branching: the unplaced cell with
@@ -476,7 +478,7 @@ static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *v
     return changed;
 }
 
-/* ---- extra constraints: relations, sums, sandwiches ----
+/* ---- extra constraints: relations, sums, sandwiches, tables ----
  *
  * They are revised in sweeps: once singles are exhausted, every extra constraint is
  * revised once (extra_sweep); a removal sends propagate() back to its singles. Each
@@ -635,6 +637,40 @@ static int sandwich(const nb_model *m, int k, uint32_t *cand, const uint8_t *val
     return 0;
 }
 
+/* A table scope to generalised arc consistency: the tuples whose every digit is still a
+ * candidate of its cell are kept, and each cell keeps the digits at its position in some
+ * kept tuple (none kept: a contradiction). The scan stops once every cell has support for
+ * all of its candidates. */
+static int table_scope(const nb_model *m, int k, uint32_t *cand, int16_t *q, int *qn,
+                       int *changed)
+{
+    const int16_t *cells = m->tab_cells + m->tab_start[k];
+    const int a = m->tab_start[k + 1] - m->tab_start[k];
+    const uint32_t *row = m->tab_rows + m->tab_off[k];
+    const int32_t nrows = m->tab_nrows[k];
+    uint32_t cur[NB_TAB_MAXARITY], supp[NB_TAB_MAXARITY];
+    for (int i = 0; i < a; i++) {
+        cur[i] = cand[cells[i]];
+        supp[i] = 0;
+    }
+    int open = a;  /* cells with a candidate still unsupported */
+    for (int32_t r = 0; r < nrows && open; r++, row += a) {
+        int i = 0;
+        while (i < a && (row[i] & cur[i])) i++;
+        if (i < a) continue;
+        for (i = 0; i < a; i++) {
+            if (row[i] & ~supp[i]) {
+                supp[i] |= row[i];
+                if (supp[i] == cur[i]) open--;
+            }
+        }
+    }
+    if (!open) return 0;
+    for (int i = 0; i < a; i++)
+        if (narrow(cand, cells[i], supp[i], q, qn, changed) < 0) return -1;
+    return 0;
+}
+
 /* One revision of every extra constraint. Returns -1 on a contradiction, 0 when nothing
  * changed, 1 after a removal (cells left with one candidate are queued in q). */
 static int extra_sweep(const nb_model *m, uint32_t *cand, const uint8_t *val, int16_t *q,
@@ -674,6 +710,8 @@ static int extra_sweep(const nb_model *m, uint32_t *cand, const uint8_t *val, in
     }
     for (int k = 0; k < m->nsand; k++)
         if (sandwich(m, k, cand, val, q, qn, &changed) < 0) return -1;
+    for (int k = 0; k < m->ntab; k++)
+        if (table_scope(m, k, cand, q, qn, &changed) < 0) return -1;
     return changed;
 }
 

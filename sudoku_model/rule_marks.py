@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .geometry import Shape
-from .rules import AllDifferent, Domain, Relation, RuleSet, Sandwich, Sum, SumGroup
+from .rules import AllDifferent, Domain, Relation, RuleSet, Sandwich, Sum, SumGroup, Table
 
 __all__ = [
     "Arrow",
@@ -204,6 +204,10 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
                 acc.sum_group(rule.name, group)
         elif isinstance(rule, Sandwich):
             acc.sandwich(rule)
+        elif isinstance(rule, Table) and rule.scopes:
+            acc.captions.append(
+                f"{rule.name}: {len(rule.scopes)} cell groups with a digit-tuple table (not drawn)"
+            )
         elif isinstance(rule, AllDifferent) and rule.name == "cages without totals":
             acc.cages.extend(Cage(tuple(sorted(u)), None) for u in rule.units)
     return RuleMarks(

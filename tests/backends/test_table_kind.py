@@ -26,7 +26,7 @@ from sudoku_model.backends.sat import PROOF_SOLVERS
 from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.formats import puzzle_from_json, puzzle_to_json
 from sudoku_model.native_backtrack import Model
-from sudoku_model.rules import RULE_KINDS, Table
+from sudoku_model.rules import RULE_KINDS, Table, killer_rule, thermometer_rule
 from sudoku_model.solving import (
     Backend,
     CertificationUnsupported,
@@ -289,55 +289,54 @@ def _unique_table_puzzle() -> tuple[Puzzle, tuple[int, ...]]:
         return Puzzle(Grid(S4, values), RuleSet.classic(S4).with_rules(tables)), target
 
 
-def test_native_primitives_respect_tables() -> None:
-    native = get_backend("native")
+@pytest.mark.parametrize("name", TABLE_BACKENDS)
+def test_primitives_respect_tables(name: str) -> None:
+    b = backend(name)
     puzzle, target = _unique_table_puzzle()
     rules = puzzle.rules
-    grids = all_4x4_grids()
     tables = [r for r in rules.rules if isinstance(r, Table)]
-    ok = {g for g in grids if holds(g, tables)}
+    ok = {g for g in all_4x4_grids() if holds(g, tables)}
     # enumeration of the rules alone
     empty = Puzzle(Grid.empty(S4), rules)
-    assert {tuple(g.values) for g in native.solutions(empty, limit=None)} == ok
+    assert {tuple(g.values) for g in b.solutions(empty, limit=None)} == ok
+    solved = b.solve(puzzle).solution
+    assert solved is not None and tuple(solved.values) == target
     # one batch of puzzles of these rules
-    batch = native.check_unique_batch(rules, [bytes(puzzle.givens.values), bytes(16)])
-    assert batch.kinds[0] is VerdictKind.UNIQUE
-    assert batch.kinds[1] is expected_kind(len(ok))
+    batch = b.check_unique_batch(rules, [bytes(puzzle.givens.values), bytes(16)])
+    assert batch.kinds == [VerdictKind.UNIQUE, expected_kind(len(ok))]
     # random grids are solutions of the tables
     rng = random.Random(1)
-    for _ in range(10):
-        grid = native.random_solution(rules, rng)
+    for _ in range(5):
+        grid = b.random_solution(rules, rng)
         assert grid is not None and tuple(grid.values) in ok
     # the removal oracle: still unique without a clue exactly when the oracle says so
-    solution = Grid(S4, target)
-    with native.removal_oracle(rules, solution) as oracle:
+    with b.removal_oracle(rules, Grid(S4, target)) as oracle:
         givens = list(puzzle.givens.values)
         for c in [c for c, v in enumerate(givens) if v]:
             fewer = list(givens)
             fewer[c] = 0
             left = [g for g in ok if all(v in (0, g[i]) for i, v in enumerate(fewer))]
-            assert oracle.still_unique(fewer, [c]) is (len(left) == 1)
-    # forbidden (cell, digit) pairs
-    open_cell = next(c for c, v in enumerate(puzzle.givens.values) if not v)
-    outcome = native.search_excluding(empty, [(open_cell, target[open_cell])], limit=LIMIT)
-    assert {tuple(g.values) for g in outcome.solutions} == {
-        g for g in ok if g[open_cell] != target[open_cell]
-    }
-
-
-def test_native_pencilmark_pass_respects_tables() -> None:
-    native = get_backend("native")
-    puzzle, target = _unique_table_puzzle()
-    rules = puzzle.rules
-    tables = [r for r in rules.rules if isinstance(r, Table)]
-    ok = [g for g in all_4x4_grids() if holds(g, tables)]
-    full = 0b1111
-    masks = [1 << (v - 1) if v else full for v in puzzle.givens.values]
+            assert oracle.still_unique(fewer, [c]) is (len(left) == 1), (name, c)
+    # the pencilmark pass: whatever it restores, the candidates leave the target alone
+    masks = [1 << (v - 1) if v else 0b1111 for v in puzzle.givens.values]
     order = [(c, d) for c in range(16) for d in range(1, 5) if not masks[c] >> (d - 1) & 1]
-    out, _answers = native.restore_candidates(rules, Grid(S4, target), masks, order)
-    # whatever was restored, the candidates still leave the target alone
+    out, _answers = b.restore_candidates(rules, Grid(S4, target), masks, order)
     left = [g for g in ok if all(out[c] >> (g[c] - 1) & 1 for c in range(16))]
     assert left == [target]
+
+
+def test_native_forbidden_pairs_respect_tables() -> None:
+    native = get_backend("native")
+    puzzle, target = _unique_table_puzzle()
+    tables = [r for r in puzzle.rules.rules if isinstance(r, Table)]
+    ok = {g for g in all_4x4_grids() if holds(g, tables)}
+    empty = Puzzle(Grid.empty(S4), puzzle.rules)
+    cell = next(c for c, v in enumerate(puzzle.givens.values) if not v)
+    outcome = native.search_excluding(empty, [(cell, target[cell])], limit=LIMIT)
+    assert outcome.complete
+    assert {tuple(g.values) for g in outcome.solutions} == {
+        g for g in ok if g[cell] != target[cell]
+    }
 
 
 def test_the_classic_fast_path_is_left_to_plain_rules() -> None:
@@ -383,3 +382,21 @@ def test_the_c_model_checks_its_tables() -> None:
     assert Model(4, units, [], tables=[([(0, 1)], [])]).solve(bytes(16))[0] == 0
     count, *_ = Model(4, units, [], tables=[([(0,)], [(2,)])]).solve(bytes(16), limit=1000)
     assert count == Model(4, units, []).solve(bytes(16), limit=1000)[0] // 4
+
+
+def test_the_generic_random_solution_keeps_every_constraint_rule() -> None:
+    """The default random_solution (Python random fill) prunes with the rules' checkers:
+    its grids keep cages, dots and tables, not the units alone."""
+    rules = RuleSet.classic(S4).with_rules(
+        [
+            killer_rule(S4, [((0, 1), 3)]),
+            thermometer_rule(S4, [(4, 8)]),
+            Table("t", ((5, 10),), frozenset({(1, 4), (4, 1), (2, 2)})),
+        ]
+    )
+    ok = {g for g in all_4x4_grids() if not rules.violations(g)}
+    assert ok and len(ok) < 40
+    minimal = backend("minimal")
+    grids = [Backend.random_solution(minimal, rules, random.Random(s)) for s in range(20)]
+    got = [tuple(g.values) for g in grids if g is not None]
+    assert len(got) >= 10 and set(got) <= ok

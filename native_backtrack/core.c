@@ -71,7 +71,8 @@ static void model_free_arrays(nb_model *m)
                       (void **)&m->combo_start, (void **)&m->combos,    (void **)&m->sand_start,
                       (void **)&m->sand_cells, (void **)&m->sand_total, (void **)&m->tab_start,
                       (void **)&m->tab_cells,  (void **)&m->tab_off,    (void **)&m->tab_nrows,
-                      (void **)&m->tab_rows};
+                      (void **)&m->tab_rows,   (void **)&m->tab_ioff,   (void **)&m->tab_boff,
+                      (void **)&m->tab_idx,    (void **)&m->tab_bucket};
     for (size_t i = 0; i < sizeof extra / sizeof *extra; i++) {
         PyMem_RawFree(*extra[i]);
         *extra[i] = NULL;
@@ -572,8 +573,10 @@ static int read_tables(nb_model *m, PyObject *tables)
     vec start = {NULL, 0, 0, sizeof(int32_t)}, cells = {NULL, 0, 0, sizeof(int16_t)};
     vec off = {NULL, 0, 0, sizeof(int64_t)}, nrows = {NULL, 0, 0, sizeof(int32_t)};
     vec rows = {NULL, 0, 0, sizeof(uint32_t)};
+    vec ioff = {NULL, 0, 0, sizeof(int64_t)}, boff = {NULL, 0, 0, sizeof(int64_t)};
+    vec idx = {NULL, 0, 0, sizeof(int32_t)}, bucket = {NULL, 0, 0, sizeof(int32_t)};
     PyObject *item = NULL, *scopes = NULL, *allowed = NULL;
-    int32_t *sc = NULL;
+    int32_t *sc = NULL, *order = NULL;
     int ok = 0;
     for (Py_ssize_t t = 0; t < k; t++) {
         item = exactly(PySequence_Fast_GET_ITEM(fast, t), 2, "tables", t,
@@ -616,6 +619,31 @@ static int read_tables(nb_model *m, PyObject *tables)
             goto done;
         }
         int32_t count = arity > 0 ? (int32_t)(((int64_t)rows.len - first) / arity) : 0;
+        /* the index: per position, the row numbers by digit there (a counting sort) */
+        int64_t ifirst = (int64_t)idx.len, bfirst = (int64_t)bucket.len;
+        if (count > 0) {
+            order = PyMem_RawMalloc(sizeof(int32_t) * (size_t)count);
+            if (!order) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            for (Py_ssize_t i = 0; i < arity; i++) {
+                const uint32_t *base = (const uint32_t *)rows.p + first;
+                int32_t at[NB_MAXN + 1] = {0};
+                for (int32_t r = 0; r < count; r++)
+                    at[__builtin_ctz(base[(size_t)r * arity + i]) + 1]++;
+                for (int d = 0; d < n; d++) at[d + 1] += at[d];
+                for (int d = 0; d <= n; d++)
+                    if (!vec_push(&bucket, &at[d])) goto done;
+                for (int32_t r = 0; r < count; r++)
+                    order[at[__builtin_ctz(base[(size_t)r * arity + i])]++] = r;
+                for (int32_t r = 0; r < count; r++)
+                    if (!vec_push(&idx, &order[r])) goto done;
+                /* position i's rows sit at idx[ifirst + i*count ..]: offsets from there */
+            }
+            PyMem_RawFree(order);
+            order = NULL;
+        }
         for (Py_ssize_t j = 0; j < ns; j++) {
             Py_ssize_t len = read_cells(PySequence_Fast_GET_ITEM(scopes, j), &sc, m->nc, "tables");
             if (len < 0) goto done;
@@ -633,7 +661,8 @@ static int read_tables(nb_model *m, PyObject *tables)
                         goto done;
                     }
             int32_t pos = (int32_t)cells.len;
-            if (!vec_push(&start, &pos) || !vec_push(&off, &first) || !vec_push(&nrows, &count))
+            if (!vec_push(&start, &pos) || !vec_push(&off, &first) || !vec_push(&nrows, &count) ||
+                !vec_push(&ioff, &ifirst) || !vec_push(&boff, &bfirst))
                 goto done;
             for (Py_ssize_t a = 0; a < len; a++) {
                 int16_t c16 = (int16_t)sc[a];
@@ -656,13 +685,23 @@ static int read_tables(nb_model *m, PyObject *tables)
     m->tab_off = vec_take(&off);
     m->tab_nrows = vec_take(&nrows);
     m->tab_rows = vec_take(&rows);
-    ok = m->tab_start && m->tab_cells && m->tab_off && m->tab_nrows && m->tab_rows;
+    m->tab_ioff = vec_take(&ioff);
+    m->tab_boff = vec_take(&boff);
+    m->tab_idx = vec_take(&idx);
+    m->tab_bucket = vec_take(&bucket);
+    ok = m->tab_start && m->tab_cells && m->tab_off && m->tab_nrows && m->tab_rows &&
+         m->tab_ioff && m->tab_boff && m->tab_idx && m->tab_bucket;
 done:
     Py_XDECREF(allowed);
     Py_XDECREF(scopes);
     Py_XDECREF(item);
     Py_DECREF(fast);
     PyMem_RawFree(sc);
+    PyMem_RawFree(order);
+    PyMem_RawFree(ioff.p);
+    PyMem_RawFree(boff.p);
+    PyMem_RawFree(idx.p);
+    PyMem_RawFree(bucket.p);
     PyMem_RawFree(start.p);
     PyMem_RawFree(cells.p);
     PyMem_RawFree(off.p);

@@ -640,8 +640,9 @@ static int sandwich(const nb_model *m, int k, uint32_t *cand, const uint8_t *val
 
 /* A table scope to generalised arc consistency: the tuples whose every digit is still a
  * candidate of its cell are kept, and each cell keeps the digits at its position in some
- * kept tuple (none kept: a contradiction). The scan stops once every cell has support for
- * all of its candidates. `seen` (the scope's arity of masks, per search) holds the masks
+ * kept tuple (none kept: a contradiction). Only the tuples with a candidate at one
+ * position are read (through the table's index, the position that leaves fewest), and the
+ * scan stops once every cell has support for all of its candidates. `seen` (the scope's arity of masks, per search) holds the masks
  * the scope's cells had after its last revision that ended consistent: the result depends
  * on the masks alone, so a scope whose cells have not changed since is skipped. */
 static int table_scope(const nb_model *m, int k, uint32_t *cand, uint32_t *seen, int16_t *q,
@@ -659,15 +660,36 @@ static int table_scope(const nb_model *m, int k, uint32_t *cand, uint32_t *seen,
         same &= cur[i] == seen[i];
     }
     if (same) return 0;
+    if (nrows == 0) return -1;
+    /* only the tuples with a candidate digit at the position where that leaves fewest */
+    const int n = m->n;
+    const int32_t *buckets = m->tab_bucket + m->tab_boff[k];
+    int best = 0;
+    int32_t fewest = INT32_MAX;
+    for (int i = 0; i < a; i++) {
+        const int32_t *b = buckets + (size_t)i * (n + 1);
+        int32_t count = 0;
+        for (uint32_t x = cur[i]; x; x &= x - 1) count += b[CTZ(x) + 1] - b[CTZ(x)];
+        if (count < fewest) {
+            fewest = count;
+            best = i;
+        }
+    }
+    const int32_t *b = buckets + (size_t)best * (n + 1);
+    const int32_t *idx = m->tab_idx + m->tab_ioff[k] + (size_t)best * nrows;
     int open = a;  /* cells with a candidate still unsupported */
-    for (int32_t r = 0; r < nrows && open; r++, row += a) {
-        int i = 0;
-        while (i < a && (row[i] & cur[i])) i++;
-        if (i < a) continue;
-        for (i = 0; i < a; i++) {
-            if (row[i] & ~supp[i]) {
-                supp[i] |= row[i];
-                if (supp[i] == cur[i]) open--;
+    for (uint32_t x = cur[best]; x && open; x &= x - 1) {
+        const int d = CTZ(x);
+        for (int32_t j = b[d]; j < b[d + 1] && open; j++) {
+            const uint32_t *t = row + (size_t)idx[j] * a;
+            int i = 0;
+            while (i < a && (t[i] & cur[i])) i++;
+            if (i < a) continue;
+            for (i = 0; i < a; i++) {
+                if (t[i] & ~supp[i]) {
+                    supp[i] |= t[i];
+                    if (supp[i] == cur[i]) open--;
+                }
             }
         }
     }

@@ -137,13 +137,20 @@ typedef struct {
     /* Tables (positive table constraints): scope k is the cells tab_cells[tab_start[k] ..
      * tab_start[k+1]-1] (its arity a, at most NB_TAB_MAXARITY), whose digits in order form
      * one of the tab_nrows[k] tuples at tab_rows + tab_off[k], a masks each (bit d-1 =
-     * digit d at that position). The scopes of one table share its tuples. */
+     * digit d at that position). The scopes of one table share its tuples and their
+     * index: for position i and digit d, the tuples with d there are the row numbers
+     * tab_idx[tab_ioff[k] + j] for j in b[d-1] .. b[d]-1, b = tab_bucket + tab_boff[k] +
+     * i*(n+1) (none for a table without tuples). */
     int ntab;
     int32_t *tab_start;
     int16_t *tab_cells;
     int64_t *tab_off;
     int32_t *tab_nrows;
     uint32_t *tab_rows;
+    int64_t *tab_ioff;
+    int64_t *tab_boff;
+    int32_t *tab_idx;
+    int32_t *tab_bucket;
 } nb_model;
 
 /* The most cells in one scope of a table. */

@@ -400,3 +400,30 @@ def test_the_generic_random_solution_keeps_every_constraint_rule() -> None:
     grids = [Backend.random_solution(minimal, rules, random.Random(s)) for s in range(20)]
     got = [tuple(g.values) for g in grids if g is not None]
     assert len(got) >= 10 and set(got) <= ok
+
+
+def test_native_and_pysat_agree_on_9x9_tables() -> None:
+    """Larger tables (arity 3-5, hundreds of tuples, scopes sharing one table) on 9x9
+    puzzles around a random grid: native (its tuple index and skipped scopes) and the CNF
+    encoding count alike."""
+    rng = random.Random(9)
+    native, sat = get_backend("native"), get_backend("pysat")
+    base = RuleSet.classic(S9)
+    for _ in range(8):
+        full = native.random_solution(base, rng)
+        assert full is not None
+        tables = []
+        for k in range(3):
+            arity = rng.randint(3, 5)
+            allowed = {tuple(rng.randint(1, 9) for _ in range(arity)) for _ in range(400)}
+            scopes = tuple(tuple(rng.sample(range(81), arity)) for _ in range(4))
+            allowed |= {tuple(full.values[c] for c in scope) for scope in scopes}
+            tables.append(Table(f"table {k}", scopes, frozenset(allowed)))
+        values = [0] * 81
+        for c in rng.sample(range(81), 24):
+            values[c] = full.values[c]
+        puzzle = Puzzle(Grid(S9, values), base.with_rules(tables))
+        want = sat.count(puzzle, limit=50)
+        got = native.count(puzzle, limit=50)
+        assert want.count >= 1 and (got.count, got.complete) == (want.count, want.complete)
+        assert set(got.solutions) == set(want.solutions) or not got.complete

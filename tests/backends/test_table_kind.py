@@ -25,6 +25,8 @@ from sudoku_model import Grid, Puzzle, RuleSet, Shape
 from sudoku_model.backends.sat import PROOF_SOLVERS
 from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.formats import puzzle_from_json, puzzle_to_json
+from sudoku_model.logic import CandidateGrid, solve_logically
+from sudoku_model.logic.techniques.killer import table_pruning
 from sudoku_model.native_backtrack import Model
 from sudoku_model.rules import RULE_KINDS, Table, killer_rule, thermometer_rule
 from sudoku_model.solving import (
@@ -427,3 +429,23 @@ def test_native_and_pysat_agree_on_9x9_tables() -> None:
         got = native.count(puzzle, limit=50)
         assert want.count >= 1 and (got.count, got.complete) == (want.count, want.complete)
         assert set(got.solutions) == set(want.solutions) or not got.complete
+
+
+def test_the_logic_technique_explains_table_pruning() -> None:
+    # r1c1, r1c2 hold 1 and 2 in some order; r2c3 is r1c2's digit
+    t = Table("pair", ((0, 1, 6),), frozenset({(1, 2, 2), (2, 1, 1)}))
+    rules = RuleSet.classic(S4).with_rules([t])
+    grid = CandidateGrid.from_puzzle(Puzzle(Grid.empty(S4), rules))
+    step = table_pruning(grid)
+    assert step is not None and step.technique == "table_pruning"
+    assert set(step.eliminations) == {(c, d) for c in (0, 1, 6) for d in (3, 4)}
+    assert "pair (r1c1, r1c2, r2c3)" in step.explanation
+    # a given that no tuple fits breaks the grid
+    grid = CandidateGrid.from_puzzle(Puzzle(Grid(S4, [3] + [0] * 15), rules))
+    assert table_pruning(grid) is None and grid.broken is not None
+    # three givens and the table leave one grid, which logic reaches through the table
+    puzzle = Puzzle(Grid(S4, [0, 0, 3, 0, 3, 0, 0, 0, 2] + [0] * 7), rules)
+    result = solve_logically(puzzle)
+    assert result.status == "solved" and result.steps[0].technique == "table_pruning"
+    assert tuple(result.grid.values) == (1, 2, 3, 4, 3, 4, 2, 1, 2, 1, 4, 3, 4, 3, 1, 2)
+    assert not rules.violations(result.grid.values)

@@ -5,9 +5,9 @@ The oracle is written here and shares no code with the encodings or with
 cells of an almost full grid), keeping the grids whose every scope holds an allowed tuple.
 On random tables over random scopes of 2-4 cells, every installed backend that declares
 the kind counts (limit large) exactly the grids of the oracle, and its uniqueness verdicts
-agree; ``mip:highs`` declares no table and refuses them. The native primitives that take
-rules (enumeration, batches, the removal oracle, random grids, forbidden pairs, the
-pencilmark pass) answer as the oracle does; certificates are refused with a typed error.
+agree; ``mip:highs`` declares no table and refuses them. The primitives that take rules
+(enumeration, batches, the removal oracle, random grids, the pencilmark pass; native's
+forbidden pairs) answer as the oracle does; certificates are refused with a typed error.
 """
 
 from __future__ import annotations

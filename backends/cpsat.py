@@ -2,7 +2,7 @@
 
 One integer variable per cell with domain 1..n (a given fixes its domain), AllDifferent per
 unit of the rule set, ``!=`` per pair of a :class:`~sudoku_model.rules.Different` rule, and
-for the relation, domain, sum and sandwich rules table, domain, linear and element
+for the relation, domain, sum, sandwich and table rules table, domain, linear and element
 constraints (see :func:`_add_constraint_rules`).
 The model of a rule set is built once and copied per puzzle with the givens' domains set
 (measured: a copy is cheaper than building the model through the Python API).
@@ -40,7 +40,7 @@ from typing import Any
 from sudoku_model.errors import BackendUnavailableError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum
+from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum, Table
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 from .threads import Background
@@ -251,9 +251,10 @@ class CPSATBackend(Backend):
 
 
 def _add_constraint_rules(cp: Any, model: Any, cells: list[Any], rules: RuleSet) -> None:
-    """The relation, domain, sum and sandwich rules on the cell variables.
+    """The relation, domain, sum, sandwich and table rules on the cell variables.
 
-    Relations: a table constraint (allowed assignments) per pair. Domains: a linear
+    Relations: a table constraint (allowed assignments) per pair; tables the same per
+    scope. Domains: a linear
     expression in a domain (the cell variables keep domain 1..n, which ``_model``
     overwrites for givens). Sums: a linear equality, plus AllDifferent for a distinct
     group (a killer cage). Sandwich lines: the positions of the 1 and the n through
@@ -297,6 +298,10 @@ def _add_constraint_rules(cp: Any, model: Any, cells: list[Any], rules: RuleSet)
                 model.add_element(hi, prefix, upper)
                 model.add_element(lo + 1, prefix, lower)
                 model.add(upper - lower == total)
+        elif isinstance(rule, Table):
+            rows = sorted(rule.allowed)
+            for scope in rule.scopes:
+                model.add_allowed_assignments([cells[c] for c in scope], rows)
 
 
 _COLLECTOR: Any = None

@@ -17,7 +17,9 @@ The model: one binary variable ``x[c, d]`` per cell c and digit d (cell c holds 
 
 Sandwich rules have no short linear form here and are refused before solving (the
 contract's :class:`~sudoku_model.errors.UnsupportedPuzzleError`, from the declared rule
-kinds).
+kinds). So are table rules: their linear form needs a column per (scope, allowed tuple),
+and every sub-problem here is over the cells' digit columns alone (its open columns, its
+no-good cuts and its full-grid check are all stated in ``x[c, d]``).
 
 Every question is a sequence of *sub-problems*, each the model with some cells' candidate
 sets narrowed. Before HiGHS sees one, the fixings are propagated (a fixed cell removes its

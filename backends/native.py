@@ -1,9 +1,10 @@
 """The ``native`` backend: the compiled C backtracker of :mod:`native_backtrack`.
 
 Rules arrive as data: every all-different unit of the :class:`~sudoku_model.RuleSet`, its
-extra "different" pairs and its relation, domain, sum and sandwich rules (killer cages, dots,
-thermometers, arrows...) are compiled once into a :class:`native_backtrack.Model` (cached per
-rule set), then each puzzle is one C call. The classic 9x9 rules take a fixed-size fast path.
+extra "different" pairs and its relation, domain, sum, sandwich and table rules (killer cages,
+dots, thermometers, arrows...) are compiled once into a :class:`native_backtrack.Model`
+(cached per rule set), then each puzzle is one C call. The classic 9x9 rules take a
+fixed-size fast path.
 
 Budgets: ``seconds`` (wall time, checked every 256 nodes) and ``nodes`` (search nodes);
 without one, the base class passes :data:`~sudoku_model.solving.DEFAULT_BUDGET` (60 s).
@@ -57,7 +58,7 @@ from sudoku_model.native_backtrack import (
     _bulk,  # plain 9x9 lines read and answered in bulk: columns
 )
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum
+from sudoku_model.rules import RULE_KINDS, Domain, Relation, RuleSet, Sandwich, Sum, Table
 from sudoku_model.solving import (
     DEFAULT_BUDGET,
     Backend,
@@ -157,8 +158,8 @@ def fast_option(name: str, sub: str | None, options: dict[str, Any]) -> bool:
 
 
 def _compile(rules: RuleSet) -> nb.Model:
-    """The C model of a rule set: its units and pairs, and each relation, domain, sum and
-    sandwich rule as the C core's tables (see :class:`native_backtrack.Model`).
+    """The C model of a rule set: its units and pairs, and each relation, domain, sum,
+    sandwich and table rule as the C core's tables (see :class:`native_backtrack.Model`).
 
     Raises:
         UnsupportedPuzzleError: for a rule the C core cannot hold (a sum weight beyond
@@ -168,6 +169,7 @@ def _compile(rules: RuleSet) -> nb.Model:
     domains: list[tuple[int, Any]] = []
     sums: list[tuple[Any, Any, int, bool]] = []
     sandwiches: list[tuple[Any, int]] = []
+    tables: list[tuple[Any, Any]] = []
     for rule in rules.constraint_rules:
         if isinstance(rule, Relation):
             relations.append((rule.pairs, rule.allowed))
@@ -177,6 +179,8 @@ def _compile(rules: RuleSet) -> nb.Model:
             sums.extend((g.cells, g.weights, g.total, g.distinct) for g in rule.groups)
         elif isinstance(rule, Sandwich):
             sandwiches.extend(rule.lines)
+        elif isinstance(rule, Table):
+            tables.append((rule.scopes, sorted(rule.allowed)))
         else:  # a kind added to the model without a native encoding: never ignore it
             raise UnsupportedPuzzleError(f"backend native: rule kind {rule.kind!r} has no encoding")
     sums.extend(_implied_sums(rules, sums))
@@ -189,6 +193,7 @@ def _compile(rules: RuleSet) -> nb.Model:
             domains=domains or None,
             sums=sums,
             sandwiches=sandwiches,
+            tables=tables,
         )
     except ValueError as exc:
         raise UnsupportedPuzzleError(f"backend native: {exc}") from None
@@ -327,7 +332,8 @@ class NativeBackend(Backend):
         budgets=("seconds", "nodes"),
         notes="C backtracker: naked + hidden singles, fewest-candidates branching; "
         "relations to arc consistency, sums through digit sets or bounds, sandwiches by "
-        "bounds once their 1 and n are placed; classic 9x9 fast path; default budget 60 s",
+        "bounds once their 1 and n are placed, tables to generalised arc consistency; "
+        "classic 9x9 fast path; default budget 60 s",
         fast_paths=frozenset(
             {"check_unique_batch", "removal_oracle", "random_solution", "restore_candidates"}
         ),

@@ -4,8 +4,9 @@ The C core knows nothing of the toolkit's model: it takes a grid size ``n`` (4..
 of all-different *units* (sequences of cell indices, row-major ``0 .. n*n-1``) and a list of
 extra *pairs* of cells that must differ, and optionally binary *relations* (digit-pair
 tables), *domains* (allowed digits per cell), linear *sums* (weights, a total, optionally
-distinct digits: killer cages) and *sandwiches* (the sum between the 1 and the n of a
-line). Givens and solutions are ``bytes`` of ``n*n`` values ``0..n`` (0 = empty).
+distinct digits: killer cages), *sandwiches* (the sum between the 1 and the n of a line)
+and *tables* (the digit tuples allowed on scopes of cells). Givens and solutions are
+``bytes`` of ``n*n`` values ``0..n`` (0 = empty).
 
 >>> cage = ((0, 1), (1, 1), 3, True)  # cells 0 and 1 sum to 3: {1, 2}
 >>> killer = Model(4, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15],

@@ -30,6 +30,7 @@ class Model:
         domains: Iterable[tuple[int, Iterable[int]]] | None = None,
         sums: Iterable[tuple[Sequence[int], Sequence[int], int, bool]] | None = None,
         sandwiches: Iterable[tuple[Sequence[int], int]] | None = None,
+        tables: Iterable[tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]]] | None = None,
     ) -> None: ...
     @property
     def n(self) -> int: ...

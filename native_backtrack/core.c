@@ -1,6 +1,6 @@
 /* CPython binding of the native backtracker: native_backtrack._core.
  *
- *   Model(n, units, pairs, *, relations, domains, sums, sandwiches)
+ *   Model(n, units, pairs, *, relations, domains, sums, sandwiches, tables)
  *                                    build once per rule set (immutable, thread-safe)
  *   Model.solve(givens, ...)         count up to a limit, keep solutions, budget
  *   Model.batch(data, ...)           many puzzles in one call, GIL released
@@ -69,12 +69,15 @@ static void model_free_arrays(nb_model *m)
                       (void **)&m->rel_masks, (void **)&m->sum_start,   (void **)&m->sum_cells,
                       (void **)&m->sum_weights, (void **)&m->sum_total, (void **)&m->sum_mode,
                       (void **)&m->combo_start, (void **)&m->combos,    (void **)&m->sand_start,
-                      (void **)&m->sand_cells, (void **)&m->sand_total};
+                      (void **)&m->sand_cells, (void **)&m->sand_total, (void **)&m->tab_start,
+                      (void **)&m->tab_cells,  (void **)&m->tab_off,    (void **)&m->tab_nrows,
+                      (void **)&m->tab_rows,   (void **)&m->tab_ioff,   (void **)&m->tab_boff,
+                      (void **)&m->tab_idx,    (void **)&m->tab_bucket};
     for (size_t i = 0; i < sizeof extra / sizeof *extra; i++) {
         PyMem_RawFree(*extra[i]);
         *extra[i] = NULL;
     }
-    m->nrel = m->nsum = m->nsand = m->has_extra = 0;
+    m->nrel = m->nsum = m->nsand = m->ntab = m->has_extra = 0;
     nb_model_release(m);
 }
 
@@ -170,7 +173,7 @@ static Py_ssize_t read_pairs(PyObject *pairs, int32_t **out, int nc)
 }
 
 
-/* ---- extra constraints (relations, domains, sums, sandwiches) ---------------------- */
+/* ---- extra constraints (relations, domains, sums, sandwiches, tables) -------------- */
 
 /* A growing array of fixed-size elements (PyMem_Raw); push returns 0 with MemoryError. */
 typedef struct {
@@ -559,6 +562,154 @@ done:
     return ok;
 }
 
+/* Tables: (scopes, allowed) items; every scope of an item gets its own entry pointing at
+ * the item's tuples (one mask per position). */
+static int read_tables(nb_model *m, PyObject *tables)
+{
+    const int n = m->n;
+    PyObject *fast = PySequence_Fast(tables, "tables must be a sequence of (scopes, allowed)");
+    if (!fast) return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    vec start = {NULL, 0, 0, sizeof(int32_t)}, cells = {NULL, 0, 0, sizeof(int16_t)};
+    vec off = {NULL, 0, 0, sizeof(int64_t)}, nrows = {NULL, 0, 0, sizeof(int32_t)};
+    vec rows = {NULL, 0, 0, sizeof(uint32_t)};
+    vec ioff = {NULL, 0, 0, sizeof(int64_t)}, boff = {NULL, 0, 0, sizeof(int64_t)};
+    vec idx = {NULL, 0, 0, sizeof(int32_t)}, bucket = {NULL, 0, 0, sizeof(int32_t)};
+    PyObject *item = NULL, *scopes = NULL, *allowed = NULL;
+    int32_t *sc = NULL, *order = NULL;
+    int ok = 0;
+    for (Py_ssize_t t = 0; t < k; t++) {
+        item = exactly(PySequence_Fast_GET_ITEM(fast, t), 2, "tables", t,
+                       "a pair (scopes, allowed)");
+        if (!item) goto done;
+        scopes = PySequence_Fast(PySequence_Fast_GET_ITEM(item, 0),
+                                 "tables: scopes must be a sequence of cell sequences");
+        allowed = scopes ? PySequence_Fast(PySequence_Fast_GET_ITEM(item, 1),
+                                           "tables: allowed must be a sequence of digit tuples")
+                         : NULL;
+        if (!allowed) goto done;
+        Py_ssize_t ns = PySequence_Fast_GET_SIZE(scopes), nt = PySequence_Fast_GET_SIZE(allowed);
+        Py_ssize_t arity = -1;
+        int64_t first = (int64_t)rows.len;
+        for (Py_ssize_t j = 0; j < nt; j++) {
+            PyObject *tup = PySequence_Fast(PySequence_Fast_GET_ITEM(allowed, j),
+                                            "tables: an allowed entry must be a digit tuple");
+            if (!tup) goto done;
+            Py_ssize_t len = PySequence_Fast_GET_SIZE(tup);
+            int good = 1;
+            if (len < 1 || len > NB_TAB_MAXARITY || (arity >= 0 && len != arity)) {
+                PyErr_Format(PyExc_ValueError,
+                             "tables[%zd]: allowed entry %zd has %zd digits (1..%d, all alike)",
+                             t, j, len, NB_TAB_MAXARITY);
+                good = 0;
+            }
+            arity = len;
+            for (Py_ssize_t i = 0; good && i < len; i++) {
+                int d = 0;
+                uint32_t bit;
+                good = read_digit(PySequence_Fast_GET_ITEM(tup, i), n, &d, "allowed", j);
+                bit = good ? 1u << (d - 1) : 0;
+                good = good && vec_push(&rows, &bit);
+            }
+            Py_DECREF(tup);
+            if (!good) goto done;
+        }
+        if (rows.len - (size_t)first > (size_t)INT32_MAX / NB_TAB_MAXARITY) {
+            PyErr_Format(PyExc_ValueError, "tables[%zd]: too many tuples", t);
+            goto done;
+        }
+        int32_t count = arity > 0 ? (int32_t)(((int64_t)rows.len - first) / arity) : 0;
+        /* the index: per position, the row numbers by digit there (a counting sort) */
+        int64_t ifirst = (int64_t)idx.len, bfirst = (int64_t)bucket.len;
+        if (count > 0) {
+            order = PyMem_RawMalloc(sizeof(int32_t) * (size_t)count);
+            if (!order) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            for (Py_ssize_t i = 0; i < arity; i++) {
+                const uint32_t *base = (const uint32_t *)rows.p + first;
+                int32_t at[NB_MAXN + 1] = {0};
+                for (int32_t r = 0; r < count; r++)
+                    at[__builtin_ctz(base[(size_t)r * arity + i]) + 1]++;
+                for (int d = 0; d < n; d++) at[d + 1] += at[d];
+                for (int d = 0; d <= n; d++)
+                    if (!vec_push(&bucket, &at[d])) goto done;
+                for (int32_t r = 0; r < count; r++)
+                    order[at[__builtin_ctz(base[(size_t)r * arity + i])]++] = r;
+                for (int32_t r = 0; r < count; r++)
+                    if (!vec_push(&idx, &order[r])) goto done;
+                /* position i's rows sit at idx[ifirst + i*count ..]: offsets from there */
+            }
+            PyMem_RawFree(order);
+            order = NULL;
+        }
+        for (Py_ssize_t j = 0; j < ns; j++) {
+            Py_ssize_t len = read_cells(PySequence_Fast_GET_ITEM(scopes, j), &sc, m->nc, "tables");
+            if (len < 0) goto done;
+            if (len < 1 || len > NB_TAB_MAXARITY || (arity >= 0 && len != arity)) {
+                PyErr_Format(PyExc_ValueError,
+                             "tables[%zd]: scope %zd has %zd cells, not the tuples' arity", t,
+                             j, len);
+                goto done;
+            }
+            for (Py_ssize_t a = 0; a < len; a++)
+                for (Py_ssize_t b = a + 1; b < len; b++)
+                    if (sc[a] == sc[b]) {
+                        PyErr_Format(PyExc_ValueError, "tables[%zd]: scope %zd repeats cell %d",
+                                     t, j, sc[a]);
+                        goto done;
+                    }
+            int32_t pos = (int32_t)cells.len;
+            if (!vec_push(&start, &pos) || !vec_push(&off, &first) || !vec_push(&nrows, &count) ||
+                !vec_push(&ioff, &ifirst) || !vec_push(&boff, &bfirst))
+                goto done;
+            for (Py_ssize_t a = 0; a < len; a++) {
+                int16_t c16 = (int16_t)sc[a];
+                if (!vec_push(&cells, &c16)) goto done;
+            }
+            PyMem_RawFree(sc);
+            sc = NULL;
+        }
+        Py_CLEAR(allowed);
+        Py_CLEAR(scopes);
+        Py_CLEAR(item);
+    }
+    {
+        int32_t pos = (int32_t)cells.len;
+        if (!vec_push(&start, &pos)) goto done;
+    }
+    m->ntab = (int)nrows.len;
+    m->tab_start = vec_take(&start);
+    m->tab_cells = vec_take(&cells);
+    m->tab_off = vec_take(&off);
+    m->tab_nrows = vec_take(&nrows);
+    m->tab_rows = vec_take(&rows);
+    m->tab_ioff = vec_take(&ioff);
+    m->tab_boff = vec_take(&boff);
+    m->tab_idx = vec_take(&idx);
+    m->tab_bucket = vec_take(&bucket);
+    ok = m->tab_start && m->tab_cells && m->tab_off && m->tab_nrows && m->tab_rows &&
+         m->tab_ioff && m->tab_boff && m->tab_idx && m->tab_bucket;
+done:
+    Py_XDECREF(allowed);
+    Py_XDECREF(scopes);
+    Py_XDECREF(item);
+    Py_DECREF(fast);
+    PyMem_RawFree(sc);
+    PyMem_RawFree(order);
+    PyMem_RawFree(ioff.p);
+    PyMem_RawFree(boff.p);
+    PyMem_RawFree(idx.p);
+    PyMem_RawFree(bucket.p);
+    PyMem_RawFree(start.p);
+    PyMem_RawFree(cells.p);
+    PyMem_RawFree(off.p);
+    PyMem_RawFree(nrows.p);
+    PyMem_RawFree(rows.p);
+    return ok;
+}
+
 static int is_classic9(const nb_model *m, const uint8_t *adj)
 {
     if (m->n != 9) return 0;
@@ -575,13 +726,14 @@ static int is_classic9(const nb_model *m, const uint8_t *adj)
 
 static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n",         "units", "pairs", "locked", "relations",
-                             "domains",   "sums",  "sandwiches", NULL};
+    static char *kwlist[] = {"n",         "units", "pairs",      "locked", "relations",
+                             "domains",   "sums",  "sandwiches", "tables", NULL};
     int n, locked = 1;
     PyObject *units, *pairs, *relations = Py_None, *domains = Py_None, *sums = Py_None,
-             *sandwiches = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO|$pOOOO:Model", kwlist, &n, &units,
-                                     &pairs, &locked, &relations, &domains, &sums, &sandwiches))
+             *sandwiches = Py_None, *tables = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO|$pOOOOO:Model", kwlist, &n, &units,
+                                     &pairs, &locked, &relations, &domains, &sums, &sandwiches,
+                                     &tables))
         return -1;
     nb_model *m = &self->m;
     if (m->n != 0) {
@@ -683,7 +835,8 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
             }
         }
         if (sandwiches != Py_None && !read_sandwiches(m, sandwiches)) goto done;
-        m->has_extra = m->nrel > 0 || m->nsum > 0 || m->nsand > 0;
+        if (tables != Py_None && !read_tables(m, tables)) goto done;
+        m->has_extra = m->nrel > 0 || m->nsum > 0 || m->nsand > 0 || m->ntab > 0;
     }
     /* units: full ones first */
     m->nunits = (int)nu;
@@ -1190,7 +1343,7 @@ static PyGetSetDef Model_getset[] = {
 
 PyDoc_STRVAR(Model_doc,
 "Model(n, units, pairs, *, locked=True, relations=None, domains=None, sums=None,\n"
-"      sandwiches=None)\n\n"
+"      sandwiches=None, tables=None)\n\n"
 "The rules of one puzzle family, compiled once: grid size n (4..25), all-different\n"
 "units (sequences of cell indices; units of exactly n cells also get hidden singles)\n"
 "and extra pairs of cells that must differ (a flat sequence or (a, b) tuples).\n"
@@ -1203,7 +1356,10 @@ PyDoc_STRVAR(Model_doc,
 "  sums: (cells, weights, total, distinct): sum(weight * digit) == total; distinct\n"
 "    cells also hold different digits (an all-different unit);\n"
 "  sandwiches: (cells, total): the digits strictly between the first 1 and the first n\n"
-"    of the line sum to total (a line without a 1 or an n has no solution).\n"
+"    of the line sum to total (a line without a 1 or an n has no solution);\n"
+"  tables: (scopes, allowed): for each scope (a sequence of distinct cells), the digits\n"
+"    of its cells in order form one of the allowed digit tuples (each as long as the\n"
+"    scope, at most 32; no tuple: no solution).\n"
 "Raises ValueError (naming the argument and index) for a cell outside the grid, a\n"
 "digit outside 1..n, a weight beyond 2**30 or a malformed entry.\n"
 "Immutable and safe to share between threads.");

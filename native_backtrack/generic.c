@@ -1,12 +1,14 @@
 /* Generic backtracker: any n (4..25), any all-different units, any "different" pairs,
- * binary relation tables, initial digit domains, linear sums and sandwich lines.
+ * binary relation tables, initial digit domains, linear sums, sandwich lines and tables of
+ * allowed digit tuples.
  *
  * State per search node: one candidate mask per cell (bit d-1 = digit d possible) and the
  * value of each placed cell. Propagation, to a fixpoint: naked singles (placing a digit
  * removes it from every peer), hidden singles in every unit of exactly n cells (a digit
  * with one place left goes there), once singles are exhausted one revision of every
  * extra constraint (relations to arc consistency, sums through digit sets or bounds,
- * sandwiches once their 1 and n are placed: see extra_sweep), then locked candidates
+ * sandwiches once their 1 and n are placed, tables to generalised arc consistency: see
+ * extra_sweep), then locked candidates
  * between two units sharing >= 2 cells (a digit that a full unit can only hold inside the
  * shared cells leaves the rest of the other unit: pointing and claiming for boxes and
  * lines; not in randomised searches, see nb_search_new). Branching: the unplaced cell with
@@ -84,6 +86,7 @@ struct nb_search {
     int locked;            /* use locked candidates (not in randomised searches) */
     uint8_t *avoid;        /* NULL or nc bytes */
     uint8_t *hint;         /* NULL or nc bytes: the digit to try first per cell */
+    uint32_t *tab_seen;    /* NULL, or one mask per cell of each table scope (table_scope) */
     /* A randomised classic 9x9 search asked for one solution runs nb_fill9 (removal.c)
      * first; if it is run again, this search replays from the start up to where that
      * stopped, with no budget stop before node replay_nodes and the first `skip`
@@ -476,7 +479,7 @@ static int locked_candidates(const nb_model *m, uint32_t *cand, const uint8_t *v
     return changed;
 }
 
-/* ---- extra constraints: relations, sums, sandwiches ----
+/* ---- extra constraints: relations, sums, sandwiches, tables ----
  *
  * They are revised in sweeps: once singles are exhausted, every extra constraint is
  * revised once (extra_sweep); a removal sends propagate() back to its singles. Each
@@ -635,10 +638,72 @@ static int sandwich(const nb_model *m, int k, uint32_t *cand, const uint8_t *val
     return 0;
 }
 
+/* A table scope to generalised arc consistency: the tuples whose every digit is still a
+ * candidate of its cell are kept, and each cell keeps the digits at its position in some
+ * kept tuple (none kept: a contradiction). Only the tuples with a candidate at one
+ * position are read (through the table's index, the position that leaves fewest), and the
+ * scan stops once every cell has support for all of its candidates. `seen` (the scope's arity of masks, per search) holds the masks
+ * the scope's cells had after its last revision that ended consistent: the result depends
+ * on the masks alone, so a scope whose cells have not changed since is skipped. */
+static int table_scope(const nb_model *m, int k, uint32_t *cand, uint32_t *seen, int16_t *q,
+                       int *qn, int *changed)
+{
+    const int16_t *cells = m->tab_cells + m->tab_start[k];
+    const int a = m->tab_start[k + 1] - m->tab_start[k];
+    const uint32_t *row = m->tab_rows + m->tab_off[k];
+    const int32_t nrows = m->tab_nrows[k];
+    uint32_t cur[NB_TAB_MAXARITY], supp[NB_TAB_MAXARITY];
+    int same = 1;
+    for (int i = 0; i < a; i++) {
+        cur[i] = cand[cells[i]];
+        supp[i] = 0;
+        same &= cur[i] == seen[i];
+    }
+    if (same) return 0;
+    if (nrows == 0) return -1;
+    /* only the tuples with a candidate digit at the position where that leaves fewest */
+    const int n = m->n;
+    const int32_t *buckets = m->tab_bucket + m->tab_boff[k];
+    int best = 0;
+    int32_t fewest = INT32_MAX;
+    for (int i = 0; i < a; i++) {
+        const int32_t *b = buckets + (size_t)i * (n + 1);
+        int32_t count = 0;
+        for (uint32_t x = cur[i]; x; x &= x - 1) count += b[CTZ(x) + 1] - b[CTZ(x)];
+        if (count < fewest) {
+            fewest = count;
+            best = i;
+        }
+    }
+    const int32_t *b = buckets + (size_t)best * (n + 1);
+    const int32_t *idx = m->tab_idx + m->tab_ioff[k] + (size_t)best * nrows;
+    int open = a;  /* cells with a candidate still unsupported */
+    for (uint32_t x = cur[best]; x && open; x &= x - 1) {
+        const int d = CTZ(x);
+        for (int32_t j = b[d]; j < b[d + 1] && open; j++) {
+            const uint32_t *t = row + (size_t)idx[j] * a;
+            int i = 0;
+            while (i < a && (t[i] & cur[i])) i++;
+            if (i < a) continue;
+            for (i = 0; i < a; i++) {
+                if (t[i] & ~supp[i]) {
+                    supp[i] |= t[i];
+                    if (supp[i] == cur[i]) open--;
+                }
+            }
+        }
+    }
+    if (open)
+        for (int i = 0; i < a; i++)
+            if (narrow(cand, cells[i], supp[i], q, qn, changed) < 0) return -1;
+    for (int i = 0; i < a; i++) seen[i] = cand[cells[i]];
+    return 0;
+}
+
 /* One revision of every extra constraint. Returns -1 on a contradiction, 0 when nothing
  * changed, 1 after a removal (cells left with one candidate are queued in q). */
-static int extra_sweep(const nb_model *m, uint32_t *cand, const uint8_t *val, int16_t *q,
-                       int *qn)
+static int extra_sweep(const nb_model *m, uint32_t *cand, const uint8_t *val,
+                       uint32_t *tab_seen, int16_t *q, int *qn)
 {
     int changed = 0;
     const int n = m->n;
@@ -674,6 +739,8 @@ static int extra_sweep(const nb_model *m, uint32_t *cand, const uint8_t *val, in
     }
     for (int k = 0; k < m->nsand; k++)
         if (sandwich(m, k, cand, val, q, qn, &changed) < 0) return -1;
+    for (int k = 0; k < m->ntab; k++)
+        if (table_scope(m, k, cand, tab_seen + m->tab_start[k], q, qn, &changed) < 0) return -1;
     return changed;
 }
 
@@ -754,7 +821,7 @@ static inline int hidden_singles(const nb_model *m, int u, uint32_t *cand, const
  * contradiction in every order. The state after each propagation, hence nodes, guesses
  * and every seed's grids, is the one a sweep over every unit and pair reaches. */
 static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *nassigned,
-                     int16_t *q, int qn, int locked, int all)
+                     uint32_t *tab_seen, int16_t *q, int qn, int locked, int all)
 {
     const int nc = m->nc;
     dirty_track d;
@@ -789,7 +856,7 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
         if (*nassigned == nc) {
             if (!m->has_extra) return 1;
             qn = 0;  /* a full assignment: the sweep can only find a contradiction */
-            return extra_sweep(m, cand, val, q, &qn) == 0;
+            return extra_sweep(m, cand, val, tab_seen, q, &qn) == 0;
         }
         qn = 0;
         if (d.words) {
@@ -806,7 +873,7 @@ static int propagate(const nb_model *m, uint32_t *cand, uint8_t *val, int32_t *n
         }
         if (qn) continue;
         if (m->has_extra) {
-            int ex = extra_sweep(m, cand, val, q, &qn);
+            int ex = extra_sweep(m, cand, val, tab_seen, q, &qn);
             if (ex < 0) return 0;
             if (ex > 0) {  /* it does not say where it removed */
                 touch_all(m, &d);
@@ -838,7 +905,10 @@ static nb_search *search_new(const nb_model *m, const uint8_t *givens, const uin
         s->avoid = nb_malloc((size_t)nc);
         if (s->avoid) memcpy(s->avoid, avoid, (size_t)nc);
     }
-    if (!s->frames || !s->cur || !s->queue || (avoid && !s->avoid)) {
+    if (m->ntab > 0) /* zeros: no cell has an empty mask, so every scope is revised first */
+        s->tab_seen = nb_calloc((size_t)m->tab_start[m->ntab], sizeof(uint32_t));
+    if (!s->frames || !s->cur || !s->queue || (avoid && !s->avoid) ||
+        (m->ntab > 0 && !s->tab_seen)) {
         nb_search_free(s);
         return NULL;
     }
@@ -913,6 +983,7 @@ void nb_search_free(nb_search *s)
     nb_free(s->queue);
     nb_free(s->avoid);
     nb_free(s->hint);
+    nb_free(s->tab_seen);
     nb_free(s);
 }
 
@@ -1019,7 +1090,7 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
     if (s->phase == PH_START) {
         if (s->fill9_tried) s->nodes = s->guesses = 0; /* the replay counts them again */
         s->nodes++;
-        if (propagate(m, cand, val, &ch->nassigned, s->queue, s->qn, s->locked, 1))
+        if (propagate(m, cand, val, &ch->nassigned, s->tab_seen, s->queue, s->qn, s->locked, 1))
             s->phase = PH_DESCEND;
         else {
             s->phase = PH_DONE;
@@ -1092,7 +1163,8 @@ int nb_search_run(nb_search *s, uint64_t want, uint8_t *out, uint64_t keep,
             s->nodes++;
             cand[c] = b;
             s->queue[0] = (int16_t)c;
-            if (propagate(m, cand, val, &ch->nassigned, s->queue, 1, s->locked, 0)) {
+            if (propagate(m, cand, val, &ch->nassigned, s->tab_seen, s->queue, 1, s->locked,
+                          0)) {
                 s->phase = PH_DESCEND;
                 break;
             }

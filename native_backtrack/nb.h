@@ -104,7 +104,7 @@ typedef struct {
     int32_t *cs_list;
     /* Extra constraints (generic path only; all zero / NULL when absent). The arrays are
      * owned by whoever filled them (core.c: PyMem_Raw), like the unit and peer arrays.
-     * has_extra != 0 when there is a relation, a sum or a sandwich: propagate() then
+     * has_extra != 0 when there is a relation, a sum, a sandwich or a table: propagate() then
      * runs extra_sweep() once singles are exhausted and checks a full assignment. */
     int has_extra;
     uint32_t *domain;       /* nc initial candidate masks, or NULL (every digit); the only
@@ -134,7 +134,27 @@ typedef struct {
     int32_t *sand_start;
     int16_t *sand_cells;
     int32_t *sand_total;
+    /* Tables (positive table constraints): scope k is the cells tab_cells[tab_start[k] ..
+     * tab_start[k+1]-1] (its arity a, at most NB_TAB_MAXARITY), whose digits in order form
+     * one of the tab_nrows[k] tuples at tab_rows + tab_off[k], a masks each (bit d-1 =
+     * digit d at that position). The scopes of one table share its tuples and their
+     * index: for position i and digit d, the tuples with d there are the row numbers
+     * tab_idx[tab_ioff[k] + j] for j in b[d-1] .. b[d]-1, b = tab_bucket + tab_boff[k] +
+     * i*(n+1) (none for a table without tuples). */
+    int ntab;
+    int32_t *tab_start;
+    int16_t *tab_cells;
+    int64_t *tab_off;
+    int32_t *tab_nrows;
+    uint32_t *tab_rows;
+    int64_t *tab_ioff;
+    int64_t *tab_boff;
+    int32_t *tab_idx;
+    int32_t *tab_bucket;
 } nb_model;
+
+/* The most cells in one scope of a table. */
+#define NB_TAB_MAXARITY 32
 
 /* The masks of the k-digit subsets of 1..n whose digits sum to `total` (bit d-1 =
  * digit d), in increasing order: the first min(count, cap) go to out (NULL when cap is

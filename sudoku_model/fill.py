@@ -124,9 +124,10 @@ def random_fill(
     """A random solution of ``rules`` extending ``start``: depth-first search on candidate
     bitmasks with naked singles (and hidden singles, except for classic grids up to 9x9,
     where they cost more than the backtracking they save), the cell with fewest candidates
-    first (first such cell in cell order) and the digits in random order. None when there
-    is no solution or the node limit (default 20 n^2) is reached; the caller then draws
-    again."""
+    first (first such cell in cell order) and the digits in random order; a state whose
+    filled cells break a constraint rule (:meth:`RuleSet.violations`) is a dead end. None
+    when there is no solution or the node limit (default 20 n^2) is reached; the caller
+    then draws again."""
     singles = Singles.of(rules)
     place = singles.place
     full = singles.full
@@ -136,9 +137,15 @@ def random_fill(
     limit = max_nodes if max_nodes is not None else 20 * cell_count
     popcount = _popcount_table(n).__getitem__ if n <= 16 else int.bit_count
 
+    # Constraint rules (cages, dots, tables...) prune through their own checkers: a state
+    # whose filled cells break one is a dead end, so every grid returned is a solution.
+    broken = rules.violations if rules.constraint_rules else None
+
     def settle(values: list[int], cand: list[int], cell: int, bit: int) -> bool:
-        return place(values, cand, cell, bit) and (
-            not use_hidden or singles.hidden_singles(values, cand)
+        return (
+            place(values, cand, cell, bit)
+            and (not use_hidden or singles.hidden_singles(values, cand))
+            and (broken is None or not broken([v.bit_length() for v in values]))
         )
 
     values = [0] * cell_count
@@ -148,6 +155,8 @@ def random_fill(
             if v and not place(values, cand, cell, 1 << (v - 1)):
                 return None
     if use_hidden and not singles.hidden_singles(values, cand):
+        return None
+    if broken is not None and broken([v.bit_length() for v in values]):
         return None
     # Depth-first with lazy branching: a frame is a state and the digits still to try at
     # its branching cell; a digit is placed (lists copied) only when it is tried.

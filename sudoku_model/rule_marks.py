@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from .geometry import Shape
 from .rule_lines import LINE_LOOKS, Line, ModularLines, relation_lines, sum_rule_lines
-from .rules import AllDifferent, Domain, Relation, RuleSet, Sandwich, Sum, SumGroup
+from .rules import AllDifferent, Domain, Relation, RuleSet, Sandwich, Sum, SumGroup, Table
 
 __all__ = [
     "Arrow",
@@ -219,6 +219,10 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
                 acc.sum_group(rule.name, group)
         elif isinstance(rule, Sandwich):
             acc.sandwich(rule)
+        elif isinstance(rule, Table) and rule.scopes:
+            acc.captions.append(
+                f"{rule.name}: {len(rule.scopes)} cell groups with a digit-tuple table (not drawn)"
+            )
         elif isinstance(rule, AllDifferent) and rule.name == "cages without totals":
             acc.cages.extend(Cage(tuple(sorted(u)), None) for u in rule.units)
     modular, joined = acc.modular.lines()

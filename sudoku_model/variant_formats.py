@@ -21,16 +21,19 @@ Variant JSON ``constraints`` (cells are ``"r1c1"`` strings, 1-based, any case)::
       {"type": "distinct", "name": "extra region 1", "units": [["r1c1", "r2c2", ...]]},
       {"type": "relation", "name": "...", "pairs": [[...]], "allowed": [[1, 2], ...]},
       {"type": "sum", "name": "...", "groups": [{"cells": [...], "weights": [...],
-                                                 "total": 0, "distinct": false}]}
+                                                 "total": 0, "distinct": false}]},
+      {"type": "table", "name": "...", "scopes": [["r1c1", "r1c2", "r2c1"], ...],
+       "allowed": [[1, 2, 3], ...]}
     ]
 
 An arrow's circle of two cells reads as a two-digit number, its first cell the tens. A
 greater-than pair names the bigger cell first. A killer cage without ``"sum"`` only holds
 different digits (f-puzzles has such cages): it is the all-different unit of the rule named
 ``cages without totals``. ``distinct`` carries any other all-different units beyond the
-named variants (an f-puzzles extra region, one diagonal, disjoint groups). ``relation``
-and ``sum`` are the raw kinds (:class:`~sudoku_model.rules.Relation`,
-:class:`~sudoku_model.rules.Sum`): whatever :func:`constraints_to_json` cannot name
+named variants (an f-puzzles extra region, one diagonal, disjoint groups). ``relation``,
+``sum`` and ``table`` are the raw kinds (:class:`~sudoku_model.rules.Relation`,
+:class:`~sudoku_model.rules.Sum`, :class:`~sudoku_model.rules.Table`: the digit tuples
+allowed on each scope of cells, in order): whatever :func:`constraints_to_json` cannot name
 otherwise is written that way, so every rule set round-trips.
 """
 
@@ -56,6 +59,7 @@ from .rules import (
     Sandwich,
     Sum,
     SumGroup,
+    Table,
     arrow_rule,
     greater_than_rule,
     killer_rule,
@@ -98,6 +102,7 @@ CONSTRAINT_TYPES = (
     "distinct",
     "relation",
     "sum",
+    "table",
 )
 
 #: The rule holding the cages without totals (all-different units; the display draws them
@@ -257,8 +262,18 @@ def _constraint(kind: str, e: Mapping[str, Any], shape: Shape) -> list[Rule]:
         allowed = frozenset(
             (_number(p[0], "allowed"), _number(p[1], "allowed")) for p in e["allowed"]
         )
-        rule: Relation | Sum = Relation(
+        rule: Relation | Sum | Table = Relation(
             str(e["name"]), tuple(_pairs(e["pairs"], shape, "pairs")), allowed
+        )
+    elif kind == "table":
+        scopes = e["scopes"]
+        rows = e["allowed"]
+        if not isinstance(scopes, list) or not isinstance(rows, list):
+            raise ValueError('"scopes" and "allowed" must be lists')
+        rule = Table(
+            str(e["name"]),
+            tuple(tuple(_cells(scope, shape, "scopes")) for scope in scopes),
+            frozenset(tuple(_number(d, "allowed") for d in _row(row)) for row in rows),
         )
     else:  # "sum"
         groups = []
@@ -276,6 +291,12 @@ def _constraint(kind: str, e: Mapping[str, Any], shape: Shape) -> list[Rule]:
         rule = Sum(str(e["name"]), tuple(groups))
     rule.validate(shape)
     return [rule]
+
+
+def _row(raw: object) -> list[object]:
+    if not isinstance(raw, list):
+        raise ValueError(f"an allowed entry must be a list of digits, got {_short_json(raw)}")
+    return raw
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -308,7 +329,8 @@ def constraints_to_json(rules: RuleSet) -> list[dict[str, Any]]:
     """The ``constraints`` list of a rule set (empty when its variant names say it all).
 
     Rules made by the constructors of :mod:`sudoku_model.rules` are written by their
-    names; any other relation, sum, domain or sandwich in its raw form; all-different
+    names; any other relation, sum, domain or sandwich in its raw form, tables as
+    ``table``; all-different
     units beyond the variants' as ``distinct`` (cages without totals as killer cages
     without ``"sum"``). Reading the list back with :func:`constraints_from_json` (after
     the variants) gives equal rules, in the same order.
@@ -325,6 +347,17 @@ def constraints_to_json(rules: RuleSet) -> list[dict[str, Any]]:
                 out.append({"type": "killer", "cages": [{"cells": u} for u in units]})
             else:
                 out.append({"type": "distinct", "name": rule.name, "units": units})
+            continue
+        if isinstance(rule, Table) and rule not in named:
+            pending_dots = None
+            out.append(
+                {
+                    "type": "table",
+                    "name": rule.name,
+                    "scopes": [_names(shape, scope) for scope in rule.scopes],
+                    "allowed": sorted([list(t) for t in rule.allowed]),
+                }
+            )
             continue
         if not isinstance(rule, (Relation, Domain, Sum, Sandwich)):
             continue

@@ -49,7 +49,7 @@ from sudoku_model.errors import UnsupportedPuzzleError
 from sudoku_model.geometry import Shape
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import AllDifferent, Relation, RuleSet, Sandwich, Sum, SumGroup
+from sudoku_model.rules import AllDifferent, Relation, RuleSet, Sandwich, Sum, SumGroup, Table
 
 # the names, in a module of their own (the command line reads them without this encoder)
 from ..encodings import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
@@ -408,7 +408,7 @@ LiteralOf = Callable[[int, int], int]
 
 
 def encode_constraint_rules(rules: RuleSet, *, top: int) -> tuple[list[Clause], int]:
-    """The clauses of the rule set's relation, domain, sum and sandwich rules alone, over
+    """The clauses of the rule set's relation, domain, sum, sandwich and table rules alone, over
     the dense cell variables, auxiliaries from ``top + 1``; returns them and the new top.
 
     :func:`encode_rules` is the base rules' clauses plus these. The PySAT backend adds
@@ -424,7 +424,8 @@ def encode_constraint_rules(rules: RuleSet, *, top: int) -> tuple[list[Clause], 
     template (:func:`_cage_template`) that a cage maps onto its cells.
     Other sums (little killers, arrows, weighted groups) and large cages: a layered sum
     (:func:`_add_layered_sum`). Sandwich lines: prefix flags "the 1 / the n is before
-    here", a "between" flag per cell, and a layered sum of the between cells.
+    here", a "between" flag per cell, and a layered sum of the between cells. Tables: a
+    selector per (scope, allowed tuple) with support clauses (:func:`_add_table_scope`).
 
     Raises:
         UnsupportedPuzzleError: for a sandwich line that is not a unit of n cells.
@@ -436,7 +437,8 @@ def encode_constraint_rules(rules: RuleSet, *, top: int) -> tuple[list[Clause], 
 
 
 def _add_constraint_rules(out: _Clauses, rules: RuleSet, lit: LiteralOf) -> None:
-    """Clauses of the relation, domain, sum and sandwich rules (see :func:`encode_rules`).
+    """Clauses of the relation, domain, sum, sandwich and table rules (see
+    :func:`encode_rules`).
 
     ``lit(cell, digit)`` is the cell literal, or a :class:`_Clauses` constant.
     """
@@ -470,7 +472,39 @@ def _add_constraint_rules(out: _Clauses, rules: RuleSet, lit: LiteralOf) -> None
                         "a unit of n different digits (a row or column of the rules)"
                     )
                 _add_sandwich_line(out, line, total, n, lit)
+        elif isinstance(rule, Table):
+            for scope in rule.scopes:
+                _add_table_scope(out, scope, rule.allowed, lit, candidates)
         # Domain rules are all in candidate_digits.
+
+
+def _add_table_scope(
+    out: _Clauses,
+    scope: Sequence[int],
+    allowed: Iterable[tuple[int, ...]],
+    lit: LiteralOf,
+    candidates: Sequence[frozenset[int]],
+) -> None:
+    """One scope of a table rule: a selector per allowed tuple that its cells' candidates
+    admit, the selector implying each of its cell literals, at least one selector, and for
+    each candidate digit of each cell a support clause (the digit implies one of the
+    selectors whose tuple has it there; none: the digit is out). Unit propagation on these
+    clauses keeps the scope to generalised arc consistency. No tuple left: an empty clause."""
+    rows = sorted(
+        t for t in allowed if all(d in candidates[c] for c, d in zip(scope, t, strict=True))
+    )
+    selectors: list[int] = []
+    support: dict[tuple[int, int], list[int]] = {}
+    for row in rows:
+        t = out.new()
+        selectors.append(t)
+        for i, d in enumerate(row):
+            out.add([-t, lit(scope[i], d)])
+            support.setdefault((i, d), []).append(t)
+    out.add(selectors)
+    for i, c in enumerate(scope):
+        for d in sorted(candidates[c]):
+            out.add([_neg(lit(c, d)), *support.get((i, d), ())])
 
 
 @lru_cache(maxsize=4096)

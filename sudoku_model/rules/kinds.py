@@ -19,7 +19,7 @@ from ..errors import ShapeError
 from ..geometry import Shape
 
 #: Rule kinds a backend may declare support for.
-RULE_KINDS = ("all_different", "different", "relation", "domain", "sum", "sandwich")
+RULE_KINDS = ("all_different", "different", "relation", "domain", "sum", "sandwich", "table")
 
 
 class RuleError(ShapeError):

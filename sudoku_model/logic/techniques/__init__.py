@@ -10,7 +10,7 @@ Where each is defined:
 * singles, hidden subsets, locked candidates, colouring and X-chains need units of n cells
   (every digit once), so they use :attr:`RuleSet.full_units`;
 * naked subsets work in every all-different unit (killer cages included);
-* the techniques of :mod:`.killer` reason on relation, sum and sandwich rules;
+* the techniques of :mod:`.killer` reason on relation, sum, sandwich and table rules;
 * fish use the row and column units (present in every rule set ``RuleSet.build`` makes);
 * wings and chains use "sees" = :attr:`RuleSet.peers`, so Different pairs (anti-knight,
   anti-king) count.
@@ -36,6 +36,7 @@ from .killer import (
     relation_pruning,
     sandwich_bounds,
     sum_bounds,
+    table_pruning,
 )
 from .singles import hidden_single, naked_single
 from .subsets import hidden_pair, hidden_quad, hidden_triple, naked_pair, naked_quad, naked_triple
@@ -69,11 +70,12 @@ class Technique:
 TECHNIQUES: tuple[Technique, ...] = (
     Technique("naked_single", "naked single", naked_single, "easy", 1.0),
     Technique("hidden_single", "hidden single", hidden_single, "easy", 1.2),
-    # Relation, sum and sandwich rules (killer cages, dots, arrows...); they return at
+    # Relation, sum, sandwich and table rules (killer cages, dots, arrows...); they return at
     # once on rule sets without such rules. Scores placed among the classic ones by how
     # much they ask of a solver: pairs and cages first, bounds and the 45 rule next.
     Technique("relation_pruning", "relation pruning", relation_pruning, "easy", 1.4),
     Technique("cage_combination", "cage combinations", cage_combination, "easy", 1.5),
+    Technique("table_pruning", "table pruning", table_pruning, "easy", 1.6),
     Technique("sum_bounds", "sum bounds", sum_bounds, "medium", 2.0),
     Technique("sandwich_bounds", "sandwich bounds", sandwich_bounds, "medium", 2.2),
     Technique("innies_outies", "innies and outies (45 rule)", innies_outies, "medium", 2.5),

@@ -8,6 +8,8 @@ arrows...), each an explained step built on :mod:`sudoku_model.logic.constraints
 * sum bounds: a little killer line, arrow or large cage term that cannot fit between the
   total and the other terms' smallest / largest sum goes;
 * sandwich bounds: the same for the cells between a placed 1 and n;
+* table pruning: a candidate of a table rule's cell that no allowed tuple still possible
+  on the cells holds at that place goes;
 * innies and outies (the 45 rule): a unit of n cells sums to n(n+1)/2, so the cells it
   holds outside the cages wholly inside it (innies) sum to that minus those cages' totals,
   and, when cages cover the unit, the cells of its overhanging cages outside it (outies)
@@ -32,6 +34,7 @@ from ..constraints import (
     digit_sets,
     sandwich_allowed,
     sum_allowed,
+    table_allowed,
 )
 from ..engine import CandidateGrid
 from ..steps import Step, elimination_text
@@ -42,6 +45,7 @@ __all__ = [
     "cage_combination",
     "sum_bounds",
     "sandwich_bounds",
+    "table_pruning",
     "innies_outies",
     "cage_unit_overlap",
 ]
@@ -197,6 +201,44 @@ def sandwich_bounds(grid: CandidateGrid) -> Step | None:
                 (),
                 tuple(elims),
                 tuple(found[0]),
+                (),
+                tuple(sorted({d for _, d in elims})),
+                text,
+            )
+    return None
+
+
+def table_pruning(grid: CandidateGrid) -> Step | None:
+    """A candidate of a table rule's cell that no still possible allowed tuple holds there
+    (a tuple is possible while each of its digits is a candidate of its cell)."""
+    t = grid.tables
+    if t.constraints is None:
+        return None
+    values, cands = grid.values, grid.cands
+    for scope in t.constraints.tables:
+        kept = table_allowed(scope, values, cands)
+        if kept is None:
+            grid.broken = f"{scope.rule}: no allowed tuple fits {t.cells_text(scope.cells)}"
+            return None
+        drops = []
+        for c, keep in zip(scope.cells, kept):
+            drop = cell_mask(values, cands, c) & ~keep
+            if drop:
+                if values[c]:
+                    grid.broken = f"{scope.rule}: {t.cell_names[c]} = {values[c]} fits no tuple"
+                    return None
+                drops.append((c, drop))
+        if drops:
+            elims = _split(drops)
+            text = (
+                f"{scope.rule} ({t.cells_text(scope.cells)}): no allowed tuple that fits the "
+                f"candidates has these digits there: {elimination_text(t, elims)}"
+            )
+            return Step(
+                "table_pruning",
+                (),
+                tuple(elims),
+                tuple(scope.cells),
                 (),
                 tuple(sorted({d for _, d in elims})),
                 text,

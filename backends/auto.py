@@ -24,6 +24,13 @@ an engine by grid size):
   backtracker's search explode while HiGHS's LP relaxation cuts it (1m+ backtracks for
   minisat, 15-34 s for native, about 1 s for HiGHS); on the puzzles with fewer candidates
   native wins by far and keeps them. The choice reads the puzzle only (deterministic).
+* ``search`` on puzzles with variant constraint rules (killer cages, arrows, lines, dots,
+  tables...; a pencilmark puzzle's candidates are no variant): ``pysat:cadical195`` after
+  a native try of :data:`VARIANT_FIRST_TRY_NODES` (20,000) nodes. Native settles most
+  variant puzzles in milliseconds; on the few it does not (long lines, big tables, sums
+  with few givens) CaDiCaL answers in 0.07-2.2 s where native takes from 0.4 s to more
+  than 10 s. A batch of one puzzle (verify asks so) gets the same try; longer batches stay
+  native.
 * ``removal`` from 16x16 up (any rules): the native removal oracle, composed with the
   removal oracle of ``pysat:cadical195`` as its fallback (a
   :data:`backends.native.FallbackOracle`) for the calls its short first try does not
@@ -84,7 +91,16 @@ from sudoku_model.solving import (
 
 from .native import NativeBackend, fast_option
 
-__all__ = ["AutoBackend", "PRIMARY", "ROUTES", "Route", "create"]
+__all__ = [
+    "AutoBackend",
+    "PENCILMARK_FIRST_TRY_NODES",
+    "PENCILMARK_MIN_CANDIDATES",
+    "PRIMARY",
+    "ROUTES",
+    "Route",
+    "VARIANT_FIRST_TRY_NODES",
+    "create",
+]
 
 #: The engine that answers whatever no route takes.
 PRIMARY = "native"
@@ -102,7 +118,10 @@ class Route:
     engine answers at once). ``plain_rules_only``: rule sets with constraint rules
     (killer cages, dots...) stay native. ``pencilmark_min_candidates``: the route takes
     only pencilmark puzzles of the classic rules (their candidates their one constraint
-    rule) with at least that many candidates, one puzzle at a time (never a batch)."""
+    rule) with at least that many candidates, one puzzle at a time (never a batch).
+    ``variant_rules_only``: the route takes only rule sets with a constraint rule other
+    than a pencilmark puzzle's candidates (killer cages, lines, dots, tables...); a batch
+    of one puzzle gets the same native first try, a longer batch stays native."""
 
     question: str
     min_size: int
@@ -111,6 +130,7 @@ class Route:
     first_try_nodes: int | None = None
     plain_rules_only: bool = True
     pencilmark_min_candidates: int | None = None
+    variant_rules_only: bool = False
 
     def applies(self, question: str, rules: RuleSet, puzzle: Puzzle | None = None) -> bool:
         """Whether this route takes ``question`` on ``rules`` (on ``puzzle``, when the
@@ -123,6 +143,8 @@ class Route:
             if not rules_without_candidates(rules).is_classic:
                 return False
             return sum(map(len, puzzle.candidates)) >= self.pencilmark_min_candidates
+        if self.variant_rules_only:
+            return bool(rules_without_candidates(rules).constraint_rules)
         return not (self.plain_rules_only and rules.constraint_rules)
 
     def describe(self) -> str:
@@ -134,13 +156,16 @@ class Route:
                 f"pencilmark puzzles of the classic rules with "
                 f"{self.pencilmark_min_candidates}+ candidates"
             )
+        if self.variant_rules_only:
+            rules = "variant constraint rules (cages, lines, dots, tables...)"
         first = (
             f" after a native try of {self.first_try_nodes:,} nodes"
             if self.first_try_nodes is not None
             else ""
         )
         what = {
-            "search": "uniqueness, solve and counts up to 2 (batches whole)",
+            "search": "uniqueness, solve and counts up to 2"
+            + (" (batches of one puzzle)" if self.variant_rules_only else " (batches whole)"),
             "removal": "removal calls a short native try does not settle",
         }[self.question]
         return f"{what}, {n}x{n} and up, {rules}: {self.engine}{first}"
@@ -155,6 +180,12 @@ PENCILMARK_MIN_CANDIDATES = 586
 #: Native's try on such a puzzle before the MIP engine answers.
 PENCILMARK_FIRST_TRY_NODES = 100_000
 
+#: Native's try on a puzzle with variant constraint rules before CaDiCaL answers. Native
+#: settles 41 of the 50 ISS examples the toolkit reads within 8,000 nodes (milliseconds);
+#: the others take it 0.4 s to more than 10 s, where CaDiCaL needs 0.07-2.2 s
+#: (tests/benchmarks/bench_iss.py).
+VARIANT_FIRST_TRY_NODES = 20_000
+
 #: The routing table, read in order; what no route takes goes to :data:`PRIMARY`.
 ROUTES: tuple[Route, ...] = (
     Route("search", 25, "pysat:cadical195", {"reduce_from": 16}, first_try_nodes=2000),
@@ -164,6 +195,14 @@ ROUTES: tuple[Route, ...] = (
         "mip:highs",
         first_try_nodes=PENCILMARK_FIRST_TRY_NODES,
         pencilmark_min_candidates=PENCILMARK_MIN_CANDIDATES,
+    ),
+    Route(
+        "search",
+        4,
+        "pysat:cadical195",
+        first_try_nodes=VARIANT_FIRST_TRY_NODES,
+        plain_rules_only=False,
+        variant_rules_only=True,
     ),
     Route(
         "removal",
@@ -473,12 +512,31 @@ class AutoBackend(Backend):
         budget: Budget | None = None,
     ) -> UniqueBatch:
         """See the base class; a routed batch goes to the route's engine whole (a batch of
-        pencilmark puzzles when the route takes every puzzle of it)."""
+        pencilmark puzzles when the route takes every puzzle of it). A route of variant
+        rules takes a batch of one puzzle after native's first try, as a single question;
+        a longer batch of them stays native."""
         self._require_rules(rules)
         routed = self._routed("search", rules) or self._routed_puzzles(rules, givens)
         if routed is None:
             return self._native.check_unique_batch(rules, givens, budget=budget)
-        return routed[1].check_unique_batch(rules, givens, budget=budget)
+        route, engine = routed
+        if route.variant_rules_only:
+            nc = rules.shape.cell_count
+            count = (
+                len(givens) // nc
+                if isinstance(givens, (bytes, bytearray, memoryview))
+                else len(givens)
+            )
+            if count != 1:
+                return self._native.check_unique_batch(rules, givens, budget=budget)
+            return self._answer(
+                route,
+                engine,
+                lambda backend, b: backend.check_unique_batch(rules, givens, budget=b),
+                lambda batch: batch.kinds[0] is not VerdictKind.UNKNOWN,
+                budget,
+            )
+        return engine.check_unique_batch(rules, givens, budget=budget)
 
     def removal_oracle(
         self, rules: RuleSet, solution: Grid, *, budget: Budget | None = None

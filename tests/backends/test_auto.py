@@ -230,3 +230,37 @@ def test_interrupting_a_race_stops_both_engines() -> None:
     racing.clear_interrupt()
     assert racing.check_unique(nine()[0]).kind is VerdictKind.UNIQUE
     racing.close()
+
+
+def _iss_example(name: str) -> Puzzle:
+    import json
+
+    from sudoku_model.formats.iss import puzzle_from_iss
+
+    data = Path(__file__).resolve().parent.parent / "data" / "iss-examples.json"
+    example = next(e for e in json.loads(data.read_text()) if e["name"] == name)
+    return puzzle_from_iss(example["input"])
+
+
+def test_variant_puzzles_native_does_not_settle_in_its_try_go_to_cadical() -> None:
+    pytest.importorskip("pysat")
+    from sudoku_model.backends.auto import VARIANT_FIRST_TRY_NODES
+
+    auto = AutoBackend()
+    hard = _iss_example("'Leven")  # native: about 140,000 nodes; CaDiCaL: tens of ms
+    easy = _iss_example("Killer")  # native: one node
+    native = get_backend("native")
+    assert native.check_unique(hard).stats["nodes"] > VARIANT_FIRST_TRY_NODES
+    for _ in range(2):  # the same puzzle and budget: the same engine, every time
+        verdict = auto.check_unique(hard)
+        assert verdict.kind is VerdictKind.UNIQUE and verdict.backend == "pysat:cadical195"
+        assert auto.check_unique(easy).backend == "native"
+    # verify asks in batches: a batch of one such puzzle takes the route, a longer one not
+    one = auto.check_unique_batch(hard.rules, bytes(hard.givens.values))
+    assert one.backend == "pysat:cadical195" and one.kinds == [VerdictKind.UNIQUE]
+    assert auto.check_unique_batch(easy.rules, bytes(easy.givens.values)).backend == "native"
+    two = auto.check_unique_batch(hard.rules, bytes(hard.givens.values) * 2)
+    assert two.backend == "native"
+    # pencilmark puzzles (their candidates their one constraint rule) are no variant
+    assert auto.check_unique(_pencilmark(3)).backend == "native"
+    auto.close()

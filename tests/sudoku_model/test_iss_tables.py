@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_model import Grid, Puzzle, RuleSet, Shape
+from sudoku_model import Budget, Grid, Puzzle, RuleSet, Shape
 from sudoku_model.formats.iss import IssError, puzzle_from_iss
 from sudoku_model.formats.iss_write import puzzle_to_iss
 from sudoku_model.rules import (
@@ -415,15 +415,47 @@ def backend(name: str) -> Backend:
     return get_backend(name)
 
 
-@pytest.mark.parametrize("name", ["native", "pysat"])
-def test_table_examples_are_unique_with_the_published_solution(name: str) -> None:
+def _table_example_names() -> list[str]:
+    """The names of the examples that use a table kind (from the data, unparsed)."""
+    return [
+        e["name"]
+        for e in EXAMPLES
+        if any(re.search(rf"\.{kind}(~|\.|$)", e["input"].replace(" ", "")) for kind in TABLE_KINDS)
+    ]
+
+
+#: (backend, example) pairs that take seconds (bench_iss.py --list): the slow run has them.
+SLOW_TABLE_EXAMPLES = {
+    ("native", "Look-and-Say Killer"),
+    ("pysat", "Skyscraper"),
+    ("pysat", "[New Constraint] Entropy Sudoku"),
+    ("pysat", "Global mod 3"),
+}
+
+
+@pytest.mark.parametrize(
+    "name, example_name",
+    [
+        pytest.param(
+            name,
+            example_name,
+            id=f"{name}-{example_name}",
+            marks=[pytest.mark.slow] * ((name, example_name) in SLOW_TABLE_EXAMPLES),
+        )
+        for name in ("native", "pysat")
+        for example_name in _table_example_names()
+    ],
+)
+def test_table_examples_are_unique_with_the_published_solution(
+    name: str, example_name: str
+) -> None:
     solver = backend(name)
-    if "table" not in solver.capabilities.rule_kinds:
-        pytest.skip(f"backend {name} does not declare the 'table' rule kind yet")
-    for example, puzzle in table_examples():
-        verdict = solver.check_unique(puzzle)
-        expected = _solution(example["solution"], puzzle.shape)
-        assert verdict.is_unique and verdict.solution == expected, example["name"]
+    found = [(e, p) for e, p in table_examples() if e["name"] == example_name]
+    assert found, f"{example_name!r} is not read"
+    example, puzzle = found[0]
+    verdict = solver.check_unique(puzzle, budget=Budget(seconds=300))
+    expected = _solution(example["solution"], puzzle.shape)
+    assert verdict.is_unique and verdict.solution == expected, example["name"]
 
 
 # -- ISS strings of each kind ----------------------------------------------------------------

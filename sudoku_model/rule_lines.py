@@ -49,17 +49,25 @@ LINE_LOOKS = (
     "zipper",
     "double-arrow",
     "equal-sum",
+    # the table kinds of :mod:`sudoku_model.rule_tables_marks`
+    "between",
+    "lockout",
+    "segment-sum",
+    "lunchbox",
+    "value-indexing",
 )
 
 
 @dataclass(frozen=True)
 class Line:
     """A variant line: its cells along the path, its look (one of :data:`LINE_LOOKS`) and
-    the sentence that says its rule (the legend of a picture, the caption of a text)."""
+    the sentence that says its rule (the legend of a picture, the caption of a text), and
+    a number written at its first cell (a lunchbox's total; None for none)."""
 
     cells: tuple[int, ...]
     look: str
     label: str
+    text: str | None = None
 
 
 def _table(n: int, test: Callable[[int, int], bool]) -> frozenset[tuple[int, int]]:

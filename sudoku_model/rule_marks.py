@@ -23,7 +23,11 @@ What is recognised:
 * the ``cages without totals`` all-different units of f-puzzles files (cages, no total);
 * the variant lines (whispers, renban, palindromes, entropic and modular lines, region sum
   lines, zippers, double arrows, lines of equal sums) as :class:`Line` paths, recovered
-  by :mod:`sudoku_model.rule_lines`.
+  by :mod:`sudoku_model.rule_lines`;
+* the :class:`Table` kinds named by :mod:`sudoku_model.rules.tables` (between, lockout,
+  segment sum, lunchbox and value indexing lines; equality, rellik and look-and-say cages;
+  quadruples; x-sum and skyscraper clues; the global rules as captions), read by
+  :mod:`sudoku_model.rule_tables_marks`.
 
 Anything else is named in :attr:`RuleMarks.captions` so a picture never hides a rule.
 
@@ -33,7 +37,7 @@ Anything else is named in :attr:`RuleMarks.captions` so a picture never hides a 
 >>> rs = RuleSet.classic(s).with_rules([killer_rule(s, [((0, 1), 3)]), *kropki_rules(s, [(2, 3)])])
 >>> m = rule_marks(rs)
 >>> m.cages, m.edges
-((Cage(cells=(0, 1), total=3),), (EdgeMark(a=2, b=3, look='white-dot'),))
+((Cage(cells=(0, 1), total=3, look='killer', text=None),), (EdgeMark(a=2, b=3, look='white-dot'),))
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from dataclasses import dataclass
 
 from .geometry import Shape
 from .rule_lines import LINE_LOOKS, Line, ModularLines, relation_lines, sum_rule_lines
+from .rule_tables_marks import Quadruple, TableMarks
 from .rules import AllDifferent, Domain, Relation, RuleSet, Sandwich, Sum, SumGroup, Table
 
 __all__ = [
@@ -53,6 +58,7 @@ __all__ = [
     "LINE_LOOKS",
     "Line",
     "OutsideClue",
+    "Quadruple",
     "RuleMarks",
     "SumLine",
     "Thermometer",
@@ -65,11 +71,20 @@ EDGE_LOOKS = ("white-dot", "black-dot", "X", "V", "greater")
 
 @dataclass(frozen=True)
 class Cage:
-    """A killer cage: its cells (sorted) and total (None for a cage without one). The
-    total is written in the top-left corner of ``cells[0]``, the first in reading order."""
+    """A dashed cage: its cells (sorted) and total (None for a cage without one), written
+    in the top-left corner of ``cells[0]``, the first in reading order. ``look`` is
+    ``killer`` or a table kind (``equality``, ``rellik``, ``look-and-say``), whose corner
+    holds ``text`` instead of a total (``=``, the crossed-out total, the clue)."""
 
     cells: tuple[int, ...]
     total: int | None
+    look: str = "killer"
+    text: str | None = None
+
+    @property
+    def corner(self) -> str | None:
+        """The text in the cage's corner: its total, or its ``text``."""
+        return str(self.total) if self.total is not None else self.text
 
 
 @dataclass(frozen=True)
@@ -142,6 +157,7 @@ class RuleMarks:
     sum_lines: tuple[SumLine, ...] = ()
     outside: tuple[OutsideClue, ...] = ()
     lines: tuple[Line, ...] = ()
+    quadruples: tuple[Quadruple, ...] = ()
     captions: tuple[str, ...] = ()
 
     def legend(self) -> tuple[tuple[str, str], ...]:
@@ -205,6 +221,7 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
     the grid lines, shading and the variant captions of the picture show), in rule order."""
     shape = rules.shape
     acc = _Marks(shape)
+    tables = TableMarks(shape)
     for rule in rules.rules:
         if isinstance(rule, Relation):
             acc.relation(rule)
@@ -220,11 +237,18 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
         elif isinstance(rule, Sandwich):
             acc.sandwich(rule)
         elif isinstance(rule, Table) and rule.scopes:
-            acc.captions.append(
-                f"{rule.name}: {len(rule.scopes)} cell groups with a digit-tuple table (not drawn)"
-            )
+            if not tables.add(rule):
+                acc.captions.append(
+                    f"{rule.name}: {len(rule.scopes)} cell groups with a digit-tuple table"
+                    " (not drawn)"
+                )
         elif isinstance(rule, AllDifferent) and rule.name == "cages without totals":
             acc.cages.extend(Cage(tuple(sorted(u)), None) for u in rule.units)
+    drawn = tables.finish()
+    acc.lines.extend(drawn.lines)
+    acc.cages.extend(Cage(c.cells, None, c.look, c.text) for c in drawn.cages)
+    acc.outside.extend(OutsideClue(c.row, c.col, c.text) for c in drawn.outside)
+    acc.captions.extend(drawn.captions)
     modular, joined = acc.modular.lines()
     acc.lines.extend(modular)
     if not joined:
@@ -238,6 +262,7 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
         sum_lines=tuple(acc.sum_lines),
         outside=tuple(acc.outside),
         lines=tuple(acc.lines),
+        quadruples=tuple(drawn.quadruples),
         captions=tuple(dict.fromkeys(acc.captions)),
     )
 

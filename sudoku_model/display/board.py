@@ -151,7 +151,9 @@ def board(
     symbols = alphabet.symbols
     digit_size = cell * 0.6
     digit_row = 0.52
-    if marks.cages or marks.sum_lines:
+    # cage totals (and lunchbox totals) stand in top-left corners
+    cornered = bool(marks.cages or marks.sum_lines or any(line.text for line in marks.lines))
+    if cornered:
         # leave the top-left corner to the cage totals
         digit_size, digit_row = cell * 0.5, 0.58
     for c, v in enumerate(values):
@@ -161,7 +163,7 @@ def board(
         is_given = givens is None or givens[c] == v
         d.items.append(
             _Text(
-                x_of(k + 0.55 if marks.cages or marks.sum_lines else k + 0.5),
+                x_of(k + 0.55 if cornered else k + 0.5),
                 y_of(r + digit_row),
                 symbols[v - 1],
                 digit_size,
@@ -172,10 +174,11 @@ def board(
         )
     if pencil_marks:
         # the cells with a cage total or sum-line total in their corner keep it free
-        labelled = {c.cells[0] for c in marks.cages if c.total is not None}
+        labelled = {c.cells[0] for c in marks.cages if c.corner is not None}
         labelled |= {line.cells[0] for line in marks.sum_lines}
+        labelled |= {line.cells[0] for line in marks.lines if line.text is not None}
         band = _CAGE_INSET * 0.5 + _label_size(cell) * 1.15 / cell
-        plain, below = mark_boxes(n, band if marks.cages or marks.sum_lines else None)
+        plain, below = mark_boxes(n, band if cornered else None)
         drawn = candidates(rules, values) if candidate_marks is None else candidate_marks
         for c, cands in enumerate(drawn):
             if values[c]:

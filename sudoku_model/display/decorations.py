@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..rule_marks import Line, OutsideClue, RuleMarks, rule_marks
+from ..rule_marks import Line, OutsideClue, Quadruple, RuleMarks, rule_marks
 from ..rules import RuleSet
 from .drawing import Drawing, Palette, _Circle, _Path, _Rect, _Text
 
@@ -34,6 +34,11 @@ _LINE_STYLES: dict[str, tuple[Callable[[Palette], str], float, str]] = {
     "zipper": (lambda p: p.zipper, 0.22, "lavender lines"),
     "double-arrow": (lambda p: p.double_arrow, 0.06, "grey lines circled at both ends"),
     "equal-sum": (lambda p: p.equal_sum, 0.12, "red lines"),
+    "between": (lambda p: p.between, 0.12, "grey lines circled at both ends"),
+    "lockout": (lambda p: p.lockout, 0.12, "blue lines with diamonds at both ends"),
+    "segment-sum": (lambda p: p.segment_sum, 0.18, "blue lines"),
+    "lunchbox": (lambda p: p.lunchbox, 0.18, "violet lines, total at the first cell"),
+    "value-indexing": (lambda p: p.value_indexing, 0.18, "apricot lines from the value cell"),
 }
 
 
@@ -57,7 +62,21 @@ def _variant_line(d: Drawing, line: Line, cell: float, centre: Any, palette: Pal
     if len(points) == 1:
         points = (points[0], points[0])
     d.items.append(_Path((points,), False, "none", colour, cell * width, css, round=True))
-    if line.look == "double-arrow":
+    if line.look == "lockout":
+        for x, y in (points[0], points[-1]):
+            r = cell * 0.36
+            diamond = ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
+            d.items.append(
+                _Path(
+                    (diamond,),
+                    True,
+                    palette.background,
+                    colour,
+                    max(0.8, cell * 0.05),
+                    css + "-end",
+                )
+            )
+    if line.look in ("double-arrow", "between"):
         for x, y in (points[0], points[-1]):
             d.items.append(
                 _Circle(
@@ -237,19 +256,35 @@ def _rule_marks(
                 dash=max(1.5, cell * 0.08),
             )
         )
-        if cage.total is not None:
+        corner = cage.corner
+        if corner is not None:
             r, c = divmod(cage.cells[0], n)
             at = _CAGE_INSET * 0.5
             _corner_label(
                 d,
                 x_of(c + at),
                 y_of(r + at),
-                str(cage.total),
+                corner,
                 size,
                 palette.cage,
-                "cage-total",
+                "cage-total" if cage.look == "killer" else f"cage-{cage.look}",
                 palette,
             )
+    for labelled in marks.lines:
+        if labelled.text is not None:
+            r, c = divmod(labelled.cells[0], n)
+            _corner_label(
+                d,
+                x_of(c + 0.05),
+                y_of(r + 0.05),
+                labelled.text,
+                size,
+                palette.clue,
+                "line-text",
+                palette,
+            )
+    for quad in marks.quadruples:
+        _quadruple(d, quad, n, cell, x_of, y_of, palette)
     for line in marks.sum_lines:
         r, c = divmod(line.cells[0], n)
         _corner_label(
@@ -300,6 +335,25 @@ def _rule_marks(
             )
     for clue in marks.outside:
         _outside_clue(d, clue, n, cell, x_of, y_of, palette)
+
+
+def _quadruple(
+    d: Drawing, quad: Quadruple, n: int, cell: float, x_of: Any, y_of: Any, palette: Palette
+) -> None:
+    """A white circle on the corner the 2x2 square shares, its digits in one row (up to
+    two) or two rows (three or four)."""
+    r, c = divmod(quad.corner, n)
+    x, y = x_of(c + 1), y_of(r + 1)
+    width = max(0.6, cell * 0.03)
+    d.items.append(_Circle(x, y, cell * 0.27, palette.background, palette.mark, width, "quadruple"))
+    digits = [str(v) for v in quad.digits]
+    rows = [digits] if len(digits) <= 2 else [digits[:2], digits[2:]]
+    size = cell * (0.2 if len(rows) == 1 else 0.17)
+    for i, row in enumerate(rows):
+        dy = 0.0 if len(rows) == 1 else (i - 0.5) * size * 1.05
+        d.items.append(
+            _Text(x, y + dy, " ".join(row), size, palette.mark, False, "quadruple-digits")
+        )
 
 
 def _arrow(

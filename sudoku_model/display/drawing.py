@@ -45,6 +45,11 @@ class Palette:
     zipper: str = "#c7b3f2"  # lavender
     double_arrow: str = "#8c8c8c"  # grey, thin, a circle at each end
     equal_sum: str = "#ef8a8a"  # light red
+    between: str = "#a0a0a0"  # grey, circles at both ends
+    lockout: str = "#7fb2e6"  # light blue, diamonds at both ends
+    segment_sum: str = "#6fa8dc"  # blue
+    lunchbox: str = "#b58bd1"  # violet
+    value_indexing: str = "#f2a65a"  # apricot
 
 
 PALETTE = Palette()

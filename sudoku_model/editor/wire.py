@@ -319,8 +319,10 @@ def _mark_decorations(rules: RuleSet) -> list[Decoration]:
     out: list[Decoration] = []
     for cage in marks.cages:
         d: Decoration = {"kind": "cage", "cells": list(cage.cells)}
-        if cage.total is not None:
-            d["text"] = str(cage.total)
+        if cage.corner is not None:
+            d["text"] = cage.corner
+        if cage.look != "killer":
+            d["style"] = cage.look
         out.append(d)
     for thermo in marks.thermometers:
         out.append(
@@ -352,9 +354,17 @@ def _mark_decorations(rules: RuleSet) -> list[Decoration]:
         )
     for variant_line in marks.lines:
         d = {"kind": "line", "cells": list(variant_line.cells), "style": variant_line.look}
-        if variant_line.look == "double-arrow":
-            d["circle"] = [variant_line.cells[0], variant_line.cells[-1]]
+        ends = [variant_line.cells[0], variant_line.cells[-1]]
+        if variant_line.look in ("double-arrow", "between"):
+            d["circle"] = ends
+        elif variant_line.look == "lockout":
+            d["diamond"] = ends
+        if variant_line.text is not None:
+            d["text"] = variant_line.text
         out.append(d)
+    for quad in marks.quadruples:
+        text = " ".join(map(str, quad.digits))
+        out.append({"kind": "quad", "cells": [quad.corner], "text": text})
     for clue in marks.outside:
         d = {"kind": "outside", "row": clue.row, "col": clue.col, "text": clue.text}
         if clue.direction is not None:
@@ -373,8 +383,12 @@ def layout(rules: RuleSet) -> dict[str, Any]:
 
     * ``shade`` (style ``window``, ``even``: a grey square, ``odd``: a grey circle);
     * ``line`` (style ``diagonal``; ``thermo`` with ``bulb``; ``arrow`` from the last
-      ``circle`` cell along the shaft; ``sum`` with its total as ``text``);
-    * ``cage`` (dashed outline, its total as ``text`` when it has one);
+      ``circle`` cell along the shaft; ``sum`` with its total as ``text``; a variant line's
+      look, with ``circle`` or ``diamond`` end cells and a lunchbox's total as ``text``);
+    * ``cage`` (dashed outline, its total as ``text`` when it has one; style ``equality``,
+      ``rellik`` or ``look-and-say`` with that cage's corner ``text``);
+    * ``quad``: a quadruple's digits (``text``) in a circle on the bottom-right corner of
+      its one cell;
     * ``dot`` (style ``white`` or ``black``) and ``edge`` (``text`` X or V; style
       ``greater`` for a greater-than sign, the bigger cell first, its ``text`` the sign)
       on the edge between its two cells;

@@ -213,13 +213,18 @@ export function mount(root, transport, options = {}) {
         }
         const thin = cellSize * 0.12;  // sum lines, region sum lines, equal sums
         const width = { diagonal: 2, arrow: 2, "double-arrow": 2, sum: thin, "region-sum": thin,
-          "equal-sum": thin }[d.style] ?? cellSize * 0.25;
+          "equal-sum": thin, between: thin, lockout: thin }[d.style] ?? cellSize * 0.25;
         under.append(svg("polyline", { points: pts.map((p) => p.join(",")).join(" "),
           class: "line" + style, "stroke-width": width }));
         for (const c of d.circle || []) {
           const [cx, cy] = centre(c);
           under.append(svg("circle", { cx, cy, r: cellSize * 0.4, class: "line" + style,
             "stroke-width": 2 }));
+        }
+        for (const c of d.diamond || []) {
+          const [cx, cy] = centre(c), h = cellSize * 0.36;
+          under.append(svg("polygon", { class: "line" + style + " line-end", "stroke-width": 2,
+            points: `${cx},${cy - h} ${cx + h},${cy} ${cx},${cy + h} ${cx - h},${cy}` }));
         }
         if (d.style === "arrow" && pts.length > 1) {
           // the head: two strokes back from the shaft's last cell
@@ -259,6 +264,13 @@ export function mount(root, transport, options = {}) {
           t.textContent = d.text;
           over.append(t);
         }
+      } else if (d.kind === "quad" && d.cells.length === 1) {
+        // a quadruple: its digits in a small circle on the cell's bottom-right corner
+        const c = d.cells[0], cx = x(c % size + 1), cy = y(Math.floor(c / size) + 1);
+        over.append(svg("circle", { cx, cy, r: cellSize * 0.27, class: "quad" }));
+        const t = svg("text", { x: cx, y: cy, class: "quad-text", "font-size": cellSize * 0.16 });
+        t.textContent = d.text;
+        over.append(t);
       } else if (d.kind === "dot" && d.cells.length === 2) {
         const [ax, ay] = centre(d.cells[0]), [bx, by] = centre(d.cells[1]);
         over.append(svg("circle", { cx: (ax + bx) / 2, cy: (ay + by) / 2, r: cellSize * 0.12,

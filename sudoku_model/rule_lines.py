@@ -362,9 +362,12 @@ def _zippers(signed: Sequence[tuple[list[int], list[int]]]) -> list[Line] | None
 
 def describe_lines(lines: Sequence[Line], shape: Shape) -> list[str]:
     """Text for the lines: one entry per kind, its rule then each line's cells from end
-    to end (``renban: ...: r1c1-r1c2-r1c3; r5c5-r6c6``)."""
+    to end (``renban: ...: r1c1-r1c2-r1c3; r5c5-r6c6``), a line's number after it
+    (``r1c1-r1c2-r1c3 (7)``)."""
     kinds: dict[str, list[str]] = {}
     for line in lines:
         path = "-".join(shape.cell_name(c) for c in line.cells)
+        if line.text is not None:
+            path += f" ({line.text})"
         kinds.setdefault(line.label, []).append(path)
     return [f"{label}: {'; '.join(paths)}" for label, paths in kinds.items()]

@@ -136,12 +136,14 @@ class SumLine:
 class OutsideClue:
     """A number outside the grid at (row, col), one step beyond it (row or col is -1 or n):
     a sandwich total (``direction`` None) or a little killer total whose diagonal starts in
-    ``direction`` (a (row step, column step) pair)."""
+    ``direction`` (a (row step, column step) pair). ``look`` is ``sandwich`` for those, or
+    ``x-sum`` or ``skyscraper`` for the clues of those table kinds."""
 
     row: int
     col: int
     text: str
     direction: tuple[int, int] | None = None
+    look: str = "sandwich"
 
 
 @dataclass(frozen=True)
@@ -247,7 +249,7 @@ def rule_marks(rules: RuleSet) -> RuleMarks:
     drawn = tables.finish()
     acc.lines.extend(drawn.lines)
     acc.cages.extend(Cage(c.cells, None, c.look, c.text) for c in drawn.cages)
-    acc.outside.extend(OutsideClue(c.row, c.col, c.text) for c in drawn.outside)
+    acc.outside.extend(OutsideClue(c.row, c.col, c.text, None, c.look) for c in drawn.outside)
     acc.captions.extend(drawn.captions)
     modular, joined = acc.modular.lines()
     acc.lines.extend(modular)

@@ -53,11 +53,13 @@ class CageOf:
 
 @dataclass(frozen=True)
 class ClueOf:
-    """A clue outside the grid at (row, col) (row or col -1 or n)."""
+    """A clue outside the grid at (row, col) (row or col -1 or n), its look ``x-sum`` or
+    ``skyscraper``."""
 
     row: int
     col: int
     text: str
+    look: str
 
 
 @dataclass
@@ -282,7 +284,9 @@ class TableMarks:
         return self._cages("look-and-say", match.group(1), scopes)
 
     # -- outside the grid --------------------------------------------------------------------
-    def _house(self, match: re.Match[str], scopes: list[tuple[int, ...]], caption: str) -> bool:
+    def _house(
+        self, match: re.Match[str], scopes: list[tuple[int, ...]], look: str, caption: str
+    ) -> bool:
         n = self.n
         placed: list[ClueOf] = []
         for s in scopes:
@@ -300,18 +304,20 @@ class TableMarks:
                 return False
             for (row, col), text in zip(ends, (match.group(1), match.group(2))):
                 if text != "-":
-                    placed.append(ClueOf(row, col, text))
+                    placed.append(ClueOf(row, col, text, look))
         self.out.outside.extend(placed)
         self.out.captions.append(caption)
         return True
 
     def _x_sums(self, match: re.Match[str], scopes: list[tuple[int, ...]]) -> bool:
         caption = "x-sums (clues outside the grid): the first X digits from the clue sum to it, "
-        return self._house(match, scopes, caption + "X the first of them")
+        return self._house(match, scopes, "x-sum", caption + "X the first of them")
 
     def _skyscrapers(self, match: re.Match[str], scopes: list[tuple[int, ...]]) -> bool:
         caption = "skyscrapers (clues outside the grid): that many digits are seen from the "
-        return self._house(match, scopes, caption + "clue, each higher than all before it")
+        return self._house(
+            match, scopes, "skyscraper", caption + "clue, each higher than all before it"
+        )
 
     def _global(self, match: re.Match[str], scopes: list[tuple[int, ...]]) -> bool:
         name = match.group(1).split(":")[0]

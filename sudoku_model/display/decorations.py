@@ -445,7 +445,7 @@ def _outside_clue(
     x, y = at(clue.col, x_of), at(clue.row, y_of)
     size = cell * 0.4
     if clue.direction is None:
-        d.items.append(_Text(x, y, clue.text, size, palette.clue, False, "sandwich-clue"))
+        d.items.append(_Text(x, y, clue.text, size, palette.clue, False, f"{clue.look}-clue"))
         return
     dr, dc = clue.direction
     ux, uy = dc / math.sqrt(2), dr / math.sqrt(2)

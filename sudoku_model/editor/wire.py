@@ -369,6 +369,8 @@ def _mark_decorations(rules: RuleSet) -> list[Decoration]:
         d = {"kind": "outside", "row": clue.row, "col": clue.col, "text": clue.text}
         if clue.direction is not None:
             d["direction"] = list(clue.direction)
+        if clue.look != "sandwich":
+            d["style"] = clue.look
         out.append(d)
     legend = [*line_legend(marks), *marks.captions]
     out.extend({"kind": "caption", "text": text, "rule": "constraints"} for text in legend)
@@ -393,7 +395,8 @@ def layout(rules: RuleSet) -> dict[str, Any]:
       ``greater`` for a greater-than sign, the bigger cell first, its ``text`` the sign)
       on the edge between its two cells;
     * ``outside``: ``text`` at ``row``, ``col`` one step outside the grid (-1 or n), with
-      a little killer's ``direction``;
+      a little killer's ``direction``, and style ``x-sum`` or ``skyscraper`` for those
+      clues;
     * ``caption``: a line of text under the grid.
 
     A rule with nothing to draw is named in a caption, never silently left out."""

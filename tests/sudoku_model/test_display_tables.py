@@ -16,6 +16,7 @@ from sudoku_model import Grid, Puzzle, RuleSet, Shape
 from sudoku_model.display import draw
 from sudoku_model.editor import layout
 from sudoku_model.formats.iss import puzzle_from_iss
+from sudoku_model.rule_lines import describe_lines
 from sudoku_model.rule_marks import Cage, OutsideClue, Quadruple, RuleMarks, rule_marks
 from sudoku_model.rule_tables_marks import path_order
 from sudoku_model.rules import (
@@ -36,6 +37,7 @@ from sudoku_model.rules import (
     x_sum_rules,
 )
 from tests.datafiles import data_file
+from tests.editor.test_browser import browser, page, server  # noqa: F401 (fixtures)
 from tests.sudoku_model.test_display_rules import CELL, centre, elements, near, subpaths, xy
 
 S9 = Shape(3, 3)
@@ -172,6 +174,8 @@ def test_lunchboxes_are_lines_with_their_total_at_the_first_cell() -> None:
     rules = list(lunchbox_rules(S9, [(7, box)]))
     [line] = marks_of(rules).lines
     assert (line.cells, line.look, line.text) == (tuple(box), "lunchbox", "7")
+    [text] = describe_lines([line], S9)
+    assert text.endswith(": r2c1-r2c2-r2c3-r2c4 (7)")
     svg = svg_of(rules)
     assert_line_drawn(svg, "lunchbox", tuple(box))
     [total] = elements(svg, "text", "line-text")
@@ -282,13 +286,15 @@ def test_x_sums_and_skyscrapers_stand_outside_the_row_and_column_ends() -> None:
     skys = list(skyscraper_rules(S9, [(column, 3, 2)]))
     marks = marks_of([*x_sums, *skys])
     assert marks.outside == (
-        OutsideClue(2, -1, "15"),
-        OutsideClue(9, 4, "3"),
-        OutsideClue(-1, 4, "2"),
+        OutsideClue(2, -1, "15", None, "x-sum"),
+        OutsideClue(9, 4, "3", None, "skyscraper"),
+        OutsideClue(-1, 4, "2", None, "skyscraper"),
     )
     no_table_caption(marks)
     svg = svg_of([*x_sums, *skys])
-    clues = {t.text: xy(t) for t in elements(svg, "text", "sandwich-clue")}
+    clues = {t.text: xy(t) for t in elements(svg, "text", "x-sum-clue")}
+    clues |= {t.text: xy(t) for t in elements(svg, "text", "skyscraper-clue")}
+    assert [t.text for t in elements(svg, "text", "x-sum-clue")] == ["15"]
     band = clues["15"][0] * 2  # the left band, the clue in its middle
     top = clues["2"][1] * 2
     # left of row 3, above column 5 (the grid shifted by the bands)
@@ -303,11 +309,13 @@ def test_x_sums_and_skyscrapers_stand_outside_the_row_and_column_ends() -> None:
 
 def test_x_sums_and_skyscrapers_from_iss() -> None:
     marks, _ = iss_marks("X-Sum")
-    assert OutsideClue(-1, 1, "27") in marks.outside and OutsideClue(9, 1, "27") in marks.outside
+    assert OutsideClue(-1, 1, "27", None, "x-sum") in marks.outside
+    assert OutsideClue(9, 1, "27", None, "x-sum") in marks.outside
     no_table_caption(marks)
     marks, puzzle = iss_marks("Skyscraper")
-    assert OutsideClue(-1, 4, "5") in marks.outside and OutsideClue(1, -1, "2") in marks.outside
-    assert any(t.text == "5" for t in elements(iss_svg(puzzle), "text", "sandwich-clue"))
+    assert OutsideClue(-1, 4, "5", None, "skyscraper") in marks.outside
+    assert OutsideClue(1, -1, "2", None, "skyscraper") in marks.outside
+    assert any(t.text == "5" for t in elements(iss_svg(puzzle), "text", "skyscraper-clue"))
 
 
 # -- global rules ----------------------------------------------------------------------------
@@ -397,7 +405,7 @@ def test_editor_layout_has_decorations_for_the_table_kinds() -> None:
         "style": "rellik",
     }
     assert {"kind": "quad", "cells": [cell(6, 6)], "text": "1 2"} in decorations
-    assert {"kind": "outside", "row": 0, "col": -1, "text": "15"} in decorations
+    assert {"kind": "outside", "row": 0, "col": -1, "text": "15", "style": "x-sum"} in decorations
     texts = [d["text"] for d in decorations if d["kind"] == "caption"]
     assert any(t.startswith("global entropy") for t in texts)
     assert any(t.startswith("between lines (grey lines") for t in texts)
@@ -439,3 +447,40 @@ def test_any_scopes_under_a_kind_name_draw_or_keep_a_caption(
     assert drawn
     draw(Puzzle(Grid.empty(S9), RuleSet.classic(S9).with_rules([rule])), cell_size=CELL)
     assert layout(RuleSet.classic(S9).with_rules([rule]))["decorations"]
+
+
+# -- the editor's page in a browser (skipped without chromium or Playwright) -----------------
+def _expected(marks: RuleMarks, selector: str) -> int:
+    """How many of ``selector`` the editor's page draws for these marks."""
+    looks = [line.look for line in marks.lines]
+    return {
+        "circle.quad": len(marks.quadruples),
+        "polyline.line-between": looks.count("between"),
+        "polygon.line-end": 2 * looks.count("lockout"),
+        "text.cage-label": sum(c.corner is not None for c in marks.cages),
+        "text.outside-x-sum": sum(c.look == "x-sum" for c in marks.outside),
+    }[selector]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("name", "selector"),
+    [
+        ("Quadruple X", "circle.quad"),
+        ("Sudoku Variants Series (173) - Between Lines Sudoku", "polyline.line-between"),
+        ("Lockout Lines (DSM 23 Quali Training)", "polygon.line-end"),
+        ("6x6: Rellik cages", "text.cage-label"),
+        ("X-Sum", "text.outside-x-sum"),
+    ],
+)
+def test_the_editor_page_draws_the_table_kinds(page: Any, name: str, selector: str) -> None:  # noqa: F811
+    from tests.editor.test_browser import load_text
+
+    marks, _ = iss_marks(name)
+    examples = json.loads(data_file("iss-examples.json").read_text())
+    [example] = [e for e in examples if e["name"] == name]
+    load_text(page, example["input"])
+    page.wait_for_selector(selector)
+    want = _expected(marks, selector)
+    assert want > 0 and page.locator(selector).count() == want
+    assert "digit-tuple table" not in page.inner_text("[data-role=captions]")

@@ -293,7 +293,7 @@ export function mount(root, transport, options = {}) {
       } else if (d.kind === "outside") {
         // a clue outside the grid; a little killer's arrow shows its diagonal's direction
         const arrows = { "1,1": "\u2198", "1,-1": "\u2199", "-1,1": "\u2197", "-1,-1": "\u2196" };
-        const t = svg("text", { x: x(d.col + 0.5), y: y(d.row + 0.5), class: "outside-clue",
+        const t = svg("text", { x: x(d.col + 0.5), y: y(d.row + 0.5), class: "outside-clue" + style,
           "font-size": cellSize * 0.4 });
         t.textContent = d.text + (d.direction ? arrows[d.direction.join(",")] || "" : "");
         over.append(t);

@@ -13,13 +13,17 @@ The model: one binary variable ``x[c, d]`` per cell c and digit d (cell c holds 
   relations exclude on their own, :attr:`~sudoku_model.rules.RuleSet.candidate_digits`);
 * sums (killer cages, arrows, little killers): ``sum w * d * x[c, d] == total``, with
   ``sum_{c in group} x[c, d] <= 1`` for a distinct group;
+* tables (between and lockout lines, quadruples, X-sums...): one more binary ``t[s, k]``
+  per scope s and allowed tuple k, ``sum_k t[s, k] == 1`` per scope, and for each position
+  i of the scope and digit d, ``x[c_i, d] == sum of the t[s, k] whose tuple has d at i``.
+  A tuple that the cells' candidates rule out is a column fixed to 0; one whose cells are
+  all fixed, a column fixed to 1. At most :data:`MAX_TABLE_COLUMNS` such columns a model
+  (a bigger one is refused as unsupported: the linear form grows with the lists);
 * givens: ``x[c, g]`` fixed to 1.
 
 Sandwich rules have no short linear form here and are refused before solving (the
 contract's :class:`~sudoku_model.errors.UnsupportedPuzzleError`, from the declared rule
-kinds). So are table rules: their linear form needs a column per (scope, allowed tuple),
-and every sub-problem here is over the cells' digit columns alone (its open columns, its
-no-good cuts and its full-grid check are all stated in ``x[c, d]``).
+kinds).
 
 Every question is a sequence of *sub-problems*, each the model with some cells' candidate
 sets narrowed. Before HiGHS sees one, the fixings are propagated (a fixed cell removes its
@@ -66,10 +70,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sudoku_model.errors import BackendUnavailableError
+from sudoku_model.errors import BackendUnavailableError, UnsupportedPuzzleError
 from sudoku_model.grid import Grid
 from sudoku_model.puzzle import Puzzle
-from sudoku_model.rules import Different, Domain, Relation, RuleSet, Sum
+from sudoku_model.rules import Different, Domain, Relation, RuleSet, Sum, Table
 from sudoku_model.solving import Backend, Budget, Capabilities, SearchOutcome
 
 from .threads import Background
@@ -84,7 +88,10 @@ _POLL = 0.02
 _GRACE = 0.005
 
 #: The rule kinds with a linear form in this model (see the module docs).
-LINEAR_RULE_KINDS = frozenset({"all_different", "different", "relation", "domain", "sum"})
+LINEAR_RULE_KINDS = frozenset({"all_different", "different", "relation", "domain", "sum", "table"})
+
+#: The most tuple columns of table rules in one model (scopes times allowed tuples).
+MAX_TABLE_COLUMNS = 400_000
 
 #: HiGHS options of every solve: one thread (one core per search, like the other
 #: backends), no output, no symmetry detection and no improvement heuristics (the
@@ -227,6 +234,18 @@ def _rows(rules: RuleSet, np: Any) -> tuple[Any, Any, Any, Any, Any]:
                     row([a * n + d, b * n + d], None, -inf, 1.0)
         elif isinstance(rule, Domain):
             continue  # in the candidates (candidate_digits)
+    next_column = cells * n
+    for scopes, tuples in _table_groups(rules, np):
+        count, width = tuples.shape
+        for s, scope in enumerate(scopes.tolist()):
+            base = next_column + s * count
+            row(list(range(base, base + count)), None, 1.0, 1.0)
+            for i, c in enumerate(scope):
+                for d in range(1, n + 1):
+                    with_d = (base + np.flatnonzero(tuples[:, i] == d)).tolist()
+                    # x[c, d] - sum of the tuple columns with d at position i == 0
+                    row([c * n + d - 1, *with_d], [1.0] + [-1.0] * len(with_d), 0.0, 0.0)
+        next_column += len(scopes) * count
     parts_rows: list[Any] = []
     parts_index: list[Any] = []
     parts_value: list[Any] = []
@@ -255,6 +274,30 @@ def _rows(rules: RuleSet, np: Any) -> tuple[Any, Any, Any, Any, Any]:
     )
 
 
+def _table_groups(rules: RuleSet, np: Any) -> list[tuple[Any, Any]]:
+    """Each table rule's scopes (scopes x arity) and allowed tuples (tuples x arity) as
+    arrays, in rule order (their columns follow the cells' in that order).
+
+    Raises:
+        UnsupportedPuzzleError: when the tables need more than :data:`MAX_TABLE_COLUMNS`
+            columns.
+    """
+    groups = []
+    total = 0
+    for rule in rules.constraint_rules:
+        if isinstance(rule, Table) and rule.scopes and rule.allowed:
+            scopes = np.asarray(rule.scopes, dtype=np.int64)
+            tuples = np.asarray(sorted(rule.allowed), dtype=np.int64)
+            total += len(rule.scopes) * len(rule.allowed)
+            groups.append((scopes, tuples))
+    if total > MAX_TABLE_COLUMNS:
+        raise UnsupportedPuzzleError(
+            f"the table rules need {total:,} tuple columns, more than the {MAX_TABLE_COLUMNS:,} "
+            "of a mip:highs model"
+        )
+    return groups
+
+
 class _Model:
     """The model of one rule set, as numpy arrays, and what propagation needs."""
 
@@ -265,6 +308,7 @@ class _Model:
         self.full = (1 << n) - 1
         self.row_of, self.index, self.value, self.lower, self.upper = _rows(rules, np)
         self.rows = int(self.lower.size)
+        self.tables = _table_groups(rules, np)
         self.peers = tuple(tuple(sorted(p)) for p in rules.peers)
         self.full_units = rules.full_units
         masks: dict[frozenset[int], int] = {}
@@ -526,8 +570,21 @@ class HighsBackend(Backend):
         masks = np.asarray(doms, dtype=np.int64)
         allowed = ((masks[:, None] >> model.digit_shifts) & 1).astype(bool).ravel()
         is_open = (masks & (masks - 1)) != 0
-        open_cols = allowed & np.repeat(is_open, n)
-        one_cols = allowed & ~np.repeat(is_open, n)
+        col_open = np.repeat(is_open, n)
+        if model.tables:
+            # a tuple column is allowed while every cell of its scope may hold its digit,
+            # open while one of them is open
+            more_allowed = [allowed]
+            more_open = [col_open]
+            for scopes, tuples in model.tables:
+                bits = (masks[scopes][:, None, :] >> (tuples - 1)[None, :, :]) & 1
+                more_allowed.append(bits.all(axis=2).ravel())
+                scope_open = is_open[scopes].any(axis=1)
+                more_open.append(np.repeat(scope_open, tuples.shape[0]))
+            allowed = np.concatenate(more_allowed)
+            col_open = np.concatenate(more_open)
+        open_cols = allowed & col_open
+        one_cols = allowed & ~col_open
         # the rows restricted to the open columns, their bounds moved by the fixed ones
         fixed = np.bincount(
             model.row_of, weights=model.value * one_cols[model.index], minlength=model.rows
@@ -610,6 +667,7 @@ class HighsBackend(Backend):
             raise _Stop  # time or node limit, or cancelled: the budget answered
         x = np.asarray(highs.getSolution().col_value)
         chosen = open_index[x > 0.5]
+        chosen = chosen[chosen < model.cells * n]  # the cells' columns, not the tuples'
         values = [model.bit_digit.get(m, 0) for m in doms]
         for col in chosen.tolist():
             values[col // n] = col % n + 1

@@ -5,9 +5,10 @@ The oracle is written here and shares no code with the encodings or with
 cells of an almost full grid), keeping the grids whose every scope holds an allowed tuple.
 On random tables over random scopes of 2-4 cells, every installed backend that declares
 the kind counts (limit large) exactly the grids of the oracle, and its uniqueness verdicts
-agree; ``mip:highs`` declares no table and refuses them. The primitives that take rules
-(enumeration, batches, the removal oracle, random grids, the pencilmark pass; native's
-forbidden pairs) answer as the oracle does; certificates are refused with a typed error.
+agree (``mip:highs`` too, with a column per scope and tuple; it refuses more than its
+limit). The primitives that take rules (enumeration, batches, the removal oracle, random
+grids, the pencilmark pass; native's forbidden pairs) answer as the oracle does;
+certificates are refused with a typed error.
 """
 
 from __future__ import annotations
@@ -236,13 +237,18 @@ def test_a_table_nothing_can_meet_makes_the_puzzle_unsolvable(name: str) -> None
     assert b.count(Puzzle(givens, RuleSet.classic(S4).with_rules([apart])), limit=9).count == 0
 
 
-def test_mip_refuses_tables() -> None:
+def test_mip_refuses_tables_too_big_for_its_model() -> None:
     pytest.importorskip("highspy")
+    from sudoku_model.backends.mip import MAX_TABLE_COLUMNS
+
     mip = get_backend("mip:highs")
-    assert "table" not in mip.capabilities.rule_kinds
-    t = Table("t", ((0, 1),), frozenset({(1, 2)}))
-    puzzle = Puzzle(Grid.empty(S4), RuleSet.classic(S4).with_rules([t]))
-    with pytest.raises(UnsupportedPuzzleError):
+    assert "table" in mip.capabilities.rule_kinds
+    rows = frozenset(itertools.islice(itertools.permutations(range(1, 10)), 50_000))
+    scopes = tuple(tuple(range(r * 9, r * 9 + 9)) for r in range(9))
+    assert len(rows) * len(scopes) > MAX_TABLE_COLUMNS
+    big = Table("rows in order", scopes, rows)
+    puzzle = Puzzle(Grid.empty(S9), RuleSet.classic(S9).with_rules([big]))
+    with pytest.raises(UnsupportedPuzzleError, match="tuple columns"):
         mip.count(puzzle, limit=2)
 
 

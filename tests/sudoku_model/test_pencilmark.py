@@ -429,9 +429,9 @@ EVERY_SHARED_PUZZLE = [
     ("native", "gurobi_hard-50.txt", None),
     ("native", "minisat_bt_020-029k-200.txt", 50),
     ("pysat", "gurobi_hard-50.txt", 10),
-    ("pysat", "minisat_bt_020-029k-200.txt", 10),
-    ("cpsat", "gurobi_hard-50.txt", 5),
-    ("cpsat", "minisat_bt_020-029k-200.txt", 5),
+    ("pysat", "minisat_bt_020-029k-200.txt", 5),
+    ("cpsat", "gurobi_hard-50.txt", 3),
+    ("cpsat", "minisat_bt_020-029k-200.txt", 2),
 ]
 
 

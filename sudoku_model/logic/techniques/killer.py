@@ -24,6 +24,7 @@ without these rules. None assumes uniqueness.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from functools import reduce
 from operator import and_
 
@@ -95,6 +96,22 @@ def relation_pruning(grid: CandidateGrid) -> Step | None:
     return None
 
 
+def _drops(
+    values: list[int], cands: list[int], cells: Iterable[int], keeps: Iterable[int]
+) -> tuple[list[tuple[int, int]], int | None]:
+    """For each cell and the digit mask it may keep: ``(cell, digits to drop)`` where its
+    candidates go beyond the mask; or, as the second item, the first filled cell whose
+    digit the mask excludes (the rule is broken; the list is then empty)."""
+    drops = []
+    for c, keep in zip(cells, keeps):
+        drop = cell_mask(values, cands, c) & ~keep
+        if drop:
+            if values[c]:
+                return [], c
+            drops.append((c, drop))
+    return drops, None
+
+
 def _group_step(grid: CandidateGrid, table: SumTable, key: str, what: str) -> Step | None:
     """The eliminations (or a forced digit) of one sum group, as a step."""
     t = grid.tables
@@ -104,14 +121,10 @@ def _group_step(grid: CandidateGrid, table: SumTable, key: str, what: str) -> St
         grid.broken = f"{table.label} cannot reach its total"
         return None
     allowed, required = found
-    drops = []
-    for c, keep in zip(table.cells, allowed):
-        drop = cell_mask(values, cands, c) & ~keep
-        if drop:
-            if values[c]:
-                grid.broken = f"{table.label}: {t.cell_names[c]} = {values[c]} cannot fit"
-                return None
-            drops.append((c, drop))
+    drops, bad = _drops(values, cands, table.cells, allowed)
+    if bad is not None:
+        grid.broken = f"{table.label}: {t.cell_names[bad]} = {values[bad]} cannot fit"
+        return None
     sets_text = ""
     if table.sets is not None:
         placed = 0
@@ -180,14 +193,10 @@ def sandwich_bounds(grid: CandidateGrid) -> Step | None:
         if found is None:
             grid.broken = f"{table.rule}: the line cannot sum to {table.total} between 1 and {t.n}"
             return None
-        drops = []
-        for c, keep in zip(*found):
-            drop = cell_mask(values, cands, c) & ~keep
-            if drop:
-                if values[c]:
-                    grid.broken = f"{table.rule}: {t.cell_names[c]} breaks the sandwich total"
-                    return None
-                drops.append((c, drop))
+        drops, bad = _drops(values, cands, *found)
+        if bad is not None:
+            grid.broken = f"{table.rule}: {t.cell_names[bad]} breaks the sandwich total"
+            return None
         if drops:
             elims = _split(drops)
             text = (
@@ -220,14 +229,10 @@ def table_pruning(grid: CandidateGrid) -> Step | None:
         if kept is None:
             grid.broken = f"{scope.rule}: no allowed tuple fits {t.cells_text(scope.cells)}"
             return None
-        drops = []
-        for c, keep in zip(scope.cells, kept):
-            drop = cell_mask(values, cands, c) & ~keep
-            if drop:
-                if values[c]:
-                    grid.broken = f"{scope.rule}: {t.cell_names[c]} = {values[c]} fits no tuple"
-                    return None
-                drops.append((c, drop))
+        drops, bad = _drops(values, cands, scope.cells, kept)
+        if bad is not None:
+            grid.broken = f"{scope.rule}: {t.cell_names[bad]} = {values[bad]} fits no tuple"
+            return None
         if drops:
             elims = _split(drops)
             text = (

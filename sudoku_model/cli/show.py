@@ -12,8 +12,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "show",
         help="print puzzles as pretty blocks",
         description="Print each puzzle of PUZZLE|FILE|bundled:NAME|- as a "
-        "block with box separators (a pencilmark puzzle: its candidates, as a PM grid); "
-        "report clashing givens.",
+        "block with box separators (a pencilmark puzzle: its candidates, as a PM grid), "
+        "then one line per kind of rule beyond rows, columns, boxes and the named variants "
+        "(cages, lines, dots, clues outside the grid...) with its cells; report clashing "
+        "givens.",
     )
     p.add_argument("input", metavar="PUZZLE|FILE")
     p.add_argument("--plain", action="store_true", help="no box separators")
@@ -23,8 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..formats.pencilmark import format_pmgrid
-    from ..rule_lines import describe_lines
-    from ..rule_marks import rule_marks
+    from ..rule_text import describe_rules
 
     outcome = Outcome()
     first = True
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_pmgrid(puzzle, separators=not args.plain, alphabet=alphabet))
         else:
             print(puzzle.givens.to_block(separators=not args.plain, alphabet=alphabet))
-        for text in describe_lines(rule_marks(puzzle.rules).lines, puzzle.shape):
+        for text in describe_rules(puzzle.rules):
             print(f"# {text}")
         for conflict in puzzle.conflicts():
             print(f"# clash: {conflict.describe(puzzle.shape)}")

@@ -1,4 +1,4 @@
-"""SudokuPad links and payloads: the ``fpuzzles``, ``ctc`` and ``scl`` encodings.
+"""SudokuPad links and payloads: the ``fpuzzles``, ``ctc``, ``scl`` and ``scf`` encodings.
 
 A SudokuPad link (``https://sudokupad.app/<payload>``, ``...?puzzleid=<payload>``, the
 Cracking the Cryptic app's ``/sudoku/<payload>``) carries the puzzle in its payload,
@@ -11,7 +11,18 @@ named by a prefix:
 * ``scl`` + lz-string of the same JSON "zipped": keys shortened (``ce`` for ``cells``,
   ``re`` for ``regions``, ``ca`` for ``cages``, ``v`` for ``value``...), keys unquoted,
   single quotes, ``t``/``f`` for true/false, ``#0``/``#F`` and bare hex for colours,
-  empty objects left out.
+  empty objects left out;
+* ``scf``, SudokuPad's legacy compact text (no lz-string) for 9x9 classic, windoku and
+  X-sudoku: ``scf<givens>[*<constraints>]``. Each character of the givens is a cell and
+  the blanks after it: its value ``v`` (``0-9`` for 0-9, ``A-Z`` for 10-35, ``a-z`` for
+  36-61) is the digit ``v % 10`` (0 for a blank) followed by ``v // 10`` blanks, row by
+  row; the givens fill exactly 81 cells (blanks the last character adds past the 81st
+  are ignored, as SudokuPad does). The constraint letters are ``w`` (windoku: four
+  extra 3x3 windows, rows and columns 2-4 and 6-8), ``x`` (X-sudoku: both main
+  diagonals), ``t<title>*`` and ``a<author>*`` (a literal ``*`` doubled, a ``*`` between
+  entries allowed, as in ``**a<author>`` from SudokuPad's encoder); without a
+  ``*`` the letters follow the 81st cell directly. Title and author are skipped; any
+  other letter is refused as an element the toolkit does not read.
 
 SudokuPad's JSON stores what it draws: givens, regions and cages say what they mean
 (a cage's ``value`` is its sum), but thermometers, arrows, dots, whispers and the rest are
@@ -22,11 +33,13 @@ cells whose value reads ``solution: ...``); a puzzle with any other element (lin
 arrows, overlays, underlays, given pencil marks) is refused, its message listing them.
 Cages without cells are metadata (title, author, rules) and are skipped, as are empty
 lists. A short puzzle id (``sudokupad.app/abc12xyz``, no prefix) names a puzzle stored on
-the SudokuPad server, and the legacy ``scf`` encoding is not documented: both are refused
-with a message (the toolkit never downloads).
+the SudokuPad server: it is refused with a message (the toolkit never downloads).
 
 >>> payload_kind("https://sudokupad.app/scl" + "A" * 8)
 'scl'
+>>> givens, variants = decode_scf("scf" + "o" * 13 + "K*xtA**B")  # 13 x (0 + 5 blanks), 0 + 2
+>>> len(givens), givens.count("0"), variants
+(81, 81, ('diagonal',))
 """
 
 from __future__ import annotations
@@ -46,6 +59,7 @@ from .record import Record, one_puzzle_a_line
 
 __all__ = [
     "PREFIXES",
+    "decode_scf",
     "looks_like_sudokupad",
     "payload_kind",
     "puzzle_from_sudokupad",
@@ -115,11 +129,13 @@ def _strip_link(text: str) -> str:
 
 
 def looks_like_sudokupad(text: str) -> bool:
-    """True for a SudokuPad link, or a payload with one of :data:`PREFIXES`."""
+    """True for a SudokuPad link, or a payload with one of :data:`PREFIXES` (an ``scf``
+    title or author after its ``*`` may hold spaces)."""
     s = text.strip()
     if any(host in s for host in _HOSTS) or "puzzleid=" in s:
         return True
-    return any(s.startswith(p) for p in PREFIXES) and len(s) > 16 and " " not in s
+    head = s.split("*", 1)[0] if s.startswith("scf") else s
+    return any(s.startswith(p) for p in PREFIXES) and len(s) > 16 and " " not in head
 
 
 def payload_kind(text: str) -> str | None:
@@ -186,12 +202,120 @@ def _long_keys(obj: Any, depth: int) -> Any:
     return obj
 
 
-def decode_payload(text: str) -> tuple[str, Any]:
-    """The kind and the decoded object of a link or payload: ``("fpuzzles", f-puzzles
-    object)`` or ``("ctc", SudokuPad JSON)`` (``scl`` unzipped to the same JSON).
+#: The cells of an ``scf`` grid (always 9x9 with 3x3 boxes).
+_SCF_CELLS = 81
+
+#: The ``scf`` constraint letters the toolkit reads, and the variant each one names.
+_SCF_VARIANTS = {"w": "windoku", "x": "diagonal"}
+
+
+def _scf_value(ch: str) -> int:
+    """The value of one ``scf`` givens character (``0-9`` 0-9, ``A-Z`` 10-35, ``a-z``
+    36-61), or -1 when it is none of them."""
+    if "0" <= ch <= "9":
+        return ord(ch) - ord("0")
+    if "A" <= ch <= "Z":
+        return ord(ch) - ord("A") + 10
+    if "a" <= ch <= "z":
+        return ord(ch) - ord("a") + 36
+    return -1
+
+
+def _scf_givens(data: str, stop_at_81: bool) -> tuple[str, str]:
+    """The 81 digits (``0`` for a blank) the givens characters of ``data`` encode, and
+    the rest of ``data`` when ``stop_at_81`` (the constraint letters of a payload without
+    ``*``).
 
     Raises:
-        ValueError: for a short id, the ``scf`` encoding, or a payload that does not decode.
+        ValueError: for a character outside the alphabet, givens that fill fewer than 81
+            cells, or (``stop_at_81`` false) a character past the 81st cell.
+    """
+    cells: list[str] = []
+    for k, ch in enumerate(data):
+        if len(cells) >= _SCF_CELLS:
+            if stop_at_81:
+                return "".join(cells[:_SCF_CELLS]), data[k:]
+            raise ValueError(f"the scf givens run past the 81st cell at character {k + 1} ({ch!r})")
+        v = _scf_value(ch)
+        if v < 0:
+            raise ValueError(f"the scf givens: character {k + 1} ({ch!r}) is not in 0-9A-Za-z")
+        cells.append(str(v % 10))
+        cells.extend("0" * (v // 10))
+    if len(cells) < _SCF_CELLS:
+        raise ValueError(f"the scf givens fill {len(cells)} cells, not 81")
+    return "".join(cells[:_SCF_CELLS]), ""
+
+
+def _scf_constraints(text: str) -> tuple[tuple[str, ...], list[str]]:
+    """The variants the constraint letters of an ``scf`` payload name (in the order of
+    :data:`_SCF_VARIANTS`), and the letters the toolkit does not read; a title (``t``) or
+    author (``a``) runs to the next single ``*`` (``**`` is a literal star) and is
+    skipped, as is a ``*`` between entries."""
+    found: set[str] = set()
+    unknown: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        i += 1
+        if ch == "*":  # SudokuPad's encoder writes "*a<author>" even after no title
+            continue
+        if ch in _SCF_VARIANTS:
+            found.add(_SCF_VARIANTS[ch])
+        elif ch in "at":
+            while i < len(text):
+                if text.startswith("**", i):
+                    i += 2
+                elif text[i] == "*":
+                    i += 1
+                    break
+                else:
+                    i += 1
+        elif ch not in unknown:
+            unknown.append(ch)
+    variants = tuple(v for v in _SCF_VARIANTS.values() if v in found)
+    return variants, unknown
+
+
+def decode_scf(text: str) -> tuple[str, tuple[str, ...]]:
+    """The givens (81 digits, ``0`` for a blank, row by row) and the variants
+    (``"windoku"``, ``"diagonal"``) of an ``scf`` payload, with or without its prefix
+    (module notes).
+
+    Raises:
+        ValueError: for givens that are not 81 cells of the scf alphabet, or constraint
+            letters the toolkit does not read (listed).
+    """
+    s = text[3:] if text.startswith("scf") else text
+    if "*" in s:
+        data, constraints = s.split("*", 1)
+        givens, _ = _scf_givens(data, stop_at_81=False)
+    else:
+        givens, constraints = _scf_givens(s, stop_at_81=True)
+    variants, unknown = _scf_constraints(constraints)
+    if unknown:
+        letters = ", ".join(repr(ch) for ch in unknown)
+        noun = "letter" if len(unknown) == 1 else "letters"
+        raise ValueError(
+            f"elements the toolkit does not read: the scf constraint {noun} {letters} "
+            "(it reads w for windoku, x for X-sudoku, and skips t<title>* and a<author>*)"
+        )
+    return givens, variants
+
+
+def _scf_puzzle(text: str) -> tuple[Puzzle, Grid | None]:
+    givens, variants = decode_scf(text)
+    shape = shape_for_size(9)
+    rules = RuleSet.build(shape, variants)
+    return Puzzle(Grid(shape, [int(ch) for ch in givens]), rules), None
+
+
+def decode_payload(text: str) -> tuple[str, Any]:
+    """The kind and the decoded object of a link or payload: ``("fpuzzles", f-puzzles
+    object)``, ``("ctc", SudokuPad JSON)`` (``scl`` unzipped to the same JSON) or
+    ``("scf", payload text)`` (read by :func:`decode_scf`).
+
+    Raises:
+        ValueError: for a short id, or a payload that does not decode.
     """
     s = _strip_link(text)
     kind = payload_kind(s)
@@ -199,10 +323,10 @@ def decode_payload(text: str) -> tuple[str, Any]:
         raise ValueError(
             f"{s[:24]!r} is a short SudokuPad puzzle id: its puzzle is stored on the "
             "SudokuPad server, which the toolkit does not contact; use a link whose "
-            "payload starts with fpuzzles, ctc or scl"
+            "payload starts with fpuzzles, ctc, scl or scf"
         )
     if kind == "scf":
-        raise ValueError("the legacy scf encoding of SudokuPad is not read")
+        return kind, s
     body = _lz(s[len(kind) :])
     if kind == "fpuzzles":
         return kind, json.loads(body)
@@ -363,13 +487,15 @@ def puzzle_from_sudokupad(text: str) -> tuple[Puzzle, Grid | None]:
     payload has one (module notes).
 
     Raises:
-        ValueError: for a short id, the ``scf`` encoding, an undecodable payload, or a
-            puzzle with elements the toolkit does not read (listed).
+        ValueError: for a short id, an undecodable payload, or a puzzle with elements the
+            toolkit does not read (listed).
         RuleError, ShapeError: for cages or regions that break the toolkit's rules.
     """
     kind, obj = decode_payload(text)
     if kind == "fpuzzles":
         return _variant_formats().puzzle_from_fpuzzles(obj)
+    if kind == "scf":
+        return _scf_puzzle(obj)
     return _ctc_puzzle(obj)
 
 

@@ -80,7 +80,8 @@ def _first_number(pattern: str) -> Counter:
 COMMANDS: dict[str, tuple[list[str], Counter]] = {
     "show": (
         ["show", "{input}"],
-        lambda out, _: sum(1 for ln in out.splitlines() if ln.startswith("# ") and ":" in ln),
+        # a puzzle's header line ("# file:3  9x9 ..."), not the rule lines under its grid
+        lambda out, _: sum(1 for ln in out.splitlines() if re.match(r"# .*:\d+  ", ln)),
     ),
     "solve": (["solve", "{input}", "--output", "line"], _answers_not_failures),
     "count": (["count", "{input}", "--limit", "2"], _answers_not_failures),

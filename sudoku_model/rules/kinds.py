@@ -498,6 +498,31 @@ class Table:
         if self.scopes and not self.allowed:
             raise RuleError(f"rule {self.name!r} allows no tuple of digits 1..{n}")
 
+    def _supports(self) -> tuple[dict[int, int], ...]:
+        """For each position of the tuples, each digit's tuples (those holding it there) as
+        a bit mask over the tuples in one fixed order: a partly filled scope is matched by
+        some tuple when the masks of its filled positions share a bit. Built on first use
+        and kept with the rule (never pickled: :meth:`__getstate__`)."""
+        index: tuple[dict[int, int], ...] | None = self.__dict__.get("_supports_index")
+        if index is None:
+            rows = list(self.allowed)
+            built: list[dict[int, int]] = []
+            for position in range(self.arity):
+                members: dict[int, bytearray] = {}
+                for i, row in enumerate(rows):
+                    bits = members.get(row[position])
+                    if bits is None:
+                        bits = members[row[position]] = bytearray((len(rows) + 7) // 8)
+                    bits[i >> 3] |= 1 << (i & 7)
+                built.append({d: int.from_bytes(b, "little") for d, b in members.items()})
+            index = tuple(built)
+            self.__dict__["_supports_index"] = index  # a cache, not a field: frozen stays
+        return index
+
+    def __getstate__(self) -> dict[str, object]:
+        """The fields only: the index of :meth:`_supports` is rebuilt where it is used."""
+        return {k: v for k, v in self.__dict__.items() if k != "_supports_index"}
+
     def violations(self, values: Sequence[int], shape: Shape | None = None) -> list[Violation]:
         """Each scope whose cells are all filled with a tuple outside the list, or whose
         filled cells no allowed tuple matches."""
@@ -510,11 +535,16 @@ class Table:
             if all(digits):
                 if digits in allowed:
                     continue
-            elif any(
-                all(d == 0 or d == e for d, e in zip(digits, entry, strict=True))
-                for entry in allowed
-            ):
-                continue
+            else:
+                supports = self._supports()
+                common = -1
+                for position, d in enumerate(digits):
+                    if d:
+                        common &= supports[position].get(d, 0)
+                        if not common:
+                            break
+                if common:
+                    continue
             shown = ", ".join(str(d) if d else "." for d in digits)
             out.append((scope, f"{self.name}: {_names(shape, scope)} hold {shown}"))
         return out

@@ -14,6 +14,7 @@ certificates are refused with a typed error.
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 import sys
 from collections.abc import Sequence
@@ -221,6 +222,19 @@ def test_violations_agree_with_the_table() -> None:
             )
         }
         assert {cells for cells, _ in table.violations(values)} == broken
+
+
+def test_the_partial_scope_index_is_a_cache_never_pickled() -> None:
+    rng = random.Random(6)
+    (table,) = random_tables(rng, S4, range(16), 1)
+    before = pickle.dumps(table)
+    values = [0] * 16
+    values[table.scopes[0][0]] = 1
+    table.violations(values)  # builds the index
+    assert pickle.dumps(table) == before
+    copy = pickle.loads(before)
+    assert copy == table and hash(copy) == hash(table)
+    assert copy.violations(values) == table.violations(values)
 
 
 @pytest.mark.parametrize("name", TABLE_BACKENDS)

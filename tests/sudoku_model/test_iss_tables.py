@@ -426,11 +426,13 @@ def _table_example_names() -> list[str]:
 
 #: (backend, example) pairs that take seconds (bench_iss.py --list): the slow run has them.
 SLOW_TABLE_EXAMPLES = {
-    ("native", "Look-and-Say Killer"),
     ("pysat", "Skyscraper"),
     ("pysat", "[New Constraint] Entropy Sudoku"),
     ("pysat", "Global mod 3"),
 }
+#: native needs about 40 s for this one (bench_iss.py --list); pysat answers it in the
+#: default run.
+NOT_ASKED = {("native", "Look-and-Say Killer")}
 
 
 @pytest.mark.parametrize(
@@ -444,6 +446,7 @@ SLOW_TABLE_EXAMPLES = {
         )
         for name in ("native", "pysat")
         for example_name in _table_example_names()
+        if (name, example_name) not in NOT_ASKED
     ],
 )
 def test_table_examples_are_unique_with_the_published_solution(

@@ -1,6 +1,8 @@
 /* Text from columns: n records laid out by one template, in one pass.
  *
  * join(n, template) -> bytes
+ * join_text(n, template) -> str   (the same text, as a str: written straight into an ASCII
+ *                                   str when every piece is ASCII, else decoded as UTF-8)
  *
  * The template is a tuple of items, written in order for each record i = 0..n-1:
  *   bytes                      the same bytes in every record;
@@ -213,11 +215,41 @@ static int read_item(PyObject *obj, item *it, Py_ssize_t n)
     return 0;
 }
 
-static PyObject *join(PyObject *self, PyObject *args)
+static int ascii_bytes(const char *s, Py_ssize_t len)
+{
+    for (Py_ssize_t k = 0; k < len; k++)
+        if ((unsigned char)s[k] & 0x80) return 0;
+    return 1;
+}
+
+/* Whether every byte an item can write is ASCII (a grid's whole table is looked at). */
+static int ascii_item(const item *it)
+{
+    switch (it->kind) {
+    case K_CONST:
+        return ascii_bytes(it->bytes, it->len);
+    case K_GRID:
+        return ascii_bytes((const char *)it->table, 256);
+    case K_CHOICE: {
+        Py_ssize_t m = PyTuple_GET_SIZE(it->choices);
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *c = PyTuple_GET_ITEM(it->choices, j);
+            if (!ascii_bytes(PyBytes_AS_STRING(c), PyBytes_GET_SIZE(c))) return 0;
+        }
+        return 1;
+    }
+    default: /* decimal numbers */
+        return 1;
+    }
+}
+
+static PyObject *join_impl(PyObject *args, int text)
 {
     Py_ssize_t n;
     PyObject *template;
-    if (!PyArg_ParseTuple(args, "nO!:join", &n, &PyTuple_Type, &template)) return NULL;
+    if (!PyArg_ParseTuple(args, text ? "nO!:join_text" : "nO!:join", &n, &PyTuple_Type,
+                          &template))
+        return NULL;
     if (n < 0) {
         PyErr_SetString(PyExc_ValueError, "join: n must be >= 0");
         return NULL;
@@ -262,9 +294,18 @@ static PyObject *join(PyObject *self, PyObject *args)
         }
         total += add;
     }
-    out = PyBytes_FromStringAndSize(NULL, total);
-    if (!out) goto done;
-    char *p = PyBytes_AS_STRING(out);
+    int ascii = text;
+    for (Py_ssize_t j = 0; ascii && j < m; j++) ascii = ascii_item(&items[j]);
+    char *p;
+    if (ascii) { /* the text goes straight into a compact ASCII str: no decoding pass */
+        out = PyUnicode_New(total, 127);
+        if (!out) goto done;
+        p = (char *)PyUnicode_1BYTE_DATA(out);
+    } else {
+        out = PyBytes_FromStringAndSize(NULL, total);
+        if (!out) goto done;
+        p = PyBytes_AS_STRING(out);
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         for (Py_ssize_t j = 0; j < m; j++) {
             item *it = &items[j];
@@ -292,10 +333,18 @@ static PyObject *join(PyObject *self, PyObject *args)
             }
         }
     }
+    if (text && !ascii) {
+        PyObject *decoded = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(out), total, "strict");
+        Py_SETREF(out, decoded);
+    }
 done:
     release(items, read);
     return out;
 }
+
+static PyObject *join(PyObject *self, PyObject *args) { return join_impl(args, 0); }
+
+static PyObject *join_text(PyObject *self, PyObject *args) { return join_impl(args, 1); }
 
 static PyMethodDef methods[] = {
     {"join", join, METH_VARARGS,
@@ -305,6 +354,12 @@ static PyMethodDef methods[] = {
      "data from offset i*width mapped through a 256-byte table; (1, start): the decimal\n"
      "start + i; (2, ints): the decimal ints[i]; (3, index, choices): choices[index[i]].\n\n"
      "Raises ValueError or TypeError for a malformed template or columns too short."},
+    {"join_text", join_text, METH_VARARGS,
+     "join_text(n, template) -> str\n\n"
+     "The text of join(n, template) as a str, written straight into an ASCII str when\n"
+     "every piece is ASCII, else decoded as UTF-8.\n\n"
+     "Raises ValueError or TypeError as join does; UnicodeDecodeError for text that is not\n"
+     "UTF-8."},
     {NULL, NULL, 0, NULL},
 };
 

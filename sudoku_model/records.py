@@ -935,7 +935,7 @@ def _solution_run(
         (_GRID, solutions, 81, _LINE_TABLE),
         ('"' + tail).encode(),
     )
-    return _columns.join(len(clues), template).decode()
+    return _columns.join_text(len(clues), template)
 
 
 #: The kinds of :func:`sudoku_model._columns.join`'s template items.

@@ -90,3 +90,31 @@ def test_malformed_templates_raise(template: tuple[object, ...]) -> None:
 def test_negative_n_raises() -> None:
     with pytest.raises(ValueError):
         _columns.join(-1, (b"x",))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_join_text_is_the_same_text_as_a_str(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.choice([0, 1, 5, 64])
+    ascii_table = DIGITS
+    template: tuple[object, ...] = (
+        b'{"a":',
+        (1, rng.randint(-99, 99)),
+        b',"g":"',
+        (0, bytes(rng.randint(0, 9) for _ in range(n * 9)), 9, ascii_table),
+        (3, bytes(rng.randrange(2) for _ in range(n)), (b'"}', b'","x":1}')),
+        b"\n",
+    )
+    text = _columns.join_text(n, template)
+    assert type(text) is str and text.isascii()
+    assert text == reference(n, template).decode("ascii")
+    # a piece beyond ASCII (a source path named in UTF-8): decoded, the same text
+    wide = ("é/données ".encode(), *template)
+    assert _columns.join_text(n, wide) == reference(n, wide).decode("utf-8")
+
+
+def test_join_text_refuses_bytes_that_are_not_utf8() -> None:
+    with pytest.raises(UnicodeDecodeError):
+        _columns.join_text(1, (b"\xff",))
+    with pytest.raises(ValueError):
+        _columns.join_text(-1, (b"x",))

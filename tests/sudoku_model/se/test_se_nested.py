@@ -11,6 +11,7 @@ from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate
 from sudoku_model.se.chaining import NAKED, NO_CAUSE, nested_suffix
 from sudoku_model.solving import get_backend
 from tests.datafiles import external_data, needs_external
+from tests.se_reference import NATIVE_PLUS_RULES, dynamic_chains, static_all
 
 needs_hardest = needs_external("hardest-1106-ratings.csv")
 
@@ -65,17 +66,17 @@ def test_rule_parents_are_the_outer_removals_an_inner_single_rests_on() -> None:
     end = (_key(19, 2, True), (off2,), column2)
     hint = chaining._Hint("Forcing Chain", 7.0, 5, 4, ((19, 1),), None, (19,), (end,))
     # SE's order: breadth first from the end of the chain.
-    assert chaining._chain_rule_parents(hint, source, grid) == [
+    assert dynamic_chains._chain_rule_parents(hint, source, grid) == [
         _key(28, 2, False),
         _key(1, 3, False),
     ]
     # Nothing removed from the units it rests on: no parents, the hint does not count.
-    assert chaining._chain_rule_parents(hint, source, source) == []
+    assert dynamic_chains._chain_rule_parents(hint, source, source) == []
     # A cell forcing chain's assumptions rest on their cell: r1c1 lost 3.
     source0 = list(source)
     source0[0] = 0b111
     cell_hint = chaining._Hint("Cell", 8.0, 1, 5, (), None, (0,), (root,), NAKED)
-    assert chaining._chain_rule_parents(cell_hint, source0, grid) == [_key(0, 3, False)]
+    assert dynamic_chains._chain_rule_parents(cell_hint, source0, grid) == [_key(0, 3, False)]
 
 
 def test_a_reversed_cycle_negates_every_potential_and_keeps_its_cause() -> None:
@@ -84,7 +85,7 @@ def test_a_reversed_cycle_negates_every_potential_and_keeps_its_cause() -> None:
     on = (_key(1, 2, True), (off,), NAKED)
     off2 = (_key(0, 2, False), (on,), NO_CAUSE)
     dst = (_key(0, 1, True), (off2,), NAKED)
-    rev = chaining._reversed_cycle(dst)
+    rev = static_all._reversed_cycle(dst)
     keys = []
     node = rev
     while True:
@@ -116,8 +117,8 @@ def test_level_2_fires_on_a_forum_puzzle_as_se_and_every_hint_is_sound() -> None
     state = State.from_values(values)
     for step in before.steps:
         apply_step(state, step)
-    advanced = chaining._nested_advanced(state.values, 2, None, native.PLUS_RULES)
-    producer = chaining._Multiple(False, True, True, 2, advanced)
+    advanced = dynamic_chains._nested_advanced(state.values, 2, None, NATIVE_PLUS_RULES)
+    producer = dynamic_chains._Multiple(False, True, True, 2, advanced)
     hints = producer.hints(state.cands, None)
     assert len(hints) >= 20
     nested = 0

@@ -2182,7 +2182,8 @@ done:
  * forcing chains, dynamic ones, "+") keep only their best hint: SE sorts its hints by
  * (rating, complexity, kind) keeping discovery order among equals, so a later hint
  * counts only when strictly better, and its complexity is counted only up to the largest
- * one that could still be. Nested levels (2 and more) stay in Python. */
+ * one that could still be. The nested levels (2 and more) run this engine through the
+ * hooks of se_chains.h (se_nested.c): nodes keep their cause or nested hint as a tag. */
 
 
 static int PEERSCAN[81][20]; /* box, row outside the box, column outside the box */

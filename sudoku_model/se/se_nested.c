@@ -563,11 +563,11 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
 }
 
 /* static_chains._first_forcing from src_key, recorded when it removes something. */
-static int st_forcing(Static *S, int src_key, double base, int sort_key, int cell)
+static int st_forcing(Static *S, int src_key, double base, int sort_key)
 {
     int stamp = ++S->onstamp, target_key = src_key ^ 1;
     int *pon = S->pend, non = 0, *poff = S->next, noff = 0;
-    int qa[CH_KEYS], qb[CH_KEYS];
+    int qa[CH_KEYS];
     S->onmark[src_key] = stamp;
     S->par[src_key] = -1;
     S->cause[src_key] = NO_CAUSE;
@@ -620,7 +620,6 @@ static int st_forcing(Static *S, int src_key, double base, int sort_key, int cel
         memcpy(pon, qa, sizeof(int) * nq);
         non = nq;
     }
-    (void)qb;
     if (found < 0)
         return 0;
     /* the chain as nodes, target first */
@@ -645,7 +644,6 @@ static int st_forcing(Static *S, int src_key, double base, int sort_key, int cel
     } else {
         elims[ne++] = tc * 9 + td0;
     }
-    (void)cell;
     if (!ne)
         return 0;
     int nw = st_walk(S, t);
@@ -677,8 +675,8 @@ static int static_all(Static *S, double deadline)
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
                 if (closing[on_key] && st_cycles(S, on_key, base_cycle, sort_key) < 0)
                     return -1;
-                if (x && (st_forcing(S, on_key, base_chain, sort_key, cell) < 0 ||
-                          st_forcing(S, on_key ^ 1, base_chain, sort_key, cell) < 0))
+                if (x && (st_forcing(S, on_key, base_chain, sort_key) < 0 ||
+                          st_forcing(S, on_key ^ 1, base_chain, sort_key) < 0))
                     return -1;
             }
         }

@@ -92,6 +92,17 @@ typedef struct {
     int rule, grid, start, n; /* grid: offset of source and chain grid in the grid store */
 } Entry;
 
+/* The records of nested hints and their cache. A top producer's store outlives its call:
+ * on the same state, level 3 reads the static chains that level 2 found, level 5 the
+ * dynamic ones of level 4 (what the Python reference's module-wide cache gives). */
+typedef struct {
+    Recs recs;
+    Entry *tab;
+    int tcap, tn;
+    int *grids;
+    int ng, gcap;
+} Store;
+
 typedef struct Nest {
     const int *values;
     double deadline;
@@ -100,11 +111,7 @@ typedef struct Nest {
     int nrules, rules[2];
     Dyn *inner[2];
     int icands[2][81];
-    Recs recs;
-    Entry *tab;
-    int tcap, tn;
-    int *grids;
-    int ng, gcap;
+    Store own, *st; /* st: own, or for a top producer the store its calls share */
     Recs tmp;      /* the hints of the rule being computed */
     int *out;      /* the removals of one nested call, as nodes */
     int nout, ocap;
@@ -123,7 +130,7 @@ typedef struct Nest {
 /* A nested record's complexity, counted once per signature within one hint. */
 static int nested_once(Nest *X, int tag)
 {
-    const Rec *r = &X->recs.r[tag];
+    const Rec *r = &X->st->recs.r[tag];
     unsigned i = (unsigned)(r->h1 & 8191);
     for (int probe = 0; probe < 8192; probe++, i = (i + 1) & 8191) {
         if (X->seenst[i] != X->sstamp) {
@@ -709,11 +716,11 @@ static uint64_t elims_hash(const Recs *T, const Rec *r)
 }
 
 /* static_chains._sorted_unique of the hints in X->tmp, then the ones with rule parents
- * (dynamic_chains._inner_results) appended to X->recs; *start and *n say where. */
+ * (dynamic_chains._inner_results) appended to X->st->recs; *start and *n say where. */
 static int finish(Nest *X, int *start, int *n)
 {
     Recs *T = &X->tmp;
-    *start = X->recs.n;
+    *start = X->st->recs.n;
     *n = 0;
     if (T->n == 0)
         return 0;
@@ -755,14 +762,14 @@ static int finish(Nest *X, int *start, int *n)
         if (!r->np)
             continue;
         Rec k = *r;
-        k.eoff = X->recs.na;
+        k.eoff = X->st->recs.na;
         for (int j = 0; j < r->ne && !rc; j++)
-            rc = arena_put(&X->recs, T->a[r->eoff + j]);
-        k.poff = X->recs.na;
+            rc = arena_put(&X->st->recs, T->a[r->eoff + j]);
+        k.poff = X->st->recs.na;
         for (int j = 0; j < r->np && !rc; j++)
-            rc = arena_put(&X->recs, T->a[r->poff + j]);
+            rc = arena_put(&X->st->recs, T->a[r->poff + j]);
         if (!rc)
-            rc = recs_push(&X->recs, &k);
+            rc = recs_push(&X->st->recs, &k);
         (*n)++;
     }
     free(order);
@@ -774,6 +781,15 @@ static int finish(Nest *X, int *start, int *n)
 /* ---- the producers and their nesting ------------------------------------------------- */
 
 static void nest_free(Dyn *D);
+
+static void store_free(Store *S)
+{
+    free(S->recs.r);
+    free(S->recs.a);
+    free(S->tab);
+    free(S->grids);
+    memset(S, 0, sizeof(Store));
+}
 
 static void hook_cell_start(Dyn *D);
 static int hook_nested(Dyn *D, DChain *ch, int *toff);
@@ -791,6 +807,7 @@ static Dyn *nest_new(const int *values, const int *cands, int multiple, int dyna
         return NULL;
     }
     D->ext = X;
+    X->st = &X->own;
     X->values = values;
     X->deadline = deadline;
     X->level = level;
@@ -834,33 +851,30 @@ static void nest_free(Dyn *D)
     if (X) {
         for (int i = 0; i < 2; i++)
             nest_free(X->inner[i]);
-        free(X->recs.r);
-        free(X->recs.a);
+        store_free(&X->own);
         free(X->tmp.r);
         free(X->tmp.a);
-        free(X->tab);
-        free(X->grids);
         free(X->out);
         free(X);
     }
     dyn_free(D);
 }
 
-static void cache_clear(Nest *X)
+static void cache_clear(Store *S)
 {
-    X->recs.n = X->recs.na = 0;
-    X->tn = 0;
-    X->ng = 0;
-    if (X->tab)
-        memset(X->tab, 0xff, sizeof(Entry) * X->tcap);
+    S->recs.n = S->recs.na = 0;
+    S->tn = 0;
+    S->ng = 0;
+    if (S->tab)
+        memset(S->tab, 0xff, sizeof(Entry) * S->tcap);
 }
 
 /* The nodes of the last cell are gone: the cache may be cleared when large. */
 static void hook_cell_start(Dyn *D)
 {
     Nest *X = D->ext;
-    if (X->tn > 4096 || X->recs.na > (1 << 24))
-        cache_clear(X);
+    if (X->st->tn > 4096 || X->st->recs.na > (1 << 23))
+        cache_clear(X->st);
 }
 
 static uint64_t grid_hash(int rule, const int *src, const int *grid)
@@ -879,29 +893,30 @@ static int inner_results(Dyn *D, int i, int *start, int *n)
 {
     Nest *X = D->ext;
     int rule = X->rules[i];
-    uint64_t h = grid_hash(rule, D->cands, D->grid);
-    if (X->tcap == 0 || 2 * (X->tn + 1) > X->tcap) {
-        int cap = X->tcap ? 2 * X->tcap : 1024;
+    int id = rule == R_NESTED ? R_NESTED + X->level - 3 : rule; /* the rule and its level */
+    uint64_t h = grid_hash(id, D->cands, D->grid);
+    if (X->st->tcap == 0 || 2 * (X->st->tn + 1) > X->st->tcap) {
+        int cap = X->st->tcap ? 2 * X->st->tcap : 1024;
         Entry *tab = malloc(sizeof(Entry) * cap);
         if (!tab)
             return D->failed = -1;
         memset(tab, 0xff, sizeof(Entry) * cap);
-        for (int j = 0; j < X->tcap; j++)
-            if (X->tab[j].rule >= 0) {
-                unsigned s = (unsigned)X->tab[j].h & (cap - 1);
+        for (int j = 0; j < X->st->tcap; j++)
+            if (X->st->tab[j].rule >= 0) {
+                unsigned s = (unsigned)X->st->tab[j].h & (cap - 1);
                 while (tab[s].rule >= 0)
                     s = (s + 1) & (cap - 1);
-                tab[s] = X->tab[j];
+                tab[s] = X->st->tab[j];
             }
-        free(X->tab);
-        X->tab = tab;
-        X->tcap = cap;
+        free(X->st->tab);
+        X->st->tab = tab;
+        X->st->tcap = cap;
     }
-    unsigned s = (unsigned)h & (X->tcap - 1);
-    for (; X->tab[s].rule >= 0; s = (s + 1) & (X->tcap - 1)) {
-        const Entry *e = &X->tab[s];
-        const int *g = X->grids + e->grid;
-        if (e->h == h && e->rule == rule && !memcmp(g, D->cands, sizeof(int) * 81) &&
+    unsigned s = (unsigned)h & (X->st->tcap - 1);
+    for (; X->st->tab[s].rule >= 0; s = (s + 1) & (X->st->tcap - 1)) {
+        const Entry *e = &X->st->tab[s];
+        const int *g = X->st->grids + e->grid;
+        if (e->h == h && e->rule == id && !memcmp(g, D->cands, sizeof(int) * 81) &&
             !memcmp(g + 81, D->grid, sizeof(int) * 81)) {
             *start = e->start;
             *n = e->n;
@@ -936,19 +951,19 @@ static int inner_results(Dyn *D, int i, int *start, int *n)
         return D->failed = rc == 1 ? 1 : -1;
     if (finish(X, start, n))
         return D->failed = -1;
-    if (X->ng + 162 > X->gcap) {
-        int cap = X->gcap ? 2 * X->gcap : 162 * 256;
-        int *g = realloc(X->grids, sizeof(int) * cap);
+    if (X->st->ng + 162 > X->st->gcap) {
+        int cap = X->st->gcap ? 2 * X->st->gcap : 162 * 256;
+        int *g = realloc(X->st->grids, sizeof(int) * cap);
         if (!g)
             return D->failed = -1;
-        X->grids = g;
-        X->gcap = cap;
+        X->st->grids = g;
+        X->st->gcap = cap;
     }
-    memcpy(X->grids + X->ng, D->cands, sizeof(int) * 81);
-    memcpy(X->grids + X->ng + 81, D->grid, sizeof(int) * 81);
-    X->tab[s] = (Entry){h, rule, X->ng, *start, *n};
-    X->ng += 162;
-    X->tn++;
+    memcpy(X->st->grids + X->st->ng, D->cands, sizeof(int) * 81);
+    memcpy(X->st->grids + X->st->ng + 81, D->grid, sizeof(int) * 81);
+    X->st->tab[s] = (Entry){h, id, X->st->ng, *start, *n};
+    X->st->ng += 162;
+    X->st->tn++;
     return 0;
 }
 
@@ -964,8 +979,8 @@ static int hook_nested(Dyn *D, DChain *ch, int *toff)
         if (inner_results(D, i, &start, &n))
             return -1;
         for (int j = start; j < start + n; j++) {
-            const Rec *r = &X->recs.r[j];
-            const int *keys = X->recs.a + r->poff;
+            const Rec *r = &X->st->recs.r[j];
+            const int *keys = X->st->recs.a + r->poff;
             int ok = 1;
             for (int k = 0; k < r->np && ok; k++)
                 ok = ch->idx[keys[k]] >= 0;
@@ -976,7 +991,7 @@ static int hook_nested(Dyn *D, DChain *ch, int *toff)
                 if (dyn_par(D, ch->idx[keys[k]]) < 0)
                     return D->failed = -1;
             for (int e = 0; e < r->ne; e++) {
-                int node = dyn_node(D, X->recs.a[r->eoff + e] << 1, pstart, r->np, j);
+                int node = dyn_node(D, X->st->recs.a[r->eoff + e] << 1, pstart, r->np, j);
                 if (node < 0)
                     return D->failed = -1;
                 if (X->nout == X->ocap) {
@@ -1024,6 +1039,10 @@ static Static *static_get(void)
 
 /* ---- Python entry point -------------------------------------------------------------- */
 
+/* The store of the top producers, for the state SHARED_STATE (values, then candidates). */
+static Store SHARED;
+static int SHARED_STATE[162] = {-1};
+
 PyObject *py_nested_chains(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1042,6 +1061,13 @@ PyObject *py_nested_chains(PyObject *self, PyObject *args)
     Dyn *D = nest_new(values, cands, 1, 1, level, deadline, 0);
     if (!D)
         return PyErr_NoMemory();
+    if (memcmp(SHARED_STATE, values, sizeof(int) * 81) ||
+        memcmp(SHARED_STATE + 81, cands, sizeof(int) * 81)) {
+        cache_clear(&SHARED);
+        memcpy(SHARED_STATE, values, sizeof(int) * 81);
+        memcpy(SHARED_STATE + 81, cands, sizeof(int) * 81);
+    }
+    ((Nest *)D->ext)->st = &SHARED;
     dyn_places(D);
     PyObject *out = NULL;
     int rc = dyn_hints(D, deadline);

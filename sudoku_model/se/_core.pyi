@@ -73,3 +73,15 @@ def multiple_chains(
     ]
     | None
 ): ...
+def nested_chains(
+    values: Sequence[int],
+    cands: Sequence[int],
+    level: int,
+    deadline: float = -1.0,
+    /,
+) -> (
+    tuple[
+        int, float, int, int, tuple[tuple[int, int], ...], tuple[int, int] | None, tuple[int, ...]
+    ]
+    | None
+): ...

@@ -4,12 +4,12 @@
 They are the rater's one engine for each technique they cover. A Python reference of each
 (tests/se_reference) is the tests' oracle: ``tests/sudoku_model/se/test_se_native.py``
 checks that both yield the same steps in the same order on every step of rated puzzles.
-The chains are C up to dynamic forcing chains "+" (level 1); the nested levels run the
-Python chains of :mod:`.chaining` over these searches (:data:`PLUS_RULES`), and so do the
-static chains on a grid whose search outgrows the C node pool.
+The chains are C at every level, the nested dynamic forcing chains included
+(sudoku_model/se/se_nested.c); the static chains fall back to their Python search
+(:mod:`.static_chains`) on a grid whose search outgrows the C node pool.
 
 Scanning techniques ask C for their first hint only (the rater applies one), and for the
-rest when a caller reads on (a dynamic chain "+" reads every hint).
+rest when a caller reads on.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import chaining, unique
+from . import static_chains, unique
+from .potentials import ChainBudgetExceeded, chain_step, nested_suffix
 from .state import State
 from .steps import SEStep
 
@@ -36,7 +37,6 @@ __all__ = [
     "aligned_exclusion",
     "als_wing",
     "unique_loops",
-    "PLUS_RULES",
     "multiple_chains",
     "cycles_and_forcing_chains",
 ]
@@ -164,22 +164,6 @@ def unique_loops(state: State) -> Iterator[SEStep]:
     return unique.unique_loops(state, _c.unique_loops)
 
 
-def _every(fn: Callable[..., list[Any]], state: State, arg: int) -> Iterator[SEStep]:
-    """Every hint of a scanning search at once (a dynamic chain "+" reads them all)."""
-    for hint in fn(state.values, state.cands, arg, -1):
-        yield _step(hint)
-
-
-#: The rules a dynamic chain "+" also applies, in SE's order (pointing and claiming, hidden
-#: pairs, naked pairs, X-wings), in C.
-PLUS_RULES: tuple[chaining.PlusRule, ...] = (
-    (lambda s: _every(_c.locking, s, 0)),
-    (lambda s: _every(_c.hidden_sets, s, 2)),
-    (lambda s: _every(_c.naked_sets, s, 2)),
-    (lambda s: _every(_c.fish, s, 2)),
-)
-
-
 #: Hint kinds of the C multiple-chain search (se_core.c's DK_* enum, same order).
 _MULTIPLE_KINDS = (
     "Contradiction Forcing Chain",
@@ -199,45 +183,38 @@ def multiple_chains(
     level: int = 0,
     deadline: float | None = None,
 ) -> Iterator[SEStep]:
-    """:func:`chaining.multiple_chains` with its chains in C: Nishio, multiple, dynamic
-    and dynamic "+" (``level`` 0 and 1) search entirely in C and give the same best hint;
-    the nested levels (2 and more) run the Python search, whose dynamic chains "+" apply
-    the C searches of :data:`PLUS_RULES`. Raises :class:`chaining.ChainBudgetExceeded`
-    when the CPU clock (``time.process_time``) passes ``deadline``."""
-    if level <= 1:
-        yield from _multiple_c(state, nishio, multiple, dynamic, level, deadline)
-        return
-    yield from chaining.multiple_chains(
-        state,
-        nishio=nishio,
-        multiple=multiple,
-        dynamic=dynamic,
-        level=level,
-        deadline=deadline,
-        plus_rules=PLUS_RULES,
-    )
+    """SE's multiple-chain producers in C, their best hint: Nishio, multiple, dynamic and
+    dynamic "+" forcing chains (``level`` 0 and 1), and the nested dynamic forcing chains
+    (``level`` 2 and more, always multiple and dynamic: each nests the chaining rule of
+    its level, as SE's "+ Forcing Chains" up to "+ Dynamic Forcing Chains (+ ...)").
 
-
-def _multiple_c(
-    state: State, nishio: bool, multiple: bool, dynamic: bool, level: int, deadline: float | None
-) -> Iterator[SEStep]:
+    Raises :class:`ChainBudgetExceeded` when the CPU clock
+    (``time.process_time``) passes ``deadline``, and ValueError for a nested level that
+    is not multiple and dynamic."""
+    if level >= 2 and not (multiple and dynamic and not nishio):
+        raise ValueError("nested forcing chains are multiple and dynamic")
     try:
-        got = _c.multiple_chains(
-            state.values,
-            state.cands,
-            nishio,
-            multiple,
-            dynamic,
-            level == 1,
-            -1.0 if deadline is None else deadline,
-        )
+        if level >= 2:
+            got = _c.nested_chains(
+                state.values, state.cands, level, -1.0 if deadline is None else deadline
+            )
+        else:
+            got = _c.multiple_chains(
+                state.values,
+                state.cands,
+                nishio,
+                multiple,
+                dynamic,
+                level == 1,
+                -1.0 if deadline is None else deadline,
+            )
     except TimeoutError:
-        raise chaining.ChainBudgetExceeded from None
+        raise ChainBudgetExceeded from None
     if got is None:
         return
     kind, base, complexity, sort_key, elims, placement, cells = got
     if level:
-        prefix, suffix = "Dynamic ", chaining.nested_suffix(level)
+        prefix, suffix = "Dynamic ", nested_suffix(level)
     elif nishio:
         prefix, suffix = "Nishio ", ""
     elif dynamic:
@@ -245,7 +222,7 @@ def _multiple_c(
     else:
         prefix, suffix = "", ""
     name = f"{prefix}{_MULTIPLE_KINDS[kind]}{suffix}"
-    yield chaining.chain_step(name, base, complexity, sort_key, elims, placement, cells)
+    yield chain_step(name, base, complexity, sort_key, elims, placement, cells)
 
 
 #: Chain names by (kind, sort key) of the C search: kind 0 a cycle, 1 a forcing chain.
@@ -259,21 +236,21 @@ _CHAIN_NAMES = {
 
 
 def cycles_and_forcing_chains(state: State, deadline: float | None = None) -> Iterator[SEStep]:
-    """:func:`chaining.cycles_and_forcing_chains` in C: the same best hint (rating,
+    """:func:`static_chains.cycles_and_forcing_chains` in C: the same best hint (rating,
     complexity, kind, eliminations), found by the same searches in the same order.
 
-    Raises :class:`chaining.ChainBudgetExceeded` when the CPU clock (``time.process_time``)
+    Raises :class:`ChainBudgetExceeded` when the CPU clock (``time.process_time``)
     passes ``deadline``. Where the C search runs out of its fixed node pool (a grid no
     rated puzzle has produced), the Python search answers instead."""
     try:
         got = _c.cycles_and_forcing_chains(state.cands, -1.0 if deadline is None else deadline)
     except TimeoutError:
-        raise chaining.ChainBudgetExceeded from None
+        raise ChainBudgetExceeded from None
     except RuntimeError:
-        yield from chaining.cycles_and_forcing_chains(state, deadline)
+        yield from static_chains.cycles_and_forcing_chains(state, deadline)
         return
     if got is not None:
         kind, sort_key, base, complexity, elims, placement, cells = got
-        yield chaining.chain_step(
+        yield chain_step(
             _CHAIN_NAMES[kind, sort_key], base, complexity, sort_key, elims, placement, cells
         )

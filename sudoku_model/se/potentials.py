@@ -29,6 +29,21 @@ class ChainBudgetExceeded(SudokuError):
     """The per-puzzle time budget ran out inside a chain search."""
 
 
+def nested_suffix(level: int) -> str:
+    """SE's name suffix of a nesting level of dynamic forcing chains."""
+    if level == 1:
+        return " (+)"
+    if level == 2:
+        return " (+ Forcing Chains)"
+    if level == 3:
+        return " (+ Multiple Forcing Chains)"
+    if level == 4:
+        return " (+ Dynamic Forcing Chains)"
+    if level >= 5:
+        return f" (+ Dynamic Forcing Chains{nested_suffix(level - 3)})"
+    return ""
+
+
 def length_addition(complexity: int) -> float:
     """SE's rating addition for a chain of the given complexity."""
     added = 0.0
@@ -160,29 +175,6 @@ def _chain(target: Node) -> list[Node]:
                 nxt.extend(n[1])
         todo = nxt
     return out
-
-
-def _complexity(targets: tuple[Node, ...]) -> int:
-    """SE's complexity of a chain hint: the ancestors of each target, plus the complexity
-    of every distinct nested chain (SE's ``FullChain``) among them."""
-    total = 0
-    nested: dict[tuple[tuple[int, ...], ...], int] = {}
-    for target in targets:
-        seen: set[int] = set()
-        todo = [target]
-        while todo:
-            nxt: list[Node] = []
-            for n in todo:
-                if n[0] not in seen:
-                    seen.add(n[0])
-                    tag = n[2]
-                    if type(tag) is not int:
-                        assert isinstance(tag, _Hint)
-                        nested.setdefault(tag.signature(), tag.complexity)
-                    nxt.extend(n[1])
-            todo = nxt
-        total += len(seen)
-    return total + sum(nested.values())
 
 
 def _key_cell_digit(key: int) -> tuple[int, int]:

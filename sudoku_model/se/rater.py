@@ -52,8 +52,8 @@ def _p(name: str, floor: float, fn: Callable[[State], Iterator[SEStep]]) -> Prod
 
 
 def _nested(level: int, ch: Any) -> Producer:
-    """SE's dynamic forcing chains of nesting ``level`` >= 2 (``ch``: :mod:`.chaining`,
-    or :mod:`.native` for its C searches inside)."""
+    """SE's dynamic forcing chains of nesting ``level`` >= 2 (``ch``: :mod:`.native`, or
+    the Python reference of tests/se_reference)."""
 
     def generate(state: State, deadline: float | None) -> Iterator[SEStep]:
         return ch.multiple_chains(
@@ -132,8 +132,8 @@ def make_producers(t: Any, sl: Any, wg: Any, al: Any, uq: Any, ch: Any) -> tuple
 #: (WXYZ- and VWXYZ-wings on, four strong links off, no UVWXYZ/TUVWXYZ-wings, which came
 #: in January 2020), the version whose ratings the reference collection carries (it has no
 #: rating in 5.8-6.2 nor 7.5); its 1.10.4 release (November 2019) is the specification of
-#: the turbot fish and three strong links. Every search is C (:mod:`.native`); the
-#: nested chain levels run the Python chains of :mod:`.chaining` over the C searches.
+#: the turbot fish and three strong links. Every search is C (:mod:`.native`), the nested
+#: chain levels included.
 PRODUCERS: tuple[Producer, ...] = make_producers(native, native, native, native, native, native)
 
 

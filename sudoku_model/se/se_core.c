@@ -21,16 +21,13 @@
  * Written for GCC and Clang (unsigned __int128, __builtin_ctzll), like the backtracker's
  * native_backtrack/classic9.c.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "se_chains.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef unsigned __int128 u128;
 
 /* Kinds: the Python side (sudoku_model/se/native.py) names them in this order. */
 enum {
@@ -41,15 +38,13 @@ enum {
     K_APE, K_ATE, K_WXYZ_WING, K_VWXYZ_WING, K_UVWXYZ_WING, K_TUVWXYZ_WING
 };
 
-static int REG[27][9];
-static int CREG[81][3];
-static u128 REGMASK[27];
+int REG[27][9];
+int CREG[81][3];
+u128 REGMASK[27];
 static u128 PEER[81];
 static int PEERLIST[81][20];
-static int POP[512];
+int POP[512];
 static int COMBO[5][126], NCOMBO[5]; /* the masks of 9 bits with k set, ascending */
-
-#define BIT128(c) ((u128)1 << (c))
 
 static void init_tables(void)
 {
@@ -105,7 +100,7 @@ static inline int lowest_digit(int mask) { return __builtin_ctz((unsigned)mask) 
 /* ---- arguments ---------------------------------------------------------------------- */
 
 /* Reads 81 ints in [0, top] from a sequence; 0 on success, -1 with an exception set. */
-static int read81(PyObject *seq, int out[81], int top, const char *what)
+int read81(PyObject *seq, int out[81], int top, const char *what)
 {
     PyObject *fast = PySequence_Fast(seq, what);
     if (fast == NULL)
@@ -136,7 +131,7 @@ static int read81(PyObject *seq, int out[81], int top, const char *what)
 
 /* ---- building hints ----------------------------------------------------------------- */
 
-static PyObject *int_tuple(const int *v, int n)
+PyObject *int_tuple(const int *v, int n)
 {
     PyObject *t = PyTuple_New(n);
     if (t == NULL)
@@ -152,9 +147,9 @@ static PyObject *int_tuple(const int *v, int n)
     return t;
 }
 
-static PyObject *pair_tuple(int a, int b) { return Py_BuildValue("(ii)", a, b); }
+PyObject *pair_tuple(int a, int b) { return Py_BuildValue("(ii)", a, b); }
 
-static PyObject *elims_tuple(const int *cells, const int *digits, int n)
+PyObject *elims_tuple(const int *cells, const int *digits, int n)
 {
     PyObject *t = PyTuple_New(n);
     if (t == NULL)
@@ -223,23 +218,6 @@ static inline int full(PyObject *out, Py_ssize_t limit)
     return limit >= 0 && PyList_GET_SIZE(out) >= limit;
 }
 
-/* Where a scanning search puts its hints: a Python list (the module's functions), or,
- * with list NULL, a C array (what a dynamic chain "+" reads, without Python objects). */
-typedef struct {
-    int kind, ne, nc, nr;
-    int ec[81], ed[81], cells[16], regions[8];
-} RawHint;
-
-typedef struct {
-    PyObject *list;
-    Py_ssize_t limit;
-    RawHint *raw;
-    int nraw, cap;
-    /* A dynamic chain "+" wants only the patterns that rest on its removals: with rem
-     * set (the digits each region lost to the chain), the searches skip the regions and
-     * digits whose hints could rest on none (chaining._rule_parents would be empty). */
-    const int *rem;
-} Sink;
 
 static int emit_s(Sink *s, int kind, double rating, const int *ec, const int *ed, int ne, int pc,
                   int pd, const int *cells, int ncells, const int *regions, int nregions)
@@ -1686,7 +1664,6 @@ static PyObject *py_unique_loops(PyObject *self, PyObject *args)
  * of its box, row, column. Static chains have one parent per node, so a chain is a walk
  * up a parent index. */
 
-#define CH_KEYS 1458
 #define CH_ONOFF 28 /* 8 other digits + 20 peers */
 #define CH_OFFON 4  /* a naked single and three hidden ones */
 #define CH_POOL 65536
@@ -1716,7 +1693,7 @@ typedef struct {
     int best_elims[729][2], best_nelims, best_cells[81], best_ncells, best_pc, best_pd;
 } Chains;
 
-static double length_addition(int complexity)
+double length_addition(int complexity)
 {
     double added = 0.0;
     int ceil = 4, length = complexity - 2, odd = 0;
@@ -1788,7 +1765,7 @@ static void ch_build(ChLinks *l, const int *cands, int y, int x)
 }
 
 /* SE's rank order: (difficulty, complexity, sort key), lexicographic. */
-static int rank_less(double d1, int c1, int s1, double d2, int c2, int s2)
+int rank_less(double d1, int c1, int s1, double d2, int c2, int s2)
 {
     if (d1 != d2)
         return d1 < d2;
@@ -2055,7 +2032,7 @@ static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap
     return 0;
 }
 
-static double cpu_seconds(void)
+double cpu_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -2205,48 +2182,12 @@ done:
  * forcing chains, dynamic ones, "+") keep only their best hint: SE sorts its hints by
  * (rating, complexity, kind) keeping discovery order among equals, so a later hint
  * counts only when strictly better, and its complexity is counted only up to the largest
- * one that could still be. Nested levels (2 and more) stay in Python. */
+ * one that could still be. The nested levels (2 and more) run this engine through the
+ * hooks of se_chains.h (se_nested.c): nodes keep their cause or nested hint as a tag. */
 
-typedef struct {
-    int key, par, npar; /* parents: par[par .. par + npar) of the pool */
-} DNode;
-
-typedef struct {
-    int idx[CH_KEYS]; /* node of each potential, -1: none (the dicts to_on and to_off) */
-    short order_on[729], order_off[729]; /* keys in insertion order (dict order) */
-    int n_on, n_off;
-} DChain;
-
-enum { DK_CONTRADICTION, DK_DOUBLE, DK_CELL, DK_REGION, DK_NISHIO };
-
-#define DYN_CHAINS 18 /* 9 digits, the "off" chain of one, 8 other places of a region */
-
-typedef struct {
-    const int *values, *cands;
-    int nishio, multiple, dynamic, plus, y;
-    double base;
-    DNode *nodes;
-    int nn, ncap;
-    int *par;
-    int np, pcap;
-    DChain *chains; /* DYN_CHAINS of them */
-    int grid[81];
-    /* the grid's places of each digit: per region (bit i: REG[r][i]) and as boards, for
-     * the puzzle (…0) and for the chain's grid as it loses candidates */
-    uint16_t rpos0[27][9], rpos[27][9];
-    u128 board0[9], board[9];
-    int qon[CH_KEYS], qoff[CH_KEYS];
-    int mark[CH_KEYS], stamp, bfs[CH_KEYS];
-    int plus_out[CH_KEYS];
-    Sink sink;
-    /* the best hint so far, and per sort key the largest complexity that beats it */
-    int has_best, best_kind, best_cx, best_sort, best_key, best_cells[9], best_nc;
-    double best_diff;
-    int bound[8];
-} Dyn;
 
 static int PEERSCAN[81][20]; /* box, row outside the box, column outside the box */
-static int POSIDX[81][3];    /* a cell's index in its box, row and column */
+int POSIDX[81][3];
 
 static void init_peerscan(void)
 {
@@ -2267,7 +2208,7 @@ static void init_peerscan(void)
 }
 
 /* The places of each digit in `cands`, per region and as boards. */
-static void dyn_places(Dyn *D)
+void dyn_places(Dyn *D)
 {
     memset(D->rpos0, 0, sizeof(D->rpos0));
     memset(D->board0, 0, sizeof(D->board0));
@@ -2280,7 +2221,7 @@ static void dyn_places(Dyn *D)
         }
 }
 
-static int dyn_node(Dyn *D, int key, int par, int npar)
+int dyn_node(Dyn *D, int key, int par, int npar, int tag)
 {
     if (D->nn == D->ncap) {
         int cap = D->ncap ? 2 * D->ncap : 65536;
@@ -2290,12 +2231,12 @@ static int dyn_node(Dyn *D, int key, int par, int npar)
         D->nodes = nodes;
         D->ncap = cap;
     }
-    D->nodes[D->nn] = (DNode){key, par, npar};
+    D->nodes[D->nn] = (DNode){key, par, npar, tag};
     return D->nn++;
 }
 
 /* Appends one parent to the pool; returns its offset, -1 when out of memory. */
-static int dyn_par(Dyn *D, int node)
+int dyn_par(Dyn *D, int node)
 {
     if (D->np == D->pcap) {
         int cap = D->pcap ? 2 * D->pcap : 262144;
@@ -2315,7 +2256,7 @@ static void chain_reset(DChain *ch)
     ch->n_on = ch->n_off = 0;
 }
 
-static void chain_add(DChain *ch, int key, int node)
+void chain_add(DChain *ch, int key, int node)
 {
     ch->idx[key] = node;
     if (key & 1)
@@ -2328,7 +2269,7 @@ static void chain_add(DChain *ch, int key, int node)
 static int chain_root(Dyn *D, DChain *ch, int key)
 {
     chain_reset(ch);
-    int n = dyn_node(D, key, 0, 0);
+    int n = dyn_node(D, key, 0, 0, NO_CAUSE);
     if (n < 0)
         return -1;
     chain_add(ch, key, n);
@@ -2422,13 +2363,14 @@ static int dyn_plus(Dyn *D, DChain *ch, int *toff)
                 if (dyn_par(D, ch->idx[keys[j]]) < 0)
                     return -1;
             for (int j = 0; j < h->ne && nout < CH_KEYS; j++) {
-                int n = dyn_node(D, (h->ec[j] * 9 + h->ed[j] - 1) << 1, start, nk);
+                int n = dyn_node(D, (h->ec[j] * 9 + h->ed[j] - 1) << 1, start, nk, NO_CAUSE);
                 if (n < 0)
                     return -1;
                 D->plus_out[nout++] = n;
             }
         }
     }
+    D->plus_nout = nout;
     int added = 0;
     for (int i = 0; i < nout; i++) {
         int n = D->plus_out[i], key = D->nodes[n].key;
@@ -2473,7 +2415,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             for (int i = 0; i < no; i++) {
                 int off_key = offs[i], conj = off_key | 1;
                 if (ch->idx[conj] >= 0 || ch->idx[off_key] < 0) {
-                    int pp = dyn_par(D, p), n = pp < 0 ? -1 : dyn_node(D, off_key, pp, 1);
+                    int pp = dyn_par(D, p), n = pp < 0 ? -1 : dyn_node(D, off_key, pp, 1, NO_CAUSE);
                     if (n < 0)
                         return -1;
                     if (ch->idx[conj] >= 0) {
@@ -2506,7 +2448,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                             return -1;
                         npar++;
                     }
-                int n = dyn_node(D, on_key, start, npar);
+                int n = dyn_node(D, on_key, start, npar, NAKED);
                 if (n < 0)
                     return -1;
                 made[nm++] = n;
@@ -2536,7 +2478,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                             return -1;
                         npar++;
                     }
-                int n = dyn_node(D, on_key, start, npar);
+                int n = dyn_node(D, on_key, start, npar, region);
                 if (n < 0)
                     return -1;
                 made[nm++] = n;
@@ -2568,6 +2510,13 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                 return -1;
             if (added)
                 continue;
+            if (D->nested && D->plus_nout == 0) {
+                added = D->nested(D, ch, &toff);
+                if (added < 0)
+                    return -1;
+                if (added)
+                    continue;
+            }
         }
         return 0;
     }
@@ -2619,9 +2568,17 @@ static void dyn_offer(Dyn *D, int kind, const int *targets, int nt, int sort_key
         memset(D->mark, 0, sizeof(D->mark));
         D->stamp = 0;
     }
+    if (D->on_hint) {
+        if (D->on_hint(D, kind, targets, nt, sort_key, key, cells, nc))
+            D->failed = D->failed ? D->failed : -1;
+        return;
+    }
     int limit = D->has_best ? D->bound[sort_key] : (1 << 30), cx = 0;
-    for (int i = 0; i < nt && cx <= limit; i++)
-        cx += dyn_count(D, targets[i], limit - cx);
+    if (D->complexity)
+        cx = D->complexity(D, targets, nt, limit);
+    else
+        for (int i = 0; i < nt && cx <= limit; i++)
+            cx += dyn_count(D, targets[i], limit - cx);
     if (cx > limit)
         return;
     D->has_best = 1;
@@ -2655,6 +2612,7 @@ static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
                 dyn_run(D, &others[i - 1], &a, &b) < 0)
                 return -1;
         }
+        D->region = r;
         for (int side = 1; side >= 0; side--) {
             int count = side ? ch->n_on : ch->n_off;
             const short *order = side ? ch->order_on : ch->order_off;
@@ -2677,6 +2635,8 @@ static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
 static int dyn_cell(Dyn *D, int cell, int n)
 {
     D->nn = D->np = 0;
+    if (D->cell_start)
+        D->cell_start(D);
     int do_double = n >= 3 && !D->nishio && D->dynamic;
     int do_contradiction = D->dynamic || D->nishio;
     int nd = 0;
@@ -2742,18 +2702,82 @@ static int dyn_cell(Dyn *D, int cell, int n)
 }
 
 /* chaining._Multiple.hints, the best one: 0 done, 1 deadline passed, -1 out of memory. */
-static int dyn_hints(Dyn *D, double deadline)
+int dyn_hints(Dyn *D, double deadline)
 {
     for (int cell = 0; cell < 81; cell++) {
         int n = POP[D->cands[cell]];
         if (n > 2 || (n > 1 && D->dynamic)) {
             if (deadline >= 0 && cpu_seconds() > deadline)
                 return 1;
-            if (dyn_cell(D, cell, n))
-                return -1;
+            if (dyn_cell(D, cell, n) || D->failed)
+                return D->failed == 1 ? 1 : -1;
         }
     }
     return 0;
+}
+
+Dyn *dyn_new(const int *values, const int *cands, int nishio, int multiple, int dynamic,
+             int plus)
+{
+    Dyn *D = calloc(1, sizeof(Dyn));
+    if (D)
+        D->chains = malloc(sizeof(DChain) * DYN_CHAINS);
+    if (!D || !D->chains) {
+        free(D);
+        return NULL;
+    }
+    D->values = values;
+    D->cands = cands;
+    D->nishio = nishio;
+    D->multiple = multiple;
+    D->dynamic = dynamic;
+    D->plus = plus;
+    D->y = !nishio;
+    D->base = plus ? 9.0 : nishio ? 7.5 : dynamic ? 8.5 : 8.0;
+    return D;
+}
+
+void dyn_free(Dyn *D)
+{
+    if (!D)
+        return;
+    free(D->nodes);
+    free(D->par);
+    free(D->chains);
+    free(D->sink.raw);
+    free(D);
+}
+
+PyObject *dyn_result(Dyn *D)
+{
+    if (!D->has_best)
+        Py_RETURN_NONE;
+    const int *cands = D->cands;
+    int key = D->best_key, cell = (key >> 1) / 9, d = (key >> 1) % 9 + 1;
+    int ec[9], ed[9], ne = 0;
+    if (key & 1) {
+        for (int m = cands[cell] & ~(1 << (d - 1)); m; m &= m - 1) {
+            ec[ne] = cell;
+            ed[ne++] = __builtin_ctz((unsigned)m) + 1;
+        }
+    } else {
+        ec[ne] = cell;
+        ed[ne++] = d;
+    }
+    PyObject *out = NULL, *elims = elims_tuple(ec, ed, ne);
+    PyObject *placement = key & 1 ? pair_tuple(cell, d) : Py_None;
+    if (placement == Py_None)
+        Py_INCREF(placement);
+    PyObject *cells = int_tuple(D->best_cells, D->best_nc);
+    if (elims && placement && cells)
+        out = Py_BuildValue("(idiiNNN)", D->best_kind, D->base, D->best_cx, D->best_sort, elims,
+                            placement, cells);
+    else {
+        Py_XDECREF(elims);
+        Py_XDECREF(placement);
+        Py_XDECREF(cells);
+    }
+    return out;
 }
 
 static PyObject *py_multiple_chains(PyObject *self, PyObject *args)
@@ -2772,63 +2796,19 @@ static PyObject *py_multiple_chains(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "a chain \"+\" is dynamic");
         return NULL;
     }
-    Dyn *D = calloc(1, sizeof(Dyn));
-    if (D)
-        D->chains = malloc(sizeof(DChain) * DYN_CHAINS);
-    if (!D || !D->chains) {
-        if (D)
-            free(D);
+    Dyn *D = dyn_new(values, cands, nishio, multiple, dynamic, plus);
+    if (!D)
         return PyErr_NoMemory();
-    }
-    D->values = values;
-    D->cands = cands;
-    D->nishio = nishio;
-    D->multiple = multiple;
-    D->dynamic = dynamic;
-    D->plus = plus;
-    D->y = !nishio;
-    D->base = plus ? 9.0 : nishio ? 7.5 : dynamic ? 8.5 : 8.0;
     dyn_places(D);
     PyObject *out = NULL;
     int rc = dyn_hints(D, deadline);
-    if (rc == 1) {
+    if (rc == 1)
         PyErr_SetString(PyExc_TimeoutError, "deadline passed");
-    } else if (rc < 0) {
+    else if (rc < 0)
         PyErr_NoMemory();
-    } else if (!D->has_best) {
-        out = Py_None;
-        Py_INCREF(out);
-    } else {
-        int key = D->best_key, cell = (key >> 1) / 9, d = (key >> 1) % 9 + 1;
-        int ec[9], ed[9], ne = 0;
-        if (key & 1) {
-            for (int m = cands[cell] & ~(1 << (d - 1)); m; m &= m - 1) {
-                ec[ne] = cell;
-                ed[ne++] = __builtin_ctz((unsigned)m) + 1;
-            }
-        } else {
-            ec[ne] = cell;
-            ed[ne++] = d;
-        }
-        PyObject *elims = elims_tuple(ec, ed, ne);
-        PyObject *placement = key & 1 ? pair_tuple(cell, d) : Py_None;
-        if (placement == Py_None)
-            Py_INCREF(placement);
-        PyObject *cells = int_tuple(D->best_cells, D->best_nc);
-        if (elims && placement && cells)
-            out = Py_BuildValue("(idiiNNN)", D->best_kind, D->base, D->best_cx, D->best_sort,
-                                elims, placement, cells);
-        else {
-            Py_XDECREF(elims);
-            Py_XDECREF(placement);
-            Py_XDECREF(cells);
-        }
-    }
-    free(D->nodes);
-    free(D->par);
-    free(D->chains);
-    free(D->sink.raw);
-    free(D);
+    else
+        out = dyn_result(D);
+    dyn_free(D);
     return out;
 }
 
@@ -2958,6 +2938,7 @@ static PyObject *py_three_strong_links(PyObject *self, PyObject *arg)
 }
 
 #define KW (PyCFunction)(void (*)(void))
+PyObject *py_nested_chains(PyObject *self, PyObject *args); /* se_nested.c */
 static PyMethodDef methods[] = {
     {"hidden_singles", KW py_hidden_singles, METH_VARARGS | METH_KEYWORDS,
      "hidden_singles(values, cands, 0, limit=-1): basic.hidden_singles' hints."},
@@ -2996,6 +2977,9 @@ static PyMethodDef methods[] = {
      "chaining.multiple_chains' best hint (levels 0 and 1) as (kind, base, complexity, "
      "sort key, elims, placement, cells), kind 0 contradiction, 1 double, 2 cell, 3 region, "
      "4 Nishio forcing chain; or None. TimeoutError when the CPU clock passes deadline."},
+    {"nested_chains", py_nested_chains, METH_VARARGS,
+     "nested_chains(values, cands, level, deadline=-1): chaining.multiple_chains' best hint "
+     "of the dynamic forcing chains of nesting level >= 2, as multiple_chains gives it."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,9 +7,10 @@ right after the other (so that the load of a shared machine falls on all alike),
 rater's C producers (``PRODUCERS``) except that
 
 - ``old``: cycles and forcing chains and the rules of dynamic chains "+" are the Python
-  ones (``chaining.cycles_and_forcing_chains``, ``tests.se_reference.PLUS_RULES``);
-- ``plus``: only the rules of "+" are the C ones (``native.PLUS_RULES``);
-- ``new``: both are C (``native.cycles_and_forcing_chains``): the rater as shipped.
+  ones (``chaining.cycles_and_forcing_chains``, ``tests.se_reference.PLUS_RULES``), and the
+  multiple chains from level 1 are Python (``tests.se_reference.dynamic_chains``);
+- ``plus``: only the rules of "+" are the C ones (``tests.se_reference.NATIVE_PLUS_RULES``);
+- ``new``: the rater as shipped (every chain in C).
 
 Checks that the three give the same ratings and step lists and prints puzzles per CPU
 second of each, by SE band.
@@ -30,7 +31,7 @@ from sudoku_model.se import State, chaining, native
 sys.path.insert(0, str(_Path(__file__).resolve().parents[2]))  # the repository root
 from sudoku_model.se.rater import PRODUCERS, Producer, rate_se
 from sudoku_model.se.steps import SEStep
-from tests.se_reference import PLUS_RULES  # noqa: E402
+from tests.se_reference import NATIVE_PLUS_RULES, PLUS_RULES, dynamic_chains  # noqa: E402
 
 DATA = Path("/work/shared/data/se-rated-2000.txt")
 for _parent in Path(__file__).resolve().parents:
@@ -40,7 +41,7 @@ for _parent in Path(__file__).resolve().parents:
 
 
 def _variant(c_static: bool, c_plus: bool) -> list[Producer]:
-    rules = native.PLUS_RULES if c_plus else PLUS_RULES
+    rules = NATIVE_PLUS_RULES if c_plus else PLUS_RULES
     static = native if c_static else chaining
     out = []
     for p in PRODUCERS:
@@ -52,7 +53,7 @@ def _variant(c_static: bool, c_plus: bool) -> list[Producer]:
             def generate(
                 state: State, deadline: float | None, level: int = level
             ) -> Iterator[SEStep]:
-                return chaining.multiple_chains(
+                return dynamic_chains.multiple_chains(
                     state,
                     multiple=True,
                     dynamic=True,
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     sides = {
         "old": _variant(False, False),
         "plus": _variant(False, True),
-        "new": _variant(True, True),
+        "new": list(PRODUCERS),
     }
     spent: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     count: collections.Counter[str] = collections.Counter()

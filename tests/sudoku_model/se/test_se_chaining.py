@@ -1,4 +1,4 @@
-"""The static chaining of multiple forcing chains (chaining._static_chaining, reading the
+"""The static chaining of multiple forcing chains (dynamic_chains._static_chaining, reading the
 grid's implications from tables built once) against the general one (_do_chaining, which
 computes them node by node): the same nodes, parents, causes and answer."""
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_model.se import State, apply_step, chaining, rate_se
+from tests.se_reference import dynamic_chains
 
 HERE = Path(__file__).parent
 
@@ -27,7 +28,7 @@ def test_static_chaining_builds_the_graph_of_do_chaining() -> None:
         for i, step in enumerate(rate_se(values, seconds=60).steps):
             if i % 3 == 0:
                 cands = state.cands
-                tables = chaining._static_tables(cands, True, True)
+                tables = dynamic_chains._static_tables(cands, True, True)
                 for cell in range(81):
                     for d in range(9):
                         if not cands[cell] >> d & 1 or cands[cell] == 1 << d:
@@ -39,9 +40,9 @@ def test_static_chaining_builds_the_graph_of_do_chaining() -> None:
                                 to_on = {key: start} if key & 1 else {}
                                 to_off = {} if key & 1 else {key: start}
                                 if static:
-                                    got = chaining._static_chaining(tables, to_on, to_off)
+                                    got = dynamic_chains._static_chaining(tables, to_on, to_off)
                                 else:
-                                    got = chaining._do_chaining(
+                                    got = dynamic_chains._do_chaining(
                                         cands, to_on, to_off, False, True, None
                                     )
                                 graphs.append((got, list(to_on.items()), list(to_off.items())))

@@ -16,10 +16,12 @@ from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate
 from sudoku_model.se.steps import SEStep
 from tests.datafiles import data_file
 from tests.se_reference import (
+    NATIVE_PLUS_RULES,
     PLUS_RULES,
     PYTHON_PRODUCERS,
     aligned,
     basic,
+    dynamic_chains,
     loops,
     strong_links,
     wings,
@@ -269,7 +271,7 @@ def test_c_plus_rules_give_the_python_hints() -> None:
         for state in _path_states(values):
             cands = [m & ~(1 << rng.randrange(9)) or m for m in state.cands]
             for s in (state, State(state.values, cands)):
-                for python, c in zip(PLUS_RULES, native.PLUS_RULES, strict=True):
+                for python, c in zip(PLUS_RULES, NATIVE_PLUS_RULES, strict=True):
                     expected = list(python(s))
                     assert list(c(s)) == expected
                     seen += len(expected)
@@ -298,7 +300,7 @@ def _top1465(*indices: int) -> list[list[int]]:
 def _compare_multiple(state: State, names: collections.Counter[str]) -> None:
     for mode in _MULTIPLE_MODES:
         expected = list(
-            chaining.multiple_chains(state, plus_rules=native.PLUS_RULES, **mode)  # type: ignore[arg-type]
+            dynamic_chains.multiple_chains(state, plus_rules=NATIVE_PLUS_RULES, **mode)  # type: ignore[arg-type]
         )
         got = list(native.multiple_chains(state, **mode))  # type: ignore[arg-type]
         assert got == expected, (mode, state.values, state.cands)

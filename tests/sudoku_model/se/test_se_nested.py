@@ -4,15 +4,22 @@ on a forum puzzle where they fire, and the budget."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from sudoku_model import Puzzle
 from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate_se
 from sudoku_model.se.chaining import NAKED, NO_CAUSE, nested_suffix
+from sudoku_model.se.steps import SEStep
 from sudoku_model.solving import get_backend
 from tests.datafiles import external_data, needs_external
+from tests.se_reference import NATIVE_PLUS_RULES, dynamic_chains, static_all
 
 needs_hardest = needs_external("hardest-1106-ratings.csv")
+HERE = Path(__file__).parent
 
 
 def _forum(label: str) -> tuple[list[int], tuple[float, float, float]]:
@@ -65,17 +72,17 @@ def test_rule_parents_are_the_outer_removals_an_inner_single_rests_on() -> None:
     end = (_key(19, 2, True), (off2,), column2)
     hint = chaining._Hint("Forcing Chain", 7.0, 5, 4, ((19, 1),), None, (19,), (end,))
     # SE's order: breadth first from the end of the chain.
-    assert chaining._chain_rule_parents(hint, source, grid) == [
+    assert dynamic_chains._chain_rule_parents(hint, source, grid) == [
         _key(28, 2, False),
         _key(1, 3, False),
     ]
     # Nothing removed from the units it rests on: no parents, the hint does not count.
-    assert chaining._chain_rule_parents(hint, source, source) == []
+    assert dynamic_chains._chain_rule_parents(hint, source, source) == []
     # A cell forcing chain's assumptions rest on their cell: r1c1 lost 3.
     source0 = list(source)
     source0[0] = 0b111
     cell_hint = chaining._Hint("Cell", 8.0, 1, 5, (), None, (0,), (root,), NAKED)
-    assert chaining._chain_rule_parents(cell_hint, source0, grid) == [_key(0, 3, False)]
+    assert dynamic_chains._chain_rule_parents(cell_hint, source0, grid) == [_key(0, 3, False)]
 
 
 def test_a_reversed_cycle_negates_every_potential_and_keeps_its_cause() -> None:
@@ -84,7 +91,7 @@ def test_a_reversed_cycle_negates_every_potential_and_keeps_its_cause() -> None:
     on = (_key(1, 2, True), (off,), NAKED)
     off2 = (_key(0, 2, False), (on,), NO_CAUSE)
     dst = (_key(0, 1, True), (off2,), NAKED)
-    rev = chaining._reversed_cycle(dst)
+    rev = static_all._reversed_cycle(dst)
     keys = []
     node = rev
     while True:
@@ -116,8 +123,8 @@ def test_level_2_fires_on_a_forum_puzzle_as_se_and_every_hint_is_sound() -> None
     state = State.from_values(values)
     for step in before.steps:
         apply_step(state, step)
-    advanced = chaining._nested_advanced(state.values, 2, None, native.PLUS_RULES)
-    producer = chaining._Multiple(False, True, True, 2, advanced)
+    advanced = dynamic_chains._nested_advanced(state.values, 2, None, NATIVE_PLUS_RULES)
+    producer = dynamic_chains._Multiple(False, True, True, 2, advanced)
     hints = producer.hints(state.cands, None)
     assert len(hints) >= 20
     nested = 0
@@ -132,6 +139,11 @@ def test_level_2_fires_on_a_forum_puzzle_as_se_and_every_hint_is_sound() -> None
     assert best.technique == "Dynamic Contradiction Forcing Chain (+ Forcing Chains)"
     assert best.er == er
     assert best.eliminations == ((0, 4),)
+    # The C search gives the reference's best hint (rating, complexity, kind, cells), and
+    # up to "+" there is none: the hint rests on the nested chains.
+    first = min(range(len(hints)), key=lambda i: (hints[i].rank(), i))
+    assert best == hints[first].step()
+    assert not list(native.multiple_chains(state, multiple=True, dynamic=True, level=1))
 
 
 @needs_hardest
@@ -147,3 +159,130 @@ def test_a_budget_inside_the_nested_levels_gives_er_above() -> None:
     for step in r.steps:
         for c, d in step.eliminations:
             assert solution[c] != d
+
+
+# -- the C search (se_nested.c) against the Python reference ---------------------------
+
+
+def _reference(state: State, level: int) -> tuple[list[SEStep], int]:
+    """The reference's best hint of nesting ``level`` (as a list, empty when none), and the
+    number of its hints whose chains pass through a nested hint."""
+    advanced = dynamic_chains._nested_advanced(state.values, level, None, NATIVE_PLUS_RULES)
+    hints = dynamic_chains._Multiple(False, True, True, level, advanced).hints(state.cands, None)
+    nested = sum(
+        any(not isinstance(n[2], int) for t in h.targets for n in chaining._chain(t)) for h in hints
+    )
+    if not hints:
+        return [], nested
+    first = min(range(len(hints)), key=lambda i: (hints[i].rank(), i))
+    return [hints[first].step()], nested
+
+
+def _compare_nested(state: State, levels: tuple[int, ...]) -> tuple[int, int]:
+    """C against the reference at each level: (hints found, hints resting on nesting)."""
+    found = nested = 0
+    for level in levels:
+        expected, uses = _reference(state, level)
+        got = list(native.multiple_chains(state, multiple=True, dynamic=True, level=level))
+        assert got == expected, (level, state.values, state.cands)
+        found += bool(expected)
+        nested += uses
+    return found, nested
+
+
+def _thinned_states(every: int, stride: int, rate: float, most: int, seed: int) -> Iterator[State]:
+    """States along the ratings of the tests' sample, with candidates removed at random
+    (other cells bivalue, other singles: the nested rules fire on the chains' grids), of at
+    most ``most`` candidates (the Python reference is slow on full grids)."""
+    rng = random.Random(seed)
+    rows = [
+        ln.split()
+        for ln in (HERE / "se_rated_sample.txt").read_text().splitlines()
+        if ln and not ln.startswith("#")
+    ]
+    for row in rows[::every]:
+        values = [int(ch) for ch in row[1]]
+        state = State.from_values(values)
+        for i, step in enumerate(rate_se(values, seconds=60).steps):
+            if i % stride == 0:
+                cands = list(state.cands)
+                for c in range(81):
+                    for d in range(9):
+                        if cands[c] >> d & 1 and cands[c] & (cands[c] - 1) and rng.random() < rate:
+                            cands[c] &= ~(1 << d)
+                if sum(bin(m).count("1") for m in cands) <= most:
+                    yield State(state.values, cands)
+            apply_step(state, step)
+
+
+def test_c_nested_chains_give_the_python_hint_on_thinned_states() -> None:
+    found = nested = states = 0
+    for state in _thinned_states(every=16, stride=5, rate=0.12, most=60, seed=3):
+        f, n = _compare_nested(state, (2, 3, 4, 5))
+        found += f
+        nested += n
+        states += 1
+    assert states >= 10 and found >= 20
+    assert nested >= 500  # hints whose chains nest others took part in the choice
+
+
+@pytest.mark.slow
+def test_c_nested_chains_on_larger_thinned_states() -> None:
+    found = nested = 0
+    for state in _thinned_states(every=10, stride=4, rate=0.1, most=95, seed=8):
+        f, n = _compare_nested(state, (2, 3, 4, 5))
+        found += f
+        nested += n
+    assert found >= 60 and nested >= 5000
+
+
+@pytest.mark.slow
+@needs_hardest
+def test_c_nested_chains_where_only_nesting_solves() -> None:
+    # Forum puzzles with a few more givens from their solution (seeded), rated up to "+"
+    # until stuck: level 1 has no hint there, so level 2's best rests on nested chains.
+    hardest = external_data("hardest-1106-ratings.csv")
+    assert hardest is not None
+    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
+    below = [p for p in PRODUCERS if p.floor < 9.5]
+    compared = 0
+    for label, extra in (("01108", 11), ("00245", 1)):
+        row = next(r for r in rows if f"-{label}" in r[1])
+        values = [0 if ch in ".0" else int(ch) for ch in row[0]]
+        solution = _solution(values)
+        rng = random.Random(row[1])
+        for _trial in range(extra + 1):
+            grid = list(values)
+            empty = [c for c in range(81) if not grid[c]]
+            for c in rng.sample(empty, rng.randint(1, 4)):
+                grid[c] = solution[c]
+        r = rate_se(grid, seconds=60, producers=below)
+        assert r.status == "stuck"
+        state = State.from_values(grid)
+        for step in r.steps:
+            apply_step(state, step)
+        assert not list(native.multiple_chains(state, multiple=True, dynamic=True, level=1))
+        found, _ = _compare_nested(state, (2,))
+        compared += found
+    assert compared == 2
+
+
+def test_c_nested_chains_keep_the_budget_and_refuse_bad_input() -> None:
+    from sudoku_model.se import _core
+
+    row = next(
+        ln.split()
+        for ln in (HERE / "se_rated_sample.txt").read_text().splitlines()
+        if ln and not ln.startswith("#")
+    )
+    state = State.from_values([int(ch) for ch in row[1]])
+    with pytest.raises(chaining.ChainBudgetExceeded):
+        list(native.multiple_chains(state, multiple=True, dynamic=True, level=2, deadline=0.0))
+    with pytest.raises(ValueError, match="multiple and dynamic"):
+        list(native.multiple_chains(state, multiple=True, level=3))
+    with pytest.raises(ValueError, match="nesting level"):
+        _core.nested_chains(state.values, state.cands, 1)
+    with pytest.raises(ValueError, match="81 cells"):
+        _core.nested_chains([0] * 81, [0] * 80, 2)
+    # No candidates at all: no chain to start, no hint.
+    assert _core.nested_chains([0] * 81, [0] * 81, 5) is None

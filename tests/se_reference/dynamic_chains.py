@@ -1,7 +1,11 @@
-"""Sudoku Explainer's multiple-chain producers: Nishio forcing chains, multiple (cell
-and region) forcing chains, dynamic forcing chains, and dynamic forcing chains of nesting
-level 1 ("+", which also applies the intersections, pairs and X-wings a chain's removals
-reveal) and above (which nest the chaining producers themselves)."""
+"""Sudoku Explainer's multiple-chain producers in Python: Nishio forcing chains, multiple
+(cell and region) forcing chains, dynamic forcing chains, and dynamic forcing chains of
+nesting level 1 ("+", which also applies the intersections, pairs and X-wings a chain's
+removals reveal) and above (which nest the chaining producers themselves).
+
+The reference and test oracle of the C searches the product runs
+(sudoku_model/se/se_core.c and se_nested.c through sudoku_model.se.native.multiple_chains):
+the same best hint, its rating, complexity, kind, eliminations and cells."""
 
 from __future__ import annotations
 
@@ -9,22 +13,46 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from .potentials import (
+from sudoku_model.se.potentials import (
     NAKED,
     NO_CAUSE,
     ChainBudgetExceeded,
     Node,
-    _complexity,
     _Hint,
     _off_to_on,
     _on_target,
     _on_to_off,
+    nested_suffix,
 )
-from .state import BIT, CELL_REGIONS, DIGITS, POPCOUNT, REGIONS, State
-from .static_chains import _sorted_unique, _static_all, _static_tables, _Tables
-from .steps import SEStep
+from sudoku_model.se.state import BIT, CELL_REGIONS, DIGITS, POPCOUNT, REGIONS, State
+from sudoku_model.se.steps import SEStep
+
+from .static_all import _sorted_unique, _static_all, _static_tables, _Tables
 
 Advanced = Callable[[list[int], list[int], dict[int, Node]], list[Node]]
+
+
+def _complexity(targets: tuple[Node, ...]) -> int:
+    """SE's complexity of a chain hint: the ancestors of each target, plus the complexity
+    of every distinct nested chain (SE's ``FullChain``) among them."""
+    total = 0
+    nested: dict[tuple[tuple[int, ...], ...], int] = {}
+    for target in targets:
+        seen: set[int] = set()
+        todo = [target]
+        while todo:
+            nxt: list[Node] = []
+            for n in todo:
+                if n[0] not in seen:
+                    seen.add(n[0])
+                    tag = n[2]
+                    if type(tag) is not int:
+                        assert isinstance(tag, _Hint)
+                        nested.setdefault(tag.signature(), tag.complexity)
+                    nxt.extend(n[1])
+            todo = nxt
+        total += len(seen)
+    return total + sum(nested.values())
 
 
 def _do_chaining(
@@ -125,7 +153,7 @@ PlusRule = Callable[[State], Iterator[SEStep]]
 
 # The rules a dynamic chain "+" also applies, in SE's order (pointing and claiming,
 # hidden pairs, naked pairs, X-wings), come from the caller: the C searches of
-# :data:`sudoku_model.se.native.PLUS_RULES` in the product, the Python reference of
+# :data:`tests.se_reference.NATIVE_PLUS_RULES` (the C searches), the Python reference of
 # tests/se_reference in the tests.
 
 
@@ -188,21 +216,6 @@ def _plus_advanced(values: list[int], rules: tuple[PlusRule, ...]) -> Advanced:
 
 
 # -- nested chains ----------------------------------------------------------------------
-
-
-def nested_suffix(level: int) -> str:
-    """SE's name suffix of a nesting level."""
-    if level == 1:
-        return " (+)"
-    if level == 2:
-        return " (+ Forcing Chains)"
-    if level == 3:
-        return " (+ Multiple Forcing Chains)"
-    if level == 4:
-        return " (+ Dynamic Forcing Chains)"
-    if level >= 5:
-        return f" (+ Dynamic Forcing Chains{nested_suffix(level - 3)})"
-    return ""
 
 
 def _chain_rule_parents(hint: _Hint, source: list[int], grid: list[int]) -> list[int]:
@@ -519,7 +532,7 @@ def multiple_chains(
     """The best hint of one of SE's multiple-chain producers (SE sorts its hints by
     rating, complexity and kind, keeping discovery order among equals). ``plus_rules``
     are the searches that a dynamic chain "+" (``level`` >= 1) applies on its grid
-    (:data:`sudoku_model.se.native.PLUS_RULES`).
+    (:data:`tests.se_reference.PLUS_RULES`).
 
     Raises :class:`ChainBudgetExceeded` when the CPU clock passes ``deadline``, and
     ValueError for ``level`` >= 1 without ``plus_rules``."""

@@ -1,0 +1,120 @@
+/* What the nested chains (se_nested.c) share with the searches of se_core.c: the grid's
+ * tables, the "+" rules' raw hints, and the dynamic chain engine (chaining._do_chaining,
+ * chaining._Multiple), whose hooks let a chain nest other chaining rules. */
+#ifndef SE_CHAINS_H
+#define SE_CHAINS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+typedef unsigned __int128 u128;
+#define BIT128(c) ((u128)1 << (c))
+
+extern int REG[27][9];  /* the cells of each region: 0-8 boxes, 9-17 rows, 18-26 columns */
+extern int CREG[81][3]; /* a cell's box, row and column */
+extern u128 REGMASK[27];
+extern int POP[512];
+extern int POSIDX[81][3]; /* a cell's index in its box, row and column */
+
+/* Where a scanning search puts its hints: a Python list (the module's functions), or,
+ * with list NULL, a C array (what a dynamic chain "+" reads, without Python objects). */
+typedef struct {
+    int kind, ne, nc, nr;
+    int ec[81], ed[81], cells[16], regions[8];
+} RawHint;
+
+typedef struct {
+    PyObject *list;
+    Py_ssize_t limit;
+    RawHint *raw;
+    int nraw, cap;
+    /* A dynamic chain "+" wants only the patterns that rest on its removals: with rem
+     * set (the digits each region lost to the chain), the searches skip the regions and
+     * digits whose hints could rest on none (chaining._rule_parents would be empty). */
+    const int *rem;
+} Sink;
+
+#define CH_KEYS 1458
+#define DYN_CHAINS 18 /* 9 digits, the "off" chain of one, 8 other places of a region */
+
+/* Causes of an "on" node (a node's tag): its region 0-26 (a hidden single), NAKED (a
+ * naked single), NO_CAUSE (an assumption). An "off" node's tag is NO_CAUSE, or the
+ * index of the nested hint that removed it (se_nested.c's records). */
+#define NAKED 27
+#define NO_CAUSE (-1)
+
+typedef struct {
+    int key, par, npar; /* parents: par[par .. par + npar) of the pool */
+    int tag;
+} DNode;
+
+typedef struct {
+    int idx[CH_KEYS]; /* node of each potential, -1: none (the dicts to_on and to_off) */
+    short order_on[729], order_off[729]; /* keys in insertion order (dict order) */
+    int n_on, n_off;
+} DChain;
+
+enum { DK_CONTRADICTION, DK_DOUBLE, DK_CELL, DK_REGION, DK_NISHIO };
+
+typedef struct Dyn Dyn;
+
+struct Dyn {
+    const int *values, *cands;
+    int nishio, multiple, dynamic, plus, y;
+    double base;
+    DNode *nodes;
+    int nn, ncap;
+    int *par;
+    int np, pcap;
+    DChain *chains; /* DYN_CHAINS of them */
+    int grid[81];
+    /* the grid's places of each digit: per region (bit i: REG[r][i]) and as boards, for
+     * the puzzle (…0) and for the chain's grid as it loses candidates */
+    uint16_t rpos0[27][9], rpos[27][9];
+    u128 board0[9], board[9];
+    int qon[CH_KEYS], qoff[CH_KEYS];
+    int mark[CH_KEYS], stamp, bfs[CH_KEYS];
+    int plus_out[CH_KEYS];
+    int plus_nout; /* the removals the last "+" call found (present in the chain or not) */
+    Sink sink;
+    /* the best hint so far, and per sort key the largest complexity that beats it */
+    int has_best, best_kind, best_cx, best_sort, best_key, best_cells[9], best_nc;
+    double best_diff;
+    int bound[8];
+    /* Nesting (se_nested.c), all NULL for levels 0 and 1. `nested` adds the removals of
+     * the nested rules when "+" found none (as dyn_plus: the number added, -1 on failure);
+     * `complexity` counts a hint's complexity with its nested chains (limit + 1 once
+     * above `limit`); `on_hint`, when set, takes every hint instead of the best one;
+     * `cell_start` runs before the chains of each cell (the nodes of the last are gone). */
+    void *ext;
+    int (*nested)(Dyn *D, DChain *ch, int *toff);
+    int (*complexity)(Dyn *D, const int *targets, int nt, int limit);
+    int (*on_hint)(Dyn *D, int kind, const int *targets, int nt, int sort_key, int key,
+                   const int *cells, int nc);
+    void (*cell_start)(Dyn *D);
+    int region; /* the region of the region forcing chains being offered */
+    int failed; /* why a hook failed: 1 the deadline passed, else out of memory */
+};
+
+double length_addition(int complexity);
+int rank_less(double d1, int c1, int s1, double d2, int c2, int s2);
+double cpu_seconds(void);
+int read81(PyObject *seq, int out[81], int top, const char *what);
+PyObject *int_tuple(const int *v, int n);
+PyObject *pair_tuple(int a, int b);
+PyObject *elims_tuple(const int *cells, const int *digits, int n);
+
+int dyn_node(Dyn *D, int key, int par, int npar, int tag);
+int dyn_par(Dyn *D, int node);
+void chain_add(DChain *ch, int key, int node);
+void dyn_places(Dyn *D);
+int dyn_hints(Dyn *D, double deadline);
+/* A Dyn for one producer on `cands` (both arrays outlive it); NULL when out of memory. */
+Dyn *dyn_new(const int *values, const int *cands, int nishio, int multiple, int dynamic,
+             int plus);
+void dyn_free(Dyn *D);
+/* The best hint of a finished search as multiple_chains returns it (a new reference). */
+PyObject *dyn_result(Dyn *D);
+
+#endif

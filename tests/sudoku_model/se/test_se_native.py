@@ -122,11 +122,11 @@ def _path_states(values: list[int]) -> Iterator[State]:
 def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
     seen: collections.Counter[str] = collections.Counter()
     states = 0
-    for values in _puzzles(HERE / "se_rated_sample.txt", every=5):
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=8):
         for state in _path_states(values):
             _compare(state, seen)
             states += 1
-    assert states > 200
+    assert states > 130
     # The comparison is not of empty lists: every family found hints on the way.
     common = {n for n, _, _ in PAIRS} - {"hidden 4", "fish 4", "naked 4", "hidden 3", "fish 3"}
     assert all(seen[n] > 0 for n in common), seen
@@ -175,10 +175,10 @@ def test_the_rater_takes_the_same_steps_with_and_without_c() -> None:
 @pytest.mark.slow
 def test_c_searches_along_a_spread_sample_of_se_rated_2000() -> None:
     seen: collections.Counter[str] = collections.Counter()
-    for values in _puzzles(SE_2000, every=200):
+    for values in _puzzles(SE_2000, every=400):
         for state in _path_states(values):
             _compare(state, seen)
-    assert sum(seen.values()) > 500
+    assert sum(seen.values()) > 250
 
 
 def test_c_searches_refuse_malformed_states() -> None:
@@ -214,12 +214,12 @@ def test_c_static_chains_give_the_python_hint_along_rated_paths() -> None:
     # used one): the same name, rating, complexity, kind, eliminations and placement.
     names: collections.Counter[str] = collections.Counter()
     states = 0
-    for state in _chain_states(every=2):
+    for state in _chain_states(every=3):
         expected = list(chaining.cycles_and_forcing_chains(state))
         assert list(native.cycles_and_forcing_chains(state)) == expected, state.cands
         states += 1
         names.update(s.technique for s in expected)
-    assert states > 300
+    assert states > 200
     kinds = {
         "Bidirectional X-Cycle",
         "Bidirectional Y-Cycle",
@@ -364,12 +364,12 @@ def test_c_multiple_chains_give_the_python_hint_on_thinned_states() -> None:
 @pytest.mark.slow
 def test_c_multiple_chains_along_more_of_top1465() -> None:
     names: collections.Counter[str] = collections.Counter()
-    # Every third state of three more 9.x puzzles (ER 9.2, 9.4, 9.0).
+    # Every sixth state of three more 9.x puzzles (ER 9.2, 9.4, 9.0).
     for values in _top1465(6, 279, 297):
         for i, state in enumerate(_path_states(values)):
-            if i % 3 == 0:
+            if i % 6 == 0:
                 _compare_multiple(state, names)
-    assert sum(names.values()) > 100
+    assert sum(names.values()) > 50
 
 
 def test_c_multiple_chains_keep_the_budget_and_refuse_bad_input() -> None:

@@ -38,6 +38,8 @@ and its derived tables).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .constraints import (
     anti_taxicab_rules,
     arrow_rule,
@@ -80,22 +82,6 @@ from .kinds import (
 from .kinds import ConstraintRule as ConstraintRule
 from .kinds import sandwich_sums as sandwich_sums
 from .ruleset import RuleSet
-from .tables import (
-    between_rule,
-    dutch_flatmates_rules,
-    equality_cage_rules,
-    global_entropy_rule,
-    global_mod_rule,
-    lockout_rules,
-    look_and_say_rules,
-    lunchbox_rules,
-    quadruple_rules,
-    rellik_cage_rules,
-    segment_sum_rules,
-    skyscraper_rules,
-    value_indexing_rules,
-    x_sum_rules,
-)
 from .variants import VARIANTS
 from .variants import anti_king_rule as anti_king_rule
 from .variants import anti_knight_rule as anti_knight_rule
@@ -106,6 +92,54 @@ from .variants import diagonals_rule as diagonals_rule
 from .variants import regions_rule as regions_rule
 from .variants import rows_rule as rows_rule
 from .variants import windoku_rule as windoku_rule
+
+if TYPE_CHECKING:  # imported on first use: the table kinds are needed by few puzzles
+    from .tables import (
+        between_rule,
+        dutch_flatmates_rules,
+        equality_cage_rules,
+        global_entropy_rule,
+        global_mod_rule,
+        lockout_rules,
+        look_and_say_rules,
+        lunchbox_rules,
+        quadruple_rules,
+        rellik_cage_rules,
+        segment_sum_rules,
+        skyscraper_rules,
+        value_indexing_rules,
+        x_sum_rules,
+    )
+
+#: The names of :mod:`.tables`, imported when first asked for (start-up time).
+_TABLE_NAMES = frozenset(
+    {
+        "between_rule",
+        "dutch_flatmates_rules",
+        "equality_cage_rules",
+        "global_entropy_rule",
+        "global_mod_rule",
+        "lockout_rules",
+        "look_and_say_rules",
+        "lunchbox_rules",
+        "quadruple_rules",
+        "rellik_cage_rules",
+        "segment_sum_rules",
+        "skyscraper_rules",
+        "value_indexing_rules",
+        "x_sum_rules",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The table kinds' constructors of :mod:`.tables`, imported on first use."""
+    if name in _TABLE_NAMES:
+        from . import tables
+
+        return vars(tables)[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CANDIDATES_RULE",

@@ -68,8 +68,9 @@ function, :func:`evidence_problem`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .bulk import PLAIN_KINDS, BulkColumns
-from .certificate import CERTIFICATE_VERDICTS, Certificate, CertificationUnsupported
 from .contract import PRIMITIVES, Backend, Capabilities, is_full_grid
 from .registry import (
     DEFAULT_BACKEND,
@@ -97,6 +98,21 @@ from .results import (
     evidence_problem,
     verdict_of_count,
 )
+
+if TYPE_CHECKING:  # imported on first use: only certification needs them
+    from .certificate import CERTIFICATE_VERDICTS, Certificate, CertificationUnsupported
+
+_CERTIFICATE_NAMES = frozenset({"CERTIFICATE_VERDICTS", "Certificate", "CertificationUnsupported"})
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :mod:`.certificate`, imported when first asked for (start-up time)."""
+    if name in _CERTIFICATE_NAMES:
+        from . import certificate
+
+        return vars(certificate)[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CERTIFICATE_VERDICTS",

@@ -11,14 +11,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import NotSupported, SearchInterrupted, UnsupportedPuzzleError
 from ..grid import Grid
 from ..puzzle import Puzzle
 from ..rules import RuleSet
 from .bulk import BulkColumns
-from .certificate import Certificate, CertificationUnsupported
 from .removal import RemovalOracle, _CheckUniqueOracle
 from .results import (
     DEFAULT_BUDGET,
@@ -34,6 +33,9 @@ from .results import (
     VerdictKind,
     _verdict_from,
 )
+
+if TYPE_CHECKING:  # certification is imported when a backend is asked for it
+    from .certificate import Certificate
 
 # -- backend base --------------------------------------------------------------------------
 #: The optional primitives of the backend contract: each has a generic default on
@@ -473,6 +475,8 @@ class Backend(abc.ABC):
             ValueError: when ``givens`` has another shape than ``rules``.
             SearchInterrupted: after :meth:`interrupt`.
         """
+        from .certificate import CertificationUnsupported
+
         raise CertificationUnsupported(self.certificate_refusal() or "cannot certify")
 
     # -- bulk verification of plain lines (not a fast path: no generic default) ---------

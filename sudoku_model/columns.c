@@ -217,9 +217,15 @@ static int read_item(PyObject *obj, item *it, Py_ssize_t n)
 
 static int ascii_bytes(const char *s, Py_ssize_t len)
 {
-    for (Py_ssize_t k = 0; k < len; k++)
-        if ((unsigned char)s[k] & 0x80) return 0;
-    return 1;
+    uint64_t high = 0;
+    Py_ssize_t k = 0;
+    for (; k + 8 <= len; k += 8) { /* eight bytes at a time: a top bit set in any */
+        uint64_t w;
+        memcpy(&w, s + k, 8);
+        high |= w;
+    }
+    for (; k < len; k++) high |= (unsigned char)s[k];
+    return !(high & 0x8080808080808080ULL);
 }
 
 /* Whether every byte an item can write is ASCII (a grid's whole table is looked at). */

@@ -38,6 +38,7 @@ and its derived tables).
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .constraints import (
@@ -111,32 +112,12 @@ if TYPE_CHECKING:  # imported on first use: the table kinds are needed by few pu
         x_sum_rules,
     )
 
-#: The names of :mod:`.tables`, imported when first asked for (start-up time).
-_TABLE_NAMES = frozenset(
-    {
-        "between_rule",
-        "dutch_flatmates_rules",
-        "equality_cage_rules",
-        "global_entropy_rule",
-        "global_mod_rule",
-        "lockout_rules",
-        "look_and_say_rules",
-        "lunchbox_rules",
-        "quadruple_rules",
-        "rellik_cage_rules",
-        "segment_sum_rules",
-        "skyscraper_rules",
-        "value_indexing_rules",
-        "x_sum_rules",
-    }
-)
-
 
 def __getattr__(name: str) -> Any:
-    """The table kinds' constructors of :mod:`.tables`, imported on first use."""
-    if name in _TABLE_NAMES:
-        from . import tables
-
+    """The table kinds' constructors (the names of :mod:`.tables`), imported when first
+    asked for: few puzzles need them, and every start-up would pay for the import."""
+    tables = importlib.import_module(".tables", __name__)
+    if name in tables.__all__:
         return vars(tables)[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -97,6 +97,16 @@ struct Dyn {
     int failed; /* why a hook failed: 1 the deadline passed, else out of memory */
 };
 
+#define CH_ONOFF 28 /* 8 other digits + 20 peers */
+#define CH_OFFON 4  /* a naked single and three hidden ones */
+
+/* SE's static links of a grid, by candidate cd (key >> 1): the off keys that cd's "on"
+ * implies (with y, the cell's other digits; its peers that hold the digit) and the on keys
+ * that its "off" implies (with y, the other digit of a bivalue cell; with x, the one other
+ * place of the digit in each region, once each). off_cause, when not NULL, gets each
+ * off-to-on link's cause: NAKED, or the region. */
+void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
+                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON]);
 double length_addition(int complexity);
 int rank_less(double d1, int c1, int s1, double d2, int c2, int s2);
 double cpu_seconds(void);

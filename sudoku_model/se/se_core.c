@@ -1664,8 +1664,6 @@ static PyObject *py_unique_loops(PyObject *self, PyObject *args)
  * of its box, row, column. Static chains have one parent per node, so a chain is a walk
  * up a parent index. */
 
-#define CH_ONOFF 28 /* 8 other digits + 20 peers */
-#define CH_OFFON 4  /* a naked single and three hidden ones */
 #define CH_POOL 65536
 #define CH_PATHW 12 /* 729 off keys, one bit each */
 
@@ -1705,17 +1703,18 @@ double length_addition(int complexity)
     return added;
 }
 
-static void ch_build(ChLinks *l, const int *cands, int y, int x)
+void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
+                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON])
 {
     for (int cd = 0; cd < 729; cd++) {
         int cell = cd / 9, d0 = cd % 9, bit = 1 << d0;
-        l->n_on[cd] = l->n_off[cd] = 0;
+        n_on[cd] = n_off[cd] = 0;
         if (!(cands[cell] & bit))
             continue;
         int n = 0;
         if (y)
             for (int m = cands[cell] & ~bit; m; m &= m - 1)
-                l->on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+                on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
         for (int t = 0; t < 3; t++) {
             const int *r = REG[CREG[cell][t]];
             for (int i = 0; i < 9; i++) {
@@ -1724,14 +1723,16 @@ static void ch_build(ChLinks *l, const int *cands, int y, int x)
                     continue;
                 if (t > 0 && CREG[c][0] == CREG[cell][0])
                     continue;
-                l->on_off[cd][n++] = (c * 9 + d0) << 1;
+                on_off[cd][n++] = (c * 9 + d0) << 1;
             }
         }
-        l->n_on[cd] = n;
+        n_on[cd] = n;
         n = 0;
         if (y && POP[cands[cell]] == 2) {
             int other = cands[cell] & ~bit;
-            l->off_on[cd][n++] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
+            if (off_cause)
+                off_cause[cd][n] = NAKED;
+            off_on[cd][n++] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
         }
         if (x) {
             int seen = 0;
@@ -1753,15 +1754,22 @@ static void ch_build(ChLinks *l, const int *cands, int y, int x)
                 int on_key = ((found * 9 + d0) << 1) | 1, dup = 0;
                 if (seen)
                     for (int k = 0; k < n; k++)
-                        dup |= l->off_on[cd][k] == on_key;
+                        dup |= off_on[cd][k] == on_key;
                 if (dup)
                     continue;
-                l->off_on[cd][n++] = on_key;
+                if (off_cause)
+                    off_cause[cd][n] = CREG[cell][t];
+                off_on[cd][n++] = on_key;
                 seen = 1;
             }
         }
-        l->n_off[cd] = n;
+        n_off[cd] = n;
     }
+}
+
+static void ch_build(ChLinks *l, const int *cands, int y, int x)
+{
+    se_build_links(cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, NULL);
 }
 
 /* SE's rank order: (difficulty, complexity, sort key), lexicographic. */

@@ -299,8 +299,8 @@ typedef struct {
     const int *cands, *osrc;
     Nest *X; /* whose pmark the rule parents use */
     Recs *dest;
-    int n_on[729], on_off[729][28];
-    int n_off[729], off_on[729][4], off_cause[729][4];
+    int n_on[729], on_off[729][CH_ONOFF];
+    int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
     SNode *nodes;
     int nn, ncap;
     uint64_t (*paths)[23];
@@ -314,59 +314,7 @@ typedef struct {
 
 static void st_build(Static *S, int y, int x)
 {
-    const int *cands = S->cands;
-    for (int cd = 0; cd < 729; cd++) {
-        int cell = cd / 9, d0 = cd % 9, bit = 1 << d0;
-        S->n_on[cd] = S->n_off[cd] = 0;
-        if (!(cands[cell] & bit))
-            continue;
-        int n = 0;
-        if (y)
-            for (int m = cands[cell] & ~bit; m; m &= m - 1)
-                S->on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-        for (int t = 0; t < 3; t++)
-            for (int i = 0; i < 9; i++) {
-                int c = REG[CREG[cell][t]][i];
-                if (c == cell || !(cands[c] & bit) || (t > 0 && CREG[c][0] == CREG[cell][0]))
-                    continue;
-                S->on_off[cd][n++] = (c * 9 + d0) << 1;
-            }
-        S->n_on[cd] = n;
-        n = 0;
-        if (y && POP[cands[cell]] == 2) {
-            int other = cands[cell] & ~bit;
-            S->off_on[cd][n] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
-            S->off_cause[cd][n++] = NAKED;
-        }
-        if (x) {
-            int seen = 0;
-            for (int t = 0; t < 3; t++) {
-                int found = -1, r = CREG[cell][t];
-                for (int i = 0; i < 9; i++) {
-                    int c = REG[r][i];
-                    if (c != cell && (cands[c] & bit)) {
-                        if (found >= 0) {
-                            found = -2;
-                            break;
-                        }
-                        found = c;
-                    }
-                }
-                if (found < 0)
-                    continue;
-                int on_key = ((found * 9 + d0) << 1) | 1, dup = 0;
-                if (seen)
-                    for (int k = 0; k < n; k++)
-                        dup |= S->off_on[cd][k] == on_key;
-                if (dup)
-                    continue;
-                S->off_on[cd][n] = on_key;
-                S->off_cause[cd][n++] = r;
-                seen = 1;
-            }
-        }
-        S->n_off[cd] = n;
-    }
+    se_build_links(S->cands, y, x, S->n_on, S->on_off, S->n_off, S->off_on, S->off_cause);
 }
 
 /* A new stamp for a mark array of CH_KEYS (cleared before the counter could wrap). */

@@ -126,5 +126,8 @@ Dyn *dyn_new(const int *values, const int *cands, int nishio, int multiple, int 
 void dyn_free(Dyn *D);
 /* The best hint of a finished search as multiple_chains returns it (a new reference). */
 PyObject *dyn_result(Dyn *D);
+/* Place, search to `deadline` and return the best hint (dyn_result); NULL with TimeoutError
+ * when the deadline passed, MemoryError when memory ran out. */
+PyObject *dyn_best(Dyn *D, double deadline);
 
 #endif

@@ -2788,6 +2788,19 @@ PyObject *dyn_result(Dyn *D)
     return out;
 }
 
+PyObject *dyn_best(Dyn *D, double deadline)
+{
+    dyn_places(D);
+    int rc = dyn_hints(D, deadline);
+    if (rc == 1) {
+        PyErr_SetString(PyExc_TimeoutError, "deadline passed");
+        return NULL;
+    }
+    if (rc < 0)
+        return PyErr_NoMemory();
+    return dyn_result(D);
+}
+
 static PyObject *py_multiple_chains(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -2807,15 +2820,7 @@ static PyObject *py_multiple_chains(PyObject *self, PyObject *args)
     Dyn *D = dyn_new(values, cands, nishio, multiple, dynamic, plus);
     if (!D)
         return PyErr_NoMemory();
-    dyn_places(D);
-    PyObject *out = NULL;
-    int rc = dyn_hints(D, deadline);
-    if (rc == 1)
-        PyErr_SetString(PyExc_TimeoutError, "deadline passed");
-    else if (rc < 0)
-        PyErr_NoMemory();
-    else
-        out = dyn_result(D);
+    PyObject *out = dyn_best(D, deadline);
     dyn_free(D);
     return out;
 }

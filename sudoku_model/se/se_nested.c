@@ -1026,15 +1026,7 @@ PyObject *py_nested_chains(PyObject *self, PyObject *args)
         memcpy(SHARED_STATE + 81, cands, sizeof(int) * 81);
     }
     ((Nest *)D->ext)->st = &SHARED;
-    dyn_places(D);
-    PyObject *out = NULL;
-    int rc = dyn_hints(D, deadline);
-    if (rc == 1)
-        PyErr_SetString(PyExc_TimeoutError, "deadline passed");
-    else if (rc < 0)
-        PyErr_NoMemory();
-    else
-        out = dyn_result(D);
+    PyObject *out = dyn_best(D, deadline);
     nest_free(D);
     return out;
 }

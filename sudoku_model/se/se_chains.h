@@ -118,6 +118,9 @@ PyObject *elims_tuple(const int *cells, const int *digits, int n);
 int dyn_node(Dyn *D, int key, int par, int npar, int tag);
 int dyn_par(Dyn *D, int node);
 void chain_add(DChain *ch, int key, int node);
+/* Add to `ch` each of the n `nodes` whose key it lacks, queued as off nodes of the search
+ * (D->qoff at *toff): how many were added. */
+int chain_add_new(Dyn *D, DChain *ch, const int *nodes, int n, int *toff);
 void dyn_places(Dyn *D);
 int dyn_hints(Dyn *D, double deadline);
 /* A Dyn for one producer on `cands` (both arrays outlive it); NULL when out of memory. */

@@ -2273,6 +2273,20 @@ void chain_add(DChain *ch, int key, int node)
         ch->order_off[ch->n_off++] = (short)key;
 }
 
+int chain_add_new(Dyn *D, DChain *ch, const int *nodes, int n, int *toff)
+{
+    int added = 0;
+    for (int i = 0; i < n; i++) {
+        int node = nodes[i], key = D->nodes[node].key;
+        if (ch->idx[key] < 0) {
+            chain_add(ch, key, node);
+            D->qoff[(*toff)++] = node;
+            added++;
+        }
+    }
+    return added;
+}
+
 /* A chain's first potential: an assumption, without parents. -1: out of memory. */
 static int chain_root(Dyn *D, DChain *ch, int key)
 {
@@ -2379,16 +2393,7 @@ static int dyn_plus(Dyn *D, DChain *ch, int *toff)
         }
     }
     D->plus_nout = nout;
-    int added = 0;
-    for (int i = 0; i < nout; i++) {
-        int n = D->plus_out[i], key = D->nodes[n].key;
-        if (ch->idx[key] < 0) {
-            chain_add(ch, key, n);
-            D->qoff[(*toff)++] = n;
-            added++;
-        }
-    }
-    return added;
+    return chain_add_new(D, ch, D->plus_out, nout, toff);
 }
 
 /* chaining._do_chaining on `ch`: 1 with (*a_on, *a_off) the first potential found both

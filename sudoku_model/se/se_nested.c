@@ -964,16 +964,7 @@ static int hook_nested(Dyn *D, DChain *ch, int *toff)
             }
         }
     }
-    int added = 0;
-    for (int i = 0; i < X->nout; i++) {
-        int node = X->out[i], key = D->nodes[node].key;
-        if (ch->idx[key] < 0) {
-            chain_add(ch, key, node);
-            D->qoff[(*toff)++] = node;
-            added++;
-        }
-    }
-    return added;
+    return chain_add_new(D, ch, X->out, X->nout, toff);
 }
 
 /* The static search (one at a time: it nests nothing), made on first use. */

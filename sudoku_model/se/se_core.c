@@ -1,11 +1,11 @@
 /* The technique searches of the SE rater in C: sudoku_model.se._core (typed wrapper:
  * sudoku_model.se.native).
  *
- * The Python modules of sudoku_model/se/ are the reference: every function here returns
- * the hints of its Python twin, in the same order and the same form (a test compares
- * both on every step of a sample of rated puzzles). Sudoku Explainer applies the first
- * hint of the first technique that has one, so the order is part of the answer, not a
- * detail: each search below walks regions, digits and combinations in the order the
+ * The Python code of tests/se_reference is the readable reference: every function here
+ * returns the hints of its Python twin, in the same order and the same form (a test
+ * compares both on every step of a sample of rated puzzles). Sudoku Explainer applies the
+ * first hint of the first technique that has one, so the order is part of the answer, not
+ * a detail: each search below walks regions, digits and combinations in the order the
  * Python code does, and the techniques whose hints SE sorts are sorted with the same key.
  *
  * The state is the rater's: cands[81], a 9-bit candidate mask per cell (0 for a filled
@@ -21,7 +21,7 @@
  * Written for GCC and Clang (unsigned __int128, __builtin_ctzll), like the backtracker's
  * native_backtrack/classic9.c.
  */
-#include "se_chains.h"
+#include "se_scan.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,22 +29,14 @@
 #include <string.h>
 #include <time.h>
 
-/* Kinds: the Python side (sudoku_model/se/native.py) names them in this order. */
-enum {
-    K_FULL_HOUSE, K_HIDDEN_SINGLE, K_DIRECT_POINTING, K_DIRECT_CLAIMING, K_DIRECT_HIDDEN_PAIR,
-    K_DIRECT_HIDDEN_TRIPLET, K_NAKED_SINGLE, K_POINTING, K_CLAIMING, K_NAKED_PAIR,
-    K_NAKED_TRIPLET, K_NAKED_QUAD, K_HIDDEN_PAIR, K_HIDDEN_TRIPLET, K_HIDDEN_QUAD, K_X_WING,
-    K_SWORDFISH, K_JELLYFISH, K_XY_WING, K_XYZ_WING, K_TURBOT_FISH, K_THREE_STRONG_LINKS,
-    K_APE, K_ATE, K_WXYZ_WING, K_VWXYZ_WING, K_UVWXYZ_WING, K_TUVWXYZ_WING
-};
 
 int REG[27][9];
 int CREG[81][3];
 u128 REGMASK[27];
-static u128 PEER[81];
-static int PEERLIST[81][20];
+u128 PEER[81];
+int PEERLIST[81][20];
 int POP[512];
-static int COMBO[5][126], NCOMBO[5]; /* the masks of 9 bits with k set, ascending */
+int COMBO[5][126], NCOMBO[5]; /* the masks of 9 bits with k set, ascending */
 
 static void init_tables(void)
 {
@@ -89,13 +81,6 @@ static void init_forward(void)
         FORWARD[c] = PEER[c] & ~((BIT128(c) << 1) - 1);
 }
 
-static inline int ctz128(u128 x)
-{
-    uint64_t lo = (uint64_t)x;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
-
-static inline int lowest_digit(int mask) { return __builtin_ctz((unsigned)mask) + 1; }
 
 /* ---- arguments ---------------------------------------------------------------------- */
 
@@ -182,7 +167,7 @@ static PyObject *board_elims(u128 board, int digit, int *count)
 
 /* Appends (kind, rating, elims, placement, cells, regions) to `out`; steals `elims`.
  * pc < 0: no placement. 0 on success, -1 on error. */
-static int emit(PyObject *out, int kind, double rating, PyObject *elims, int pc, int pd,
+int emit(PyObject *out, int kind, double rating, PyObject *elims, int pc, int pd,
                 const int *cells, int ncells, const int *regions, int nregions)
 {
     if (elims == NULL)
@@ -213,13 +198,13 @@ static int emit(PyObject *out, int kind, double rating, PyObject *elims, int pc,
 }
 
 /* True when `out` holds the `limit` hints asked for (limit < 0: never). */
-static inline int full(PyObject *out, Py_ssize_t limit)
+int full(PyObject *out, Py_ssize_t limit)
 {
     return limit >= 0 && PyList_GET_SIZE(out) >= limit;
 }
 
 
-static int emit_s(Sink *s, int kind, double rating, const int *ec, const int *ed, int ne, int pc,
+int emit_s(Sink *s, int kind, double rating, const int *ec, const int *ed, int ne, int pc,
                   int pd, const int *cells, int ncells, const int *regions, int nregions)
 {
     if (s->list)
@@ -246,7 +231,7 @@ static int emit_s(Sink *s, int kind, double rating, const int *ec, const int *ed
     return 0;
 }
 
-static inline int full_s(const Sink *s) { return s->list && full(s->list, s->limit); }
+int full_s(const Sink *s) { return s->list && full(s->list, s->limit); }
 
 /* The mask of positions (bit i: position i of the region) that hold `bit`. */
 static inline int position_mask(const int *cands, int region, int bit)
@@ -271,7 +256,7 @@ static const int SCAN_TYPES[3] = {0, 2, 1};
 
 /* ---- singles (basic.hidden_singles, basic.naked_singles) ----------------------------- */
 
-static int hidden_singles(const int *values, const int *cands, PyObject *out, Py_ssize_t limit)
+int hidden_singles(const int *values, const int *cands, PyObject *out, Py_ssize_t limit)
 {
     for (int alone_only = 1; alone_only >= 0; alone_only--)
         for (int t = 0; t < 3; t++) {
@@ -304,7 +289,7 @@ static int hidden_singles(const int *values, const int *cands, PyObject *out, Py
     return 0;
 }
 
-static int naked_singles(const int *cands, PyObject *out, Py_ssize_t limit)
+int naked_singles(const int *cands, PyObject *out, Py_ssize_t limit)
 {
     for (int c = 0; c < 81; c++) {
         int m = cands[c];
@@ -333,7 +318,7 @@ static int crossing(int r1, int t2, int *out)
     return n;
 }
 
-static int locking(const int *cands, int direct, Sink *out)
+int locking(const int *cands, int direct, Sink *out)
 {
     for (int p = 0; p < 4; p++) {
         int t1 = LOCKING_PAIRS[p][0], t2 = LOCKING_PAIRS[p][1];
@@ -412,7 +397,7 @@ static int locking(const int *cands, int direct, Sink *out)
 
 /* ---- subsets (basic._hidden_sets, basic.naked_sets) --------------------------------- */
 
-static int hidden_sets(const int *values, const int *cands, int degree, int direct, Sink *out)
+int hidden_sets(const int *values, const int *cands, int degree, int direct, Sink *out)
 {
     static const int KIND[5] = {0, 0, K_HIDDEN_PAIR, K_HIDDEN_TRIPLET, K_HIDDEN_QUAD};
     static const double RATING[5] = {0, 0, 3.4, 4.0, 5.4};
@@ -493,7 +478,7 @@ static int hidden_sets(const int *values, const int *cands, int degree, int dire
     return 0;
 }
 
-static int naked_sets(const int *values, const int *cands, int degree, Sink *out)
+int naked_sets(const int *values, const int *cands, int degree, Sink *out)
 {
     static const int KIND[5] = {0, 0, K_NAKED_PAIR, K_NAKED_TRIPLET, K_NAKED_QUAD};
     static const double RATING[5] = {0, 0, 3.0, 3.6, 5.0};
@@ -554,7 +539,7 @@ static int naked_sets(const int *values, const int *cands, int degree, Sink *out
 
 /* ---- basic fish (basic.fish) -------------------------------------------------------- */
 
-static int fish(const int *values, const int *cands, int degree, Sink *out)
+int fish(const int *values, const int *cands, int degree, Sink *out)
 {
     static const int KIND[5] = {0, 0, K_X_WING, K_SWORDFISH, K_JELLYFISH};
     static const double RATING[5] = {0, 0, 3.2, 3.8, 5.2};
@@ -636,7 +621,7 @@ static int fish(const int *values, const int *cands, int degree, Sink *out)
 
 /* ---- XY- and XYZ-wings (basic.xy_wings) --------------------------------------------- */
 
-static int xy_wings(const int *cands, int xyz, PyObject *out, Py_ssize_t limit)
+int xy_wings(const int *cands, int xyz, PyObject *out, Py_ssize_t limit)
 {
     int target = xyz ? 3 : 2;
     for (int xy = 0; xy < 81; xy++) {
@@ -964,7 +949,7 @@ static inline int popcount128(u128 x)
 static const int TURBOT_TYPES[5][2] = {{1, 1}, {2, 2}, {2, 1}, {1, 0}, {2, 0}};
 static const int TURBOT_R10[5] = {40, 40, 41, 42, 42};
 
-static PyObject *turbot_fish(const int *cands)
+PyObject *turbot_fish(const int *cands)
 {
     SLHints h = {NULL, 0, 0};
     Link links[9][27][2];
@@ -1174,7 +1159,7 @@ static void three_build(Three *s, int depth, int last, u128 used)
     }
 }
 
-static PyObject *three_strong_links(const int *cands)
+PyObject *three_strong_links(const int *cands)
 {
     Three *s = calloc(1, sizeof(Three));
     if (s == NULL)
@@ -1279,7 +1264,7 @@ static int exclusions(const int *cands, const int *cells, int n, u128 common, in
     return ne;
 }
 
-static int aligned_exclusion(const int *cands, int degree, PyObject *out, Py_ssize_t limit)
+int aligned_exclusion(const int *cands, int degree, PyObject *out, Py_ssize_t limit)
 {
     int cand[81], nc = 0, excl[81][20], nexcl[81];
     u128 ex[81], candset = 0;
@@ -1532,7 +1517,7 @@ static int wing_cmp(const void *pa, const void *pb)
     return a->idx < b->idx ? -1 : (a->idx > b->idx);
 }
 
-static PyObject *als_wings(const int *cands, int size)
+PyObject *als_wings(const int *cands, int size)
 {
     Wings w = {cands, size, size + 1, {0}, NULL, 0, 0, 0};
     for (int first = 0; first < 81 && !w.failed; first++) {

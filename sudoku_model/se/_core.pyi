@@ -1,4 +1,4 @@
-"""Type stub of the SE rater's C searches (see sudoku_model/se/se_core.c).
+"""Type stub of the SE rater's C searches (sudoku_model/se/se_core.c, se_nested.c, se_unique.c).
 
 A hint is (kind, rating, eliminations, placement, cells, regions); kind indexes
 sudoku_model.se.native.NAMES. ``limit`` is the number of hints wanted (-1: all)."""
@@ -47,9 +47,10 @@ def aligned_exclusion(
     values: Sequence[int], cands: Sequence[int], degree: int = 0, limit: int = -1
 ) -> list[Hint]: ...
 def als_wings(cands: Sequence[int], size: int, /) -> list[Hint]: ...
-def unique_loops(
-    cands: Sequence[int], start: int, v1: int, v2: int, /
-) -> list[tuple[int, ...]]: ...
+def unique_loop_hints(
+    values: Sequence[int], cands: Sequence[int], limit: int = -1
+) -> list[Hint]: ...
+def bug(values: Sequence[int], cands: Sequence[int], limit: int = -1) -> list[Hint]: ...
 def cycles_and_forcing_chains(
     cands: Sequence[int], deadline: float = -1.0, /
 ) -> (

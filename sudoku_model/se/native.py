@@ -1,5 +1,6 @@
 """The searches of the SE rater, in C (``sudoku_model.se._core``,
-``sudoku_model/se/se_core.c``), as producers of :class:`SEStep` objects.
+``sudoku_model/se/se_core.c``, ``se_nested.c``, ``se_unique.c``), as producers of
+:class:`SEStep` objects.
 
 They are the rater's one engine for each technique they cover. A Python reference of each
 (tests/se_reference) is the tests' oracle: ``tests/sudoku_model/se/test_se_native.py``
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import static_chains, unique
+from . import static_chains
 from .potentials import ChainBudgetExceeded, chain_step, nested_suffix
 from .state import State
 from .steps import SEStep
@@ -37,13 +38,15 @@ __all__ = [
     "aligned_exclusion",
     "als_wing",
     "unique_loops",
+    "bug",
     "multiple_chains",
     "cycles_and_forcing_chains",
 ]
 
 from . import _core as _c
 
-#: Technique names by the kind numbers of se_core.c (its enum, same order).
+#: Technique names by the kind numbers of se_scan.h (its enum, same order); a unique
+#: loop's name also tells its size (:func:`_name`).
 NAMES: tuple[str, ...] = (
     "Full House",
     "Hidden Single",
@@ -73,12 +76,31 @@ NAMES: tuple[str, ...] = (
     "VWXYZ-Wing",
     "UVWXYZ-Wing",
     "TUVWXYZ-Wing",
+    "Unique Loop type 1",
+    "Unique Loop type 2",
+    "Unique Loop type 3",
+    "Unique Loop type 4",
+    "BUG type 1",
+    "BUG type 2",
+    "BUG type 3",
+    "BUG type 4",
 )
+
+#: The first kind of unique loop (types 1-4 follow): named by the loop's size.
+_UNIQUE_LOOP = NAMES.index("Unique Loop type 1")
+
+
+def _name(kind: int, cells: tuple[int, ...]) -> str:
+    """The technique name of a hint: a unique loop's tells its size (its cells)."""
+    if _UNIQUE_LOOP <= kind < _UNIQUE_LOOP + 4:
+        base = "Unique Rectangle" if len(cells) == 4 else f"Unique Loop {len(cells)}"
+        return f"{base} type {kind - _UNIQUE_LOOP + 1}"
+    return NAMES[kind]
 
 
 def _step(hint: Any) -> SEStep:
     kind, rating, elims, placement, cells, regions = hint
-    return SEStep(NAMES[kind], rating, elims, placement, cells, regions=regions)
+    return SEStep(_name(kind, cells), rating, elims, placement, cells, regions=regions)
 
 
 def _scan(fn: Callable[..., list[Any]], state: State, arg: int) -> Iterator[SEStep]:
@@ -160,8 +182,21 @@ def als_wing(state: State, size: int) -> Iterator[SEStep]:
 
 
 def unique_loops(state: State) -> Iterator[SEStep]:
-    """:func:`unique.unique_loops` with the search for loops in C."""
-    return unique.unique_loops(state, _c.unique_loops)
+    """Unique rectangles and loops, types 1-4 (every hint found, then SE's sort by rating
+    and type)."""
+    for hint in _c.unique_loop_hints(state.values, state.cands):
+        yield _step(hint)
+
+
+def bug(state: State) -> Iterator[SEStep]:
+    """Bivalue universal grave: type 1 (5.6), types 2 and 4 (5.7), type 3 (5.7 + 0.1 per
+    digit of the naked set beyond one)."""
+    first = _c.bug(state.values, state.cands, 1)
+    if not first:
+        return
+    yield _step(first[0])
+    for hint in _c.bug(state.values, state.cands)[1:]:
+        yield _step(hint)
 
 
 #: Hint kinds of the C multiple-chain search (se_core.c's DK_* enum, same order).

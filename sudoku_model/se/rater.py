@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SudokuError
-from . import chaining, native, unique
+from . import chaining, native
 from .state import State
 from .steps import SEStep, apply_step
 
@@ -68,7 +68,8 @@ def _nested(level: int, ch: Any) -> Producer:
 def make_producers(t: Any, sl: Any, wg: Any, al: Any, uq: Any, ch: Any) -> tuple[Producer, ...]:
     """SE's producers in SE's order over the searches of the given modules: ``t`` the
     singles, intersections, subsets, fish and XY-wings, ``sl`` the strong links, ``wg``
-    the ALS-wings, ``al`` aligned exclusion, ``uq`` unique loops, ``ch`` the chains.
+    the ALS-wings, ``al`` aligned exclusion, ``uq`` unique loops and the BUG, ``ch`` the
+    chains.
     The product passes :mod:`.native` (the C searches) for all six; tests pass the
     Python reference of tests/se_reference to compare hint for hint."""
     return (
@@ -93,7 +94,7 @@ def make_producers(t: Any, sl: Any, wg: Any, al: Any, uq: Any, ch: Any) -> tuple
         _p("Hidden Quad", 5.4, lambda s: t.hidden_sets(s, 4)),
         _p("Three Strong Links", 5.4, sl.three_strong_links),
         _p("WXYZ-Wing", 5.5, lambda s: wg.als_wing(s, 3)),
-        _p("BUG", 5.6, unique.bug),
+        _p("BUG", 5.6, uq.bug),
         _p("VWXYZ-Wing", 6.2, lambda s: wg.als_wing(s, 4)),
         _p("Aligned Pair Exclusion", 6.2, lambda s: al.aligned_exclusion(s, 2)),
         Producer(

@@ -1542,97 +1542,6 @@ PyObject *als_wings(const int *cands, int size)
     return out;
 }
 
-/* ---- unique loops: the search for loops (unique._find_loops, unique._valid_loop) --- */
-
-typedef struct {
-    const int *cands;
-    int both;
-    int loop[81];
-    int len;
-    u128 in_loop;
-    PyObject *out;
-    int failed;
-} Loops;
-
-/* unique._valid_loop: the cells alternate between two sets of regions, each cell's three
- * regions new to its set, and both sets end equal. */
-static int valid_loop(const int *loop, int n)
-{
-    uint32_t odd = 0, even = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t *target = i & 1 ? &odd : &even;
-        for (int k = 0; k < 3; k++) {
-            uint32_t b = (uint32_t)1 << CREG[loop[i]][k];
-            if (*target & b)
-                return 0;
-            *target |= b;
-        }
-    }
-    return odd == even;
-}
-
-static void loop_walk(Loops *s, int cell, int allowed, int extra, int last_type)
-{
-    s->loop[s->len++] = cell;
-    s->in_loop |= BIT128(cell);
-    for (int rtype = 0; rtype < 3 && !s->failed; rtype++) {
-        if (rtype == last_type)
-            continue;
-        const int *cells = REG[CREG[cell][rtype]];
-        for (int i = 0; i < 9 && !s->failed; i++) {
-            int nxt = cells[i];
-            if (nxt == s->loop[0] && s->len >= 4) {
-                if (valid_loop(s->loop, s->len)) {
-                    PyObject *t = int_tuple(s->loop, s->len);
-                    if (t == NULL || PyList_Append(s->out, t))
-                        s->failed = 1;
-                    Py_XDECREF(t);
-                }
-            } else if (!(s->in_loop & BIT128(nxt))) {
-                int m = s->cands[nxt];
-                if ((m & s->both) == s->both) {
-                    int new_extra = (extra | m) & ~s->both, n = POP[m];
-                    if (n == 2 || POP[new_extra] == 1 || allowed > 0)
-                        loop_walk(s, nxt, n > 2 ? allowed - 1 : allowed, new_extra, rtype);
-                }
-            }
-        }
-    }
-    s->len--;
-    s->in_loop &= ~BIT128(cell);
-}
-
-static PyObject *py_unique_loops(PyObject *self, PyObject *args)
-{
-    (void)self;
-    PyObject *pc;
-    int start, v1, v2;
-    if (!PyArg_ParseTuple(args, "Oiii", &pc, &start, &v1, &v2))
-        return NULL;
-    if (start < 0 || start > 80 || v1 < 1 || v1 > 9 || v2 < 1 || v2 > 9) {
-        PyErr_SetString(PyExc_ValueError, "start cell 0..80 and digits 1..9 expected");
-        return NULL;
-    }
-    Loops *s = calloc(1, sizeof(Loops));
-    if (s == NULL)
-        return PyErr_NoMemory();
-    int cands[81];
-    if (read81(pc, cands, 511, "cands")) {
-        free(s);
-        return NULL;
-    }
-    s->cands = cands;
-    s->both = (1 << (v1 - 1)) | (1 << (v2 - 1));
-    s->out = PyList_New(0);
-    if (s->out)
-        loop_walk(s, start, 2, 0, -1);
-    PyObject *out = s->out;
-    if (s->failed)
-        Py_CLEAR(out);
-    free(s);
-    return out;
-}
-
 /* ---- cycles and forcing chains (chaining.cycles_and_forcing_chains) ------------------ */
 
 /* SE's first chaining producer on the static grid: bidirectional X-, Y- and XY-cycles
@@ -2942,6 +2851,9 @@ static PyObject *py_three_strong_links(PyObject *self, PyObject *arg)
 
 #define KW (PyCFunction)(void (*)(void))
 PyObject *py_nested_chains(PyObject *self, PyObject *args); /* se_nested.c */
+/* se_unique.c */
+PyObject *py_unique_loop_hints(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *py_bug(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyMethodDef methods[] = {
     {"hidden_singles", KW py_hidden_singles, METH_VARARGS | METH_KEYWORDS,
      "hidden_singles(values, cands, 0, limit=-1): basic.hidden_singles' hints."},
@@ -2965,8 +2877,11 @@ static PyMethodDef methods[] = {
      "aligned_exclusion(values, cands, degree, limit=-1): aligned.aligned_exclusion's hints."},
     {"als_wings", py_als_wings, METH_VARARGS,
      "als_wings(cands, size): wings.als_wing's hints (size 3..6), sorted as SE sorts them."},
-    {"unique_loops", py_unique_loops, METH_VARARGS,
-     "unique_loops(cands, start, v1, v2): unique._find_loops' loops that _valid_loop keeps."},
+    {"unique_loop_hints", KW py_unique_loop_hints, METH_VARARGS | METH_KEYWORDS,
+     "unique_loop_hints(values, cands, limit=-1): the unique rectangles and loops (types "
+     "1-4), sorted as SE sorts them (rating, then type)."},
+    {"bug", KW py_bug, METH_VARARGS | METH_KEYWORDS,
+     "bug(values, cands, limit=-1): the bivalue universal grave's hints (types 1-4)."},
     {"turbot_fish", py_turbot_fish, METH_O,
      "turbot_fish(cands): strong_links.turbot_fish's hints, sorted as SE sorts them."},
     {"three_strong_links", py_three_strong_links, METH_O,

@@ -55,5 +55,9 @@ int aligned_exclusion(const int *cands, int degree, PyObject *out, Py_ssize_t li
 PyObject *turbot_fish(const int *cands);
 PyObject *three_strong_links(const int *cands);
 PyObject *als_wings(const int *cands, int size);
+/* se_unique.c: the unique rectangles and loops of types 1-4 (every hint found, then SE's
+ * sort by rating and type), and the bivalue universal grave's hints (types 1-4). */
+int unique_loop_hints(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
+int bug_hints(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
 
 #endif

@@ -1,5 +1,6 @@
 """The SE rater's techniques in Python: the readable reference and test oracle of the C
-searches that the product runs (sudoku_model/se/se_core.c through sudoku_model.se.native).
+searches that the product runs (sudoku_model/se/se_core.c, se_nested.c and se_unique.c
+through sudoku_model.se.native).
 
 :data:`PYTHON_PRODUCERS` are SE's producers over these modules, for the differential
 tests (tests/sudoku_model/se/test_se_native.py) and benchmarks; :data:`PLUS_RULES` the
@@ -12,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from sudoku_model.se import chaining, native, unique
+from sudoku_model.se import chaining, native
 from sudoku_model.se.rater import make_producers
 from sudoku_model.se.state import State
 from sudoku_model.se.steps import SEStep
 
-from . import aligned, basic, dynamic_chains, loops, strong_links, wings
+from . import aligned, basic, dynamic_chains, strong_links, unique, wings
 
 #: The rules a dynamic chain "+" also applies, in SE's order: pointing and claiming,
 #: hidden pairs, naked pairs, X-wings.
@@ -38,14 +39,6 @@ NATIVE_PLUS_RULES: tuple[dynamic_chains.PlusRule, ...] = (
 )
 
 
-class unique_reference:  # noqa: N801 - stands for a module of producers
-    """Unique loops with the Python loop search."""
-
-    @staticmethod
-    def unique_loops(state: State) -> Iterator[SEStep]:
-        return unique.unique_loops(state, loops._valid_loops)
-
-
 class chains_reference:  # noqa: N801 - stands for a module of producers
     """The chains in Python, every level (:mod:`.dynamic_chains`)."""
 
@@ -57,6 +50,4 @@ class chains_reference:  # noqa: N801 - stands for a module of producers
 
 
 #: SE's producers, all in Python: the reference the product's C searches are compared with.
-PYTHON_PRODUCERS = make_producers(
-    basic, strong_links, wings, aligned, unique_reference, chains_reference
-)
+PYTHON_PRODUCERS = make_producers(basic, strong_links, wings, aligned, unique, chains_reference)

@@ -1,5 +1,5 @@
-"""The search for unique loops in Python: the reference of the C search that the product
-uses (``sudoku_model.se._core.unique_loops``), for :func:`sudoku_model.se.unique.unique_loops`."""
+"""The search for unique loops in Python, for :func:`.unique.unique_loops` (the reference
+of the C search in sudoku_model/se/se_unique.c)."""
 
 from __future__ import annotations
 
@@ -51,5 +51,6 @@ def _valid_loop(loop: list[int]) -> bool:
     return odd == even
 
 
-def _valid_loops(cands: list[int], start: int, v1: int, v2: int) -> list[list[int]]:
+def valid_loops(cands: list[int], start: int, v1: int, v2: int) -> list[list[int]]:
+    """The valid loops through ``start`` on the digits v1 and v2, in SE's order."""
     return [loop for loop in _find_loops(cands, start, v1, v2) if _valid_loop(loop)]

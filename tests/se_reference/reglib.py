@@ -14,19 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from sudoku_model.se import unique
 from sudoku_model.se.state import BIT, State
 from sudoku_model.se.steps import SEStep
 
-from . import basic, loops, strong_links
+from . import basic, strong_links, unique
 
 __all__ = ["COVERED", "ReglibCase", "parse_case", "run_case"]
 
 Producer = Callable[[State], Iterator[SEStep]]
-
-
-def _unique_loops(state: State) -> Iterator[SEStep]:
-    return unique.unique_loops(state, loops._valid_loops)
 
 
 #: HoDoKu technique code -> (name, producer).
@@ -51,10 +46,10 @@ COVERED: dict[str, tuple[str, Producer]] = {
     "0403": ("Turbot Fish", strong_links.turbot_fish),
     "0800": ("XY-Wing", lambda s: basic.xy_wings(s, False)),
     "0801": ("XYZ-Wing", lambda s: basic.xy_wings(s, True)),
-    "0600": ("Uniqueness Test 1", _unique_loops),
-    "0601": ("Uniqueness Test 2", _unique_loops),
-    "0602": ("Uniqueness Test 3", _unique_loops),
-    "0603": ("Uniqueness Test 4", _unique_loops),
+    "0600": ("Uniqueness Test 1", unique.unique_loops),
+    "0601": ("Uniqueness Test 2", unique.unique_loops),
+    "0602": ("Uniqueness Test 3", unique.unique_loops),
+    "0603": ("Uniqueness Test 4", unique.unique_loops),
     "0610": ("Bivalue Universal Grave + 1", unique.bug),
 }
 

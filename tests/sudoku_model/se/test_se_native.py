@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate_se, unique
+from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate_se
 from sudoku_model.se.steps import SEStep
 from tests.datafiles import data_file
 from tests.se_reference import (
@@ -22,8 +22,8 @@ from tests.se_reference import (
     aligned,
     basic,
     dynamic_chains,
-    loops,
     strong_links,
+    unique,
     wings,
 )
 
@@ -42,7 +42,8 @@ def _pairs() -> list[tuple[str, Search, Search]]:
         ("locking", basic.locking, native.locking),
         ("turbot fish", strong_links.turbot_fish, native.turbot_fish),
         ("three strong links", strong_links.three_strong_links, native.three_strong_links),
-        ("unique loops", lambda s: unique.unique_loops(s, loops._valid_loops), native.unique_loops),
+        ("unique loops", unique.unique_loops, native.unique_loops),
+        ("bug", unique.bug, native.bug),
     ]
     for k in (2, 3):
         out.append(
@@ -128,7 +129,8 @@ def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
             states += 1
     assert states > 130
     # The comparison is not of empty lists: every family found hints on the way.
-    common = {n for n, _, _ in PAIRS} - {"hidden 4", "fish 4", "naked 4", "hidden 3", "fish 3"}
+    rare = {"hidden 4", "fish 4", "naked 4", "hidden 3", "fish 3", "bug"}
+    common = {n for n, _, _ in PAIRS} - rare
     assert all(seen[n] > 0 for n in common), seen
 
 
@@ -157,7 +159,8 @@ def test_c_searches_give_the_python_hints_on_thinned_and_random_states() -> None
             while cands[c] & (cands[c] - 1) == 0:  # two candidates at least
                 cands[c] = sum(1 << d for d in rng.sample(range(9), rng.randint(2, digits)))
         _compare(State([0] * 81, cands), seen)
-    assert all(seen[n] > 0 for n, _, _ in PAIRS), seen
+    # (a BUG needs a grid of bivalue cells: test_c_unique_loops_and_bug_... finds them)
+    assert all(seen[n] > 0 for n, _, _ in PAIRS if n != "bug"), seen
 
 
 @pytest.mark.slow  # a long sweep: the slow set (.ci/run runs it)
@@ -179,6 +182,34 @@ def test_c_searches_along_a_spread_sample_of_se_rated_2000() -> None:
         for state in _path_states(values):
             _compare(state, seen)
     assert sum(seen.values()) > 250
+
+
+def test_c_unique_loops_and_bug_give_the_python_hints() -> None:
+    # Puzzles of se-rated-2000 whose rating paths show unique rectangles and loops of
+    # every type and BUGs of every type: every state along each path, and the same state
+    # with one candidate fewer in every cell (seeded), against the Python reference, all
+    # hints in order (names, ratings, eliminations, cells).
+    rng = random.Random(11)
+    names: collections.Counter[str] = collections.Counter()
+    pairs = ((unique.unique_loops, native.unique_loops), (unique.bug, native.bug))
+    for values in _puzzles(HERE / "se_unique_sample.txt"):
+        for state in _path_states(values):
+            cands = [m & ~(1 << rng.randrange(9)) or m for m in state.cands]
+            for s in (state, State(state.values, cands)):
+                for python, c in pairs:
+                    expected = list(python(s))
+                    assert list(c(s)) == expected, (s.values, s.cands)
+                    names.update(h.technique for h in expected)
+    # Not a comparison of empty lists: every type met, rectangles and longer loops.
+    for k in (1, 2, 3, 4):
+        loops = sum(
+            n
+            for name, n in names.items()
+            if name.startswith("Unique") and name.endswith(f"type {k}")
+        )
+        assert loops >= 3, (k, names)
+        assert names[f"BUG type {k}"] >= 1, (k, names)
+    assert names["Unique Loop 6 type 1"] >= 3 and names["Unique Loop 8 type 1"] >= 1, names
 
 
 def test_c_searches_refuse_malformed_states() -> None:

@@ -1,15 +1,28 @@
-"""Uniqueness techniques with SE's ratings: unique rectangles and loops (types 1-4,
-4.5 and up) and the bivalue universal grave (BUG types 1-4, 5.6 and up).
+"""Uniqueness techniques with SE's ratings in Python: unique rectangles and loops (types
+1-4, 4.5 and up) and the bivalue universal grave (BUG types 1-4, 5.6 and up), the
+reference of the C searches that the product runs (sudoku_model/se/se_unique.c through
+:func:`sudoku_model.se.native.unique_loops` and :func:`sudoku_model.se.native.bug`).
 
 Both assume the puzzle has one solution, as SE does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 
-from .state import BIT, CELL_REGIONS, DIGITS, PEER_SETS, POPCOUNT, REGIONS, State, combos
-from .steps import SEStep
+from sudoku_model.se.state import (
+    BIT,
+    CELL_REGIONS,
+    DIGITS,
+    PEER_SETS,
+    POPCOUNT,
+    REGIONS,
+    State,
+    combos,
+)
+from sudoku_model.se.steps import SEStep
+
+from .loops import valid_loops
 
 __all__ = ["unique_loops", "bug"]
 
@@ -30,16 +43,8 @@ def _loop_name(size: int, kind: int) -> str:
     return f"{base} type {kind}"
 
 
-LoopFinder = Callable[[list[int], int, int, int], Sequence[Sequence[int]]]
-
-
-def unique_loops(state: State, find: LoopFinder) -> Iterator[SEStep]:
-    """Unique rectangles and loops, sorted as SE sorts them (rating, then type).
-
-    ``find(cands, start, v1, v2)`` lists the valid loops through ``start`` on the digits
-    v1 and v2 in SE's order: the C search (:func:`sudoku_model.se.native.unique_loops`
-    passes it); tests/se_reference has the Python reference.
-    """
+def unique_loops(state: State) -> Iterator[SEStep]:
+    """Unique rectangles and loops, sorted as SE sorts them (rating, then type)."""
     cands, values = state.cands, state.values
     hints: list[tuple[float, int, SEStep]] = []
     seen: set[tuple[object, ...]] = set()
@@ -60,7 +65,7 @@ def unique_loops(state: State, find: LoopFinder) -> Iterator[SEStep]:
             continue
         v1, v2 = DIGITS[m]
         both = BIT[v1] | BIT[v2]
-        for found in find(cands, start, v1, v2):
+        for found in valid_loops(cands, start, v1, v2):
             loop = list(found)
             base = _loop_rating(len(loop))
             extra_cells = [c for c in loop if POPCOUNT[cands[c]] > 2]

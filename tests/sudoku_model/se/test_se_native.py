@@ -189,8 +189,11 @@ def test_c_unique_loops_and_bug_give_the_python_hints() -> None:
     # every type and BUGs of every type: every state along each path, and the same state
     # with one candidate fewer in every cell (seeded), against the Python reference, all
     # hints in order (names, ratings, eliminations, cells).
+    from sudoku_model.se import _core as _se
+
     rng = random.Random(11)
     names: collections.Counter[str] = collections.Counter()
+    several = 0  # states where a limit of 2 cut a list short
     pairs = ((unique.unique_loops, native.unique_loops), (unique.bug, native.bug))
     for values in _puzzles(HERE / "se_unique_sample.txt"):
         for state in _path_states(values):
@@ -200,6 +203,10 @@ def test_c_unique_loops_and_bug_give_the_python_hints() -> None:
                     expected = list(python(s))
                     assert list(c(s)) == expected, (s.values, s.cands)
                     names.update(h.technique for h in expected)
+                for search in (_se.unique_loop_hints, _se.bug):
+                    every = search(s.values, s.cands)
+                    assert search(s.values, s.cands, 2) == every[:2]
+                    several += len(every) > 2
     # Not a comparison of empty lists: every type met, rectangles and longer loops.
     for k in (1, 2, 3, 4):
         loops = sum(
@@ -210,6 +217,7 @@ def test_c_unique_loops_and_bug_give_the_python_hints() -> None:
         assert loops >= 3, (k, names)
         assert names[f"BUG type {k}"] >= 1, (k, names)
     assert names["Unique Loop 6 type 1"] >= 3 and names["Unique Loop 8 type 1"] >= 1, names
+    assert several >= 5
 
 
 def test_c_searches_refuse_malformed_states() -> None:
@@ -225,6 +233,10 @@ def test_c_searches_refuse_malformed_states() -> None:
         _se.fish([0] * 81, [0] * 81, 5)
     with pytest.raises(TypeError):
         _se.locking([0] * 81, ["x"] * 81)
+    with pytest.raises(ValueError, match="81 cells"):
+        _se.unique_loop_hints([0] * 81, [0] * 80)
+    with pytest.raises(ValueError, match="outside"):
+        _se.bug([10] + [0] * 80, [0] * 81)
 
 
 # -- chains -------------------------------------------------------------------------------

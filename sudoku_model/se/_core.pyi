@@ -86,3 +86,11 @@ def nested_chains(
     ]
     | None
 ): ...
+def basic_steps(
+    values: list[int],
+    cands: list[int],
+    count: int,
+    deadline: float = -1.0,
+    max_steps: int = -1,
+) -> tuple[list[tuple[int, Hint]], int]: ...
+def broken(values: Sequence[int], cands: Sequence[int]) -> bool: ...

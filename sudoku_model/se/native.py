@@ -16,7 +16,7 @@ rest when a caller reads on.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import static_chains
 from .potentials import ChainBudgetExceeded, chain_step, nested_suffix
@@ -41,6 +41,10 @@ __all__ = [
     "bug",
     "multiple_chains",
     "cycles_and_forcing_chains",
+    "BASIC_NAMES",
+    "BasicRun",
+    "basic_steps",
+    "broken",
 ]
 
 from . import _core as _c
@@ -289,3 +293,71 @@ def cycles_and_forcing_chains(state: State, deadline: float | None = None) -> It
         yield chain_step(
             _CHAIN_NAMES[kind, sort_key], base, complexity, sort_key, elims, placement, cells
         )
+
+
+#: The producers that :func:`basic_steps` runs, by name, in the rater's order: the first
+#: ``len(BASIC_NAMES)`` of ``rater.PRODUCERS`` (se_rate.c's table; a test checks both agree).
+BASIC_NAMES: tuple[str, ...] = (
+    "Hidden Single",
+    "Direct Pointing",
+    "Direct Hidden Pair",
+    "Naked Single",
+    "Direct Hidden Triplet",
+    "Pointing",
+    "Naked Pair",
+    "X-Wing",
+    "Hidden Pair",
+    "Naked Triplet",
+    "Swordfish",
+    "Hidden Triplet",
+    "Turbot Fish",
+    "XY-Wing",
+    "XYZ-Wing",
+    "Unique Rectangle",
+    "Naked Quad",
+    "Jellyfish",
+    "Hidden Quad",
+    "Three Strong Links",
+    "WXYZ-Wing",
+    "BUG",
+    "VWXYZ-Wing",
+    "Aligned Pair Exclusion",
+)
+
+
+class BasicRun(NamedTuple):
+    """What :func:`basic_steps` did: the steps taken, each with the index of its producer,
+    and why it stopped: ``solved``, ``none`` (no producer of the run has a hint),
+    ``broken`` (a cell lost its last candidate, or a digit repeats in a region),
+    ``deadline`` or ``limit`` (``max_steps`` taken)."""
+
+    steps: list[tuple[int, SEStep]]
+    stop: str
+
+
+_STOPS = ("solved", "none", "broken", "deadline", "limit")
+
+
+def basic_steps(
+    state: State, count: int, deadline: float | None = None, max_steps: int = -1
+) -> BasicRun:
+    """Rate with the first ``count`` producers of :data:`BASIC_NAMES` only, in C: apply
+    the first hint of the first of them that has one, again and again, to ``state`` (which
+    it changes), as the rater's loop would with those producers.
+
+    Stops when the grid is solved or broken, when none of them has a hint, when the CPU
+    clock (``time.process_time``) passes ``deadline`` (checked before each step), or after
+    ``max_steps`` steps (-1: no limit).
+
+    Raises:
+        ValueError: when ``count`` is outside 0..len(BASIC_NAMES).
+    """
+    got, stop = _c.basic_steps(
+        state.values, state.cands, count, -1.0 if deadline is None else deadline, max_steps
+    )
+    return BasicRun([(p, _step(hint)) for p, hint in got], _STOPS[stop])
+
+
+def broken(state: State) -> bool:
+    """A cell with neither value nor candidate, or a digit twice in a region."""
+    return _c.broken(state.values, state.cands)

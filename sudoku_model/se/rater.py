@@ -223,6 +223,18 @@ def rate_se_pencilmark(
     return _rate(State.from_candidates(candidates), seconds, producers)
 
 
+#: How many of SE's producers (:data:`PRODUCERS`) the C loop :func:`native.basic_steps`
+#: runs in their place: the scanning searches before the chains.
+_BASIC = len(native.BASIC_NAMES)
+
+
+def _basic_count(producers: Sequence[Producer]) -> int:
+    """How many leading producers :func:`native.basic_steps` may run in their place: the
+    scanning ones of SE's own producers; none of any other list (the tests' reference
+    producers take the loop below, step by step)."""
+    return _BASIC if producers is PRODUCERS else 0
+
+
 def _rate(state: State, seconds: float | None, producers: Sequence[Producer]) -> SERating:
     start = time.process_time()
     deadline = None if seconds is None else start + seconds
@@ -242,11 +254,32 @@ def _rate(state: State, seconds: float | None, producers: Sequence[Producer]) ->
             spent,
         )
 
-    if _broken(state):
+    def record(step: SEStep) -> None:
+        nonlocal er, ep, ed, ep_set, ed_set
+        steps.append(step)
+        er = max(er, step.rating)
+        if not ep_set:
+            if not ed_set:
+                ed, ed_set = er, True
+            if step.placement is not None:
+                ep, ep_set = er, True
+
+    if native.broken(state):
         return result("invalid")
+    basic = _basic_count(producers)
     while not state.is_solved():
+        if basic:
+            run = native.basic_steps(state, basic, deadline)
+            for _, taken in run.steps:
+                record(taken)
+            if run.stop == "solved":
+                break
+            if run.stop == "broken":
+                return result("invalid")
+            if run.stop == "deadline":
+                return result("budget", max(er, producers[0].floor))
         step = None
-        for producer in producers:
+        for producer in producers[basic:]:
             if deadline is not None and time.process_time() > deadline:
                 return result("budget", max(er, producer.floor))
             try:
@@ -257,15 +290,9 @@ def _rate(state: State, seconds: float | None, producers: Sequence[Producer]) ->
                 break
         if step is None:
             return result("stuck", max(er, producers[-1].floor))
-        steps.append(step)
-        er = max(er, step.rating)
+        record(step)
         apply_step(state, step)
-        if not ep_set:
-            if not ed_set:
-                ed, ed_set = er, True
-            if step.placement is not None:
-                ep, ep_set = er, True
-        if _broken(state):
+        if native.broken(state):
             return result("invalid")
     return result("rated")
 
@@ -314,9 +341,16 @@ def next_step_pencilmark(
 
 def _next(state: State, seconds: float | None, producers: Sequence[Producer]) -> SEStep | None:
     deadline = None if seconds is None else time.process_time() + seconds
-    if state.is_solved() or _broken(state):
+    if state.is_solved() or native.broken(state):
         return None
-    for producer in producers:
+    basic = _basic_count(producers)
+    if basic:
+        run = native.basic_steps(state, basic, deadline, 1)
+        if run.steps:
+            return run.steps[0][1]
+        if run.stop == "deadline":
+            raise SEBudgetExceeded(producers[0].floor)
+    for producer in producers[basic:]:
         if deadline is not None and time.process_time() > deadline:
             raise SEBudgetExceeded(producer.floor)
         try:
@@ -326,23 +360,3 @@ def _next(state: State, seconds: float | None, producers: Sequence[Producer]) ->
         if step is not None:
             return step
     return None
-
-
-def _broken(state: State) -> bool:
-    """A cell with no value and no candidate, or two equal values in a region."""
-    values, cands = state.values, state.cands
-    for c in range(81):
-        if not values[c] and not cands[c]:
-            return True
-    from .state import REGIONS
-
-    for cells in REGIONS:
-        seen = 0
-        for c in cells:
-            v = values[c]
-            if v:
-                b = 1 << v
-                if seen & b:
-                    return True
-                seen |= b
-    return False

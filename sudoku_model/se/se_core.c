@@ -2854,6 +2854,8 @@ PyObject *py_nested_chains(PyObject *self, PyObject *args); /* se_nested.c */
 /* se_unique.c */
 PyObject *py_unique_loop_hints(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *py_bug(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *py_basic_steps(PyObject *self, PyObject *args); /* se_rate.c */
+PyObject *py_broken(PyObject *self, PyObject *args);      /* se_rate.c */
 static PyMethodDef methods[] = {
     {"hidden_singles", KW py_hidden_singles, METH_VARARGS | METH_KEYWORDS,
      "hidden_singles(values, cands, 0, limit=-1): basic.hidden_singles' hints."},
@@ -2898,6 +2900,15 @@ static PyMethodDef methods[] = {
     {"nested_chains", py_nested_chains, METH_VARARGS,
      "nested_chains(values, cands, level, deadline=-1): chaining.multiple_chains' best hint "
      "of the dynamic forcing chains of nesting level >= 2, as multiple_chains gives it."},
+    {"basic_steps", py_basic_steps, METH_VARARGS,
+     "basic_steps(values, cands, count, deadline=-1, max_steps=-1): the steps of the first "
+     "count scanning producers of the rater, in its order, applied to the two lists (written "
+     "back) until the grid is solved, broken or none has a hint, or max_steps were taken; "
+     "returns ([(producer, hint), ...], status): 0 solved, 1 no hint, 2 broken, 3 the CPU "
+     "clock passed deadline (>= 0), 4 max_steps taken."},
+    {"broken", py_broken, METH_VARARGS,
+     "broken(values, cands): a cell with neither value nor candidate, or a digit twice in a "
+     "region."},
     {NULL, NULL, 0, NULL},
 };
 

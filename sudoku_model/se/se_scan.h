@@ -59,5 +59,7 @@ PyObject *als_wings(const int *cands, int size);
  * sort by rating and type), and the bivalue universal grave's hints (types 1-4). */
 int unique_loop_hints(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
 int bug_hints(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
+/* A cell with neither value nor candidate, or a digit twice in a region (se_rate.c). */
+int se_broken(const int *values, const int *cands);
 
 #endif

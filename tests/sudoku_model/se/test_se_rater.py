@@ -10,7 +10,7 @@ import pytest
 
 from sudoku_model import Puzzle
 from sudoku_model.data import bundled_path
-from sudoku_model.se import PRODUCERS, State, apply_step, rate_se
+from sudoku_model.se import PRODUCERS, State, apply_step, native, next_step, rate_se
 from sudoku_model.se.chaining import length_addition
 from sudoku_model.solving import get_backend
 from tests.datafiles import external_data, needs_external
@@ -228,3 +228,46 @@ def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:
     assert plus and all(s.rating >= 9.0 for s in plus)
     final = _replay(values, r.steps, _solution(values))
     assert tuple(final.values) == _solution(values)
+
+
+def test_the_c_loop_runs_the_first_producers_in_the_raters_order() -> None:
+    names = [p.name for p in PRODUCERS[: len(native.BASIC_NAMES)]]
+    assert names == list(native.BASIC_NAMES)
+    # the producer after them is the first chain: the C loop covers every scan before it
+    assert PRODUCERS[len(native.BASIC_NAMES)].name == "Forcing Chains & Cycles"
+
+
+def test_the_c_loop_gives_the_steps_of_the_producer_by_producer_loop() -> None:
+    """rate_se takes SE's scanning steps in one C call (native.basic_steps); the same
+    producers, one Python call each (any list other than PRODUCERS itself), must give the
+    same steps and ratings, and next_step the same first step."""
+    seen: collections.Counter[str] = collections.Counter()
+    lines = [p for p, _ in _sample()] + bundled_path("top95.txt").read_text().splitlines()[:3]
+    for line in lines:
+        values = _values(line)
+        fast = rate_se(values, seconds=60)
+        slow = rate_se(values, seconds=60, producers=list(PRODUCERS))
+        assert fast.status == slow.status == "rated", line
+        assert (fast.er, fast.ep, fast.ed) == (slow.er, slow.ep, slow.ed), line
+        assert fast.steps == slow.steps, line
+        seen.update(s.technique for s in fast.steps)
+        assert next_step(values) == fast.steps[0]
+        assert next_step(values, producers=list(PRODUCERS)) == fast.steps[0]
+    # the sample reaches past the scans: chains between C runs
+    assert seen["Hidden Single"] > 100 and sum(seen.values()) > 1000
+    assert sum(n for t, n in seen.items() if "Chain" in t or "Cycle" in t) >= 10
+
+
+def test_the_c_loop_stops_at_its_deadline_and_on_a_broken_grid() -> None:
+    puzzle, _ = _sample()[0]
+    state = State.from_values(_values(puzzle))
+    run = native.basic_steps(state, len(native.BASIC_NAMES), deadline=0.0)
+    assert run.stop == "deadline" and run.steps == []
+    run = native.basic_steps(state, len(native.BASIC_NAMES), max_steps=3)
+    assert run.stop == "limit" and len(run.steps) == 3
+    assert [p for p, _ in run.steps] == [0, 0, 0]  # hidden singles first
+    broken = State.from_values(_values(puzzle))
+    broken.cands[next(c for c in range(81) if broken.cands[c])] = 0
+    assert native.broken(broken)
+    with pytest.raises(ValueError):
+        native.basic_steps(state, len(native.BASIC_NAMES) + 1)

@@ -268,15 +268,19 @@ int hidden_singles(const int *values, const int *cands, PyObject *out, Py_ssize_
                 int alone = empty == 1;
                 if (alone != alone_only)
                     continue;
-                for (int d = 1; d <= 9; d++) {
-                    int bit = 1 << (d - 1), found = -1, n = 0;
-                    for (int i = 0; i < 9 && n < 2; i++)
+                int once = 0, twice = 0; /* the digits with one place, with two or more */
+                for (int i = 0; i < 9; i++) {
+                    int m = cands[REG[r][i]];
+                    twice |= once & m;
+                    once |= m;
+                }
+                for (int m = once & ~twice; m; m &= m - 1) {
+                    int d = __builtin_ctz((unsigned)m) + 1, bit = m & -m, found = -1;
+                    for (int i = 0; i < 9; i++)
                         if (cands[REG[r][i]] & bit) {
-                            n++;
                             found = REG[r][i];
+                            break;
                         }
-                    if (n != 1)
-                        continue;
                     int kind = alone ? K_FULL_HOUSE : K_HIDDEN_SINGLE;
                     double rating = alone ? 1.0 : (rtype == 0 ? 1.2 : 1.5);
                     if (emit(out, kind, rating, PyTuple_New(0), found, d, &found, 1, NULL, 0))
@@ -308,72 +312,80 @@ int naked_singles(const int *cands, PyObject *out, Py_ssize_t limit)
 
 static const int LOCKING_PAIRS[4][2] = {{0, 2}, {0, 1}, {2, 0}, {1, 0}};
 
-/* Regions of type t2 that share cells with region r1, ascending; returns their count. */
-static int crossing(int r1, int t2, int *out)
+/* CROSS[r][t]: the regions of type t that share cells with region r, ascending (NCROSS of
+ * them: 3 between a box and a line, 0 or 9 between two lines, 1 for r's own type). */
+static int CROSS[27][3][9], NCROSS[27][3];
+
+static void init_crossing(void)
+{
+    for (int r1 = 0; r1 < 27; r1++)
+        for (int t = 0; t < 3; t++) {
+            NCROSS[r1][t] = 0;
+            for (int r2 = 9 * t; r2 < 9 * t + 9; r2++)
+                if (REGMASK[r1] & REGMASK[r2])
+                    CROSS[r1][t][NCROSS[r1][t]++] = r2;
+        }
+}
+
+/* The cells of each digit as boards (board[d - 1]). */
+static void digit_boards(const int *cands, u128 board[9])
+{
+    memset(board, 0, 9 * sizeof(u128));
+    for (int c = 0; c < 81; c++)
+        for (int m = cands[c]; m; m &= m - 1)
+            board[__builtin_ctz((unsigned)m)] |= BIT128(c);
+}
+
+/* The cells of a board, ascending (a region's order is ascending too); their count. */
+static int board_cells(u128 b, int *cells)
 {
     int n = 0;
-    for (int r2 = 9 * t2; r2 < 9 * t2 + 9; r2++)
-        if (REGMASK[r1] & REGMASK[r2])
-            out[n++] = r2;
+    while (b) {
+        cells[n++] = ctz128(b);
+        b &= b - 1;
+    }
     return n;
 }
 
 int locking(const int *cands, int direct, Sink *out)
 {
+    u128 board[9];
+    digit_boards(cands, board);
     for (int p = 0; p < 4; p++) {
         int t1 = LOCKING_PAIRS[p][0], t2 = LOCKING_PAIRS[p][1];
         for (int d = 1; d <= 9; d++) {
             int bit = 1 << (d - 1);
+            u128 bd = board[d - 1];
             for (int r1 = 9 * t1; r1 < 9 * t1 + 9; r1++) {
                 if (out->rem && !(out->rem[r1] & bit))
                     continue; /* a chain "+": r1 must have lost d to the chain */
-                int pos1[9], n1 = 0;
-                u128 b1 = 0;
-                for (int i = 0; i < 9; i++)
-                    if (cands[REG[r1][i]] & bit) {
-                        pos1[n1++] = REG[r1][i];
-                        b1 |= BIT128(REG[r1][i]);
-                    }
-                if (n1 < 2)
-                    continue;
-                int cross[9], ncross = crossing(r1, t2, cross);
-                for (int k = 0; k < ncross; k++) {
-                    int r2 = cross[k];
+                u128 b1 = bd & REGMASK[r1];
+                if (!b1 || !(b1 & (b1 - 1)))
+                    continue; /* fewer than two places */
+                for (int k = 0; k < NCROSS[r1][t2]; k++) {
+                    int r2 = CROSS[r1][t2][k];
                     if (b1 & ~REGMASK[r2])
                         continue;
-                    int ec[9], ed[9], ne = 0;
-                    for (int i = 0; i < 9; i++) {
-                        int c = REG[r2][i];
-                        if (!(REGMASK[r1] & BIT128(c)) && (cands[c] & bit)) {
-                            ec[ne] = c;
-                            ed[ne++] = d;
-                        }
-                    }
-                    if (!ne)
+                    u128 victims = bd & REGMASK[r2] & ~REGMASK[r1];
+                    if (!victims)
                         continue;
+                    int ec[9], ed[9], ne = board_cells(victims, ec), pos1[9],
+                        n1 = board_cells(b1, pos1);
+                    for (int i = 0; i < ne; i++)
+                        ed[i] = d;
                     if (direct) {
                         int kind = t1 == 0 ? K_DIRECT_POINTING : K_DIRECT_CLAIMING;
                         double rating = t1 == 0 ? 1.7 : 1.9;
-                        int cross3[9], n3 = crossing(r2, t1, cross3);
-                        for (int j = 0; j < n3; j++) {
-                            int r3 = cross3[j];
+                        for (int j = 0; j < NCROSS[r2][t1]; j++) {
+                            int r3 = CROSS[r2][t1][j];
                             if (r3 == r1)
                                 continue;
-                            int npos3 = 0, nrest = 0, rest = -1;
-                            for (int i = 0; i < 9; i++) {
-                                int c = REG[r3][i];
-                                if (cands[c] & bit) {
-                                    npos3++;
-                                    if (!(REGMASK[r2] & BIT128(c))) {
-                                        nrest++;
-                                        rest = c;
-                                    }
-                                }
-                            }
-                            if (npos3 <= 1 || nrest != 1)
+                            u128 b3 = bd & REGMASK[r3], rest = b3 & ~REGMASK[r2];
+                            /* two places or more, one of them outside r2 */
+                            if (!(b3 & (b3 - 1)) || !rest || (rest & (rest - 1)))
                                 continue;
-                            if (emit_s(out, kind, rating, ec, ed, ne, rest, d, pos1,
-                                     n1, NULL, 0))
+                            if (emit_s(out, kind, rating, ec, ed, ne, ctz128(rest), d, pos1,
+                                       n1, NULL, 0))
                                 return -1;
                             if (full_s(out))
                                 return 0;
@@ -382,8 +394,7 @@ int locking(const int *cands, int direct, Sink *out)
                         int kind = t1 == 0 ? K_POINTING : K_CLAIMING;
                         double rating = t1 == 0 ? 2.6 : 2.8;
                         int regions[2] = {r1, r2};
-                        if (emit_s(out, kind, rating, ec, ed, ne, -1, 0, pos1, n1,
-                                 regions, 2))
+                        if (emit_s(out, kind, rating, ec, ed, ne, -1, 0, pos1, n1, regions, 2))
                             return -1;
                         if (full_s(out))
                             return 0;
@@ -409,24 +420,26 @@ int hidden_sets(const int *values, const int *cands, int degree, int direct, Sin
             int empty = empty_count(values, r);
             if (!(empty > 2 * degree || (direct && empty > degree)))
                 continue;
-            int pos[9];
+            int pos[9] = {0}, usable = 0; /* digits with 2..degree places */
             for (int i = 0; i < 9; i++)
-                pos[i] = position_mask(cands, r, 1 << i);
-            /* SE's combinations: increasing bitmask value */
-            for (int ci = 0; ci < NCOMBO[degree]; ci++) {
-                int vmask = COMBO[degree][ci];
+                for (int m = cands[REG[r][i]]; m; m &= m - 1)
+                    pos[__builtin_ctz((unsigned)m)] |= 1 << i;
+            for (int i = 0; i < 9; i++)
+                if (POP[pos[i]] > 1 && POP[pos[i]] <= degree)
+                    usable |= 1 << i;
+            if (POP[usable] < degree)
+                continue;
+            /* SE's combinations, by increasing mask value: those of `usable` (a digit with
+             * one place, or more than `degree`, fails the test below) */
+            for (int vmask = usable & -usable; vmask; vmask = (vmask - usable) & usable) {
+                if (POP[vmask] != degree)
+                    continue;
                 if (out->rem && !(out->rem[r] & vmask))
                     continue; /* no chain removal of these digits in the region */
-                int uni = 0, ok = 1;
-                for (int i = 0; i < 9; i++)
-                    if (vmask >> i & 1) {
-                        if (POP[pos[i]] <= 1) {
-                            ok = 0;
-                            break;
-                        }
-                        uni |= pos[i];
-                    }
-                if (!ok || POP[uni] != degree)
+                int uni = 0;
+                for (int m = vmask; m; m &= m - 1)
+                    uni |= pos[__builtin_ctz((unsigned)m)];
+                if (POP[uni] != degree)
                     continue;
                 int set_cells[9], ns = 0, ec[81], ed[81], ne = 0;
                 for (int i = 0; i < 9; i++)
@@ -489,19 +502,24 @@ int naked_sets(const int *values, const int *cands, int degree, Sink *out)
                 continue;
             if (out->rem && !out->rem[r])
                 continue; /* no chain removal in the region */
-            for (int ci = 0; ci < NCOMBO[degree]; ci++) {
-                int combo = COMBO[degree][ci];
-                int uni = 0, ok = 1;
-                for (int i = 0; i < 9; i++)
-                    if (combo >> i & 1) {
-                        int m = cands[REG[r][i]];
-                        if (POP[m] <= 1) {
-                            ok = 0;
-                            break;
-                        }
-                        uni |= m;
-                    }
-                if (!ok || POP[uni] != degree)
+            /* the positions a set can use: 2..degree candidates */
+            int usable = 0;
+            for (int i = 0; i < 9; i++) {
+                int n = POP[cands[REG[r][i]]];
+                if (n > 1 && n <= degree)
+                    usable |= 1 << i;
+            }
+            if (POP[usable] < degree)
+                continue;
+            /* the subsets of `usable` of `degree` positions, by increasing mask value (SE's
+             * order of combinations; the others fail the test below) */
+            for (int combo = usable & -usable; combo; combo = (combo - usable) & usable) {
+                if (POP[combo] != degree)
+                    continue;
+                int uni = 0;
+                for (int m = combo; m; m &= m - 1)
+                    uni |= cands[REG[r][__builtin_ctz((unsigned)m)]];
+                if (POP[uni] != degree)
                     continue;
                 int ec[81], ed[81], ne = 0;
                 u128 chosen = 0;
@@ -560,8 +578,20 @@ int fish(const int *values, const int *cands, int degree, Sink *out)
                 for (int i = 0; i < 9; i++)
                     pos[d][i] = position_mask(cands, 9 * bt + i, 1 << (d - 1));
             }
+        /* per digit, the base lines a fish can use (2..degree places), and all of them */
+        int usable[10] = {0}, any = 0;
+        for (int d = 1; d <= 9; d++)
+            if (want >> (d - 1) & 1) {
+                for (int i = 0; i < 9; i++)
+                    if (POP[pos[d][i]] > 1 && POP[pos[d][i]] <= degree)
+                        usable[d] |= 1 << i;
+                if (POP[usable[d]] >= degree)
+                    any |= usable[d];
+            }
         for (int ci = 0; ci < NCOMBO[degree]; ci++) {
             int base_mask = COMBO[degree][ci], lost = 511;
+            if (base_mask & ~any)
+                continue;
             if (out->rem) { /* a chain "+": a base line must have lost d to the chain */
                 lost = 0;
                 for (int i = 0; i < 9; i++)
@@ -569,19 +599,12 @@ int fish(const int *values, const int *cands, int degree, Sink *out)
                         lost |= out->rem[9 * bt + i];
             }
             for (int d = 1; d <= 9; d++) {
-                if (!(want & lost & (1 << (d - 1))))
+                if (!(want & lost & (1 << (d - 1))) || (base_mask & ~usable[d]))
                     continue;
-                int uni = 0, ok = 1;
-                for (int i = 0; i < 9; i++)
-                    if (base_mask >> i & 1) {
-                        int m = pos[d][i];
-                        if (POP[m] <= 1) {
-                            ok = 0;
-                            break;
-                        }
-                        uni |= m;
-                    }
-                if (!ok || POP[uni] != degree)
+                int uni = 0;
+                for (int m = base_mask; m; m &= m - 1)
+                    uni |= pos[d][__builtin_ctz((unsigned)m)];
+                if (POP[uni] != degree)
                     continue;
                 int bit = 1 << (d - 1), ec[81], ed[81], ne = 0;
                 for (int j = 0; j < 9; j++)
@@ -1027,10 +1050,11 @@ typedef struct {
     int digit;
     u128 dcells;
     const int *types;
-    Link links[27][2];
-    int nlinks[27];
-    u128 found[27];
-    int chosen_region[3];
+    const Link (*links)[2];
+    const int *nlinks;
+    const u128 *found;
+    const int (*regs)[2]; /* the regions of a link's two sides, as a 27-bit mask */
+    int chosen_region[3], chosen_regs[3];
     const Link *chosen[3];
     SLHints h;
     int failed;
@@ -1147,7 +1171,16 @@ static void three_build(Three *s, int depth, int last, u128 used)
         if (!s->nlinks[region] || (used & s->found[region]))
             continue;
         for (int k = 0; k < s->nlinks[region]; k++) {
+            int regs = s->regs[region][k];
+            if (depth == 2) {
+                /* the middle link meets both others (three_chains): the third link meets
+                 * the first or the second, and both when those two do not meet */
+                int m0 = (regs & s->chosen_regs[0]) != 0, m1 = (regs & s->chosen_regs[1]) != 0;
+                if (!(m0 || m1) || (!(s->chosen_regs[0] & s->chosen_regs[1]) && !(m0 && m1)))
+                    continue;
+            }
             s->chosen_region[depth] = region;
+            s->chosen_regs[depth] = regs;
             s->chosen[depth] = &s->links[region][k];
             if (depth + 1 < 3)
                 three_build(s, depth + 1, i, used | s->found[region]);
@@ -1181,14 +1214,31 @@ PyObject *three_strong_links(const int *cands)
         for (int r = 0; r < 27; r++)
             nlinks[d - 1][r] = region_links(cands, r, d, 1, links[d - 1][r], &found[d - 1][r]);
     }
+    int regs[9][27][2];
+    for (int d = 0; d < 9; d++)
+        for (int r = 0; r < 27; r++)
+            for (int k = 0; k < nlinks[d][r]; k++) {
+                int m = 0;
+                for (int side = 0; side < 2; side++) {
+                    const Group *g = &links[d][r][k].g[side];
+                    if (g->row >= 0)
+                        m |= 1 << g->row;
+                    if (g->col >= 0)
+                        m |= 1 << g->col;
+                    if (g->box >= 0)
+                        m |= 1 << g->box;
+                }
+                regs[d][r][k] = m;
+            }
     for (int t = 0; t < 10 && !s->failed; t++) {
         s->types = THREE_TYPES[t];
         for (int d = 1; d <= 9 && !s->failed; d++) {
             s->digit = d;
             s->dcells = dcells[d - 1];
-            memcpy(s->links, links[d - 1], sizeof(s->links));
-            memcpy(s->nlinks, nlinks[d - 1], sizeof(s->nlinks));
-            memcpy(s->found, found[d - 1], sizeof(s->found));
+            s->links = links[d - 1];
+            s->nlinks = nlinks[d - 1];
+            s->found = found[d - 1];
+            s->regs = (const int (*)[2])regs[d - 1];
             three_build(s, 0, 0, 0);
         }
     }
@@ -1572,6 +1622,7 @@ typedef struct {
 
 typedef struct {
     const int *cands;
+    u128 cand[9]; /* the cells of each digit */
     ChLinks *links;
     ChNode *nodes;
     int nnodes;
@@ -1600,65 +1651,55 @@ double length_addition(int complexity)
 void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
                     int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON])
 {
-    for (int cd = 0; cd < 729; cd++) {
-        int cell = cd / 9, d0 = cd % 9, bit = 1 << d0;
-        n_on[cd] = n_off[cd] = 0;
-        if (!(cands[cell] & bit))
-            continue;
-        int n = 0;
-        if (y)
-            for (int m = cands[cell] & ~bit; m; m &= m - 1)
-                on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-        for (int t = 0; t < 3; t++) {
-            const int *r = REG[CREG[cell][t]];
-            for (int i = 0; i < 9; i++) {
-                int c = r[i];
-                if (c == cell || !(cands[c] & bit))
-                    continue;
-                if (t > 0 && CREG[c][0] == CREG[cell][0])
-                    continue;
-                on_off[cd][n++] = (c * 9 + d0) << 1;
-            }
-        }
-        n_on[cd] = n;
-        n = 0;
-        if (y && POP[cands[cell]] == 2) {
-            int other = cands[cell] & ~bit;
-            if (off_cause)
-                off_cause[cd][n] = NAKED;
-            off_on[cd][n++] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
-        }
-        if (x) {
-            int seen = 0;
-            for (int t = 0; t < 3; t++) {
-                int found = -1;
-                const int *r = REG[CREG[cell][t]];
-                for (int i = 0; i < 9; i++) {
-                    int c = r[i];
-                    if (c != cell && (cands[c] & bit)) {
-                        if (found >= 0) {
-                            found = -2;
-                            break;
-                        }
-                        found = c;
-                    }
-                }
-                if (found < 0)
-                    continue;
-                int on_key = ((found * 9 + d0) << 1) | 1, dup = 0;
-                if (seen)
-                    for (int k = 0; k < n; k++)
-                        dup |= off_on[cd][k] == on_key;
-                if (dup)
-                    continue;
+    u128 board[9];
+    digit_boards(cands, board);
+    memset(n_on, 0, 729 * sizeof(int));
+    memset(n_off, 0, 729 * sizeof(int));
+    for (int cell = 0; cell < 81; cell++)
+        for (int cm = cands[cell]; cm; cm &= cm - 1) {
+            int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
+            int box = CREG[cell][0];
+            u128 others = board[d0] & ~BIT128(cell);
+            int n = 0;
+            if (y)
+                for (int m = cands[cell] & ~bit; m; m &= m - 1)
+                    on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+            /* the peers holding the digit: the box, then the row and the column outside it,
+             * each ascending (SE's order) */
+            u128 parts[3] = {others & REGMASK[box],
+                             others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
+                             others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
+            for (int t = 0; t < 3; t++)
+                for (u128 b = parts[t]; b; b &= b - 1)
+                    on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
+            n_on[cd] = n;
+            n = 0;
+            if (y && POP[cands[cell]] == 2) {
+                int other = cands[cell] & ~bit;
                 if (off_cause)
-                    off_cause[cd][n] = CREG[cell][t];
-                off_on[cd][n++] = on_key;
-                seen = 1;
+                    off_cause[cd][n] = NAKED;
+                off_on[cd][n++] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
             }
+            if (x) {
+                int seen = 0;
+                for (int t = 0; t < 3; t++) {
+                    u128 rest = others & REGMASK[CREG[cell][t]];
+                    if (!rest || (rest & (rest - 1)))
+                        continue; /* the digit's only other place in the region, if one */
+                    int on_key = ((ctz128(rest) * 9 + d0) << 1) | 1, dup = 0;
+                    if (seen)
+                        for (int k = 0; k < n; k++)
+                            dup |= off_on[cd][k] == on_key;
+                    if (dup)
+                        continue;
+                    if (off_cause)
+                        off_cause[cd][n] = CREG[cell][t];
+                    off_on[cd][n++] = on_key;
+                    seen = 1;
+                }
+            }
+            n_off[cd] = n;
         }
-        n_off[cd] = n;
-    }
 }
 
 static void ch_build(ChLinks *l, const int *cands, int y, int x)
@@ -1743,32 +1784,32 @@ static void ch_offer(Chains *s, int kind, double base, int sort_key, int cx, int
  * (outside its cells) go. Returns 1 when the cycle has eliminations. */
 static int ch_cycle_hint(Chains *s, int dst, double base, int sort_key)
 {
-    u128 cells = 0, forw[9] = {0}, back[9] = {0}, cand[9] = {0};
-    for (int c = 0; c < 81; c++)
-        for (int m = s->cands[c]; m; m &= m - 1)
-            cand[__builtin_ctz((unsigned)m)] |= BIT128(c);
+    u128 cells = 0, forw[9] = {0}, back[9] = {0}, both = 0;
     for (int i = dst; s->nodes[i].parent >= 0; i = s->nodes[i].parent)
         cells |= BIT128((s->nodes[i].key >> 1) / 9);
     for (int i = dst; s->nodes[i].parent >= 0; i = s->nodes[i].parent) {
         int key = s->nodes[i].key, cell = (key >> 1) / 9, d0 = (key >> 1) % 9;
-        u128 seen = PEER[cell] & ~cells & cand[d0];
+        u128 seen = PEER[cell] & ~cells & s->cand[d0];
         if (key & 1)
             forw[d0] |= seen;
         else
             back[d0] |= seen;
     }
+    for (int d0 = 0; d0 < 9; d0++)
+        both |= forw[d0] & back[d0];
+    if (!both)
+        return 0; /* nothing goes: most cycles */
     int elims[729][2], ne = 0, cl[81], nc = 0;
     for (int c = 0; c < 81; c++) {
         if (cells & BIT128(c))
             cl[nc++] = c;
-        for (int d0 = 0; d0 < 9; d0++)
-            if (forw[d0] & back[d0] & BIT128(c)) {
-                elims[ne][0] = c;
-                elims[ne++][1] = d0 + 1;
-            }
+        if (both & BIT128(c))
+            for (int d0 = 0; d0 < 9; d0++)
+                if (forw[d0] & back[d0] & BIT128(c)) {
+                    elims[ne][0] = c;
+                    elims[ne++][1] = d0 + 1;
+                }
     }
-    if (ne == 0)
-        return 0;
     ch_offer(s, 0, base, sort_key, ch_ancestors(s, dst), elims, ne, cl, nc, -1, 0);
     return 1;
 }
@@ -2032,6 +2073,9 @@ static PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
         goto done;
     }
     s->cands = cands;
+    for (int c = 0; c < 81; c++)
+        for (int m = cands[c]; m; m &= m - 1)
+            s->cand[__builtin_ctz((unsigned)m)] |= BIT128(c);
     int rc = cycles_and_forcing(s, links, deadline);
     if (rc == 1) {
         PyErr_SetString(PyExc_TimeoutError, "deadline passed");
@@ -2921,6 +2965,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__core(void)
 {
     init_tables();
+    init_crossing();
     init_box_configs();
     init_forward();
     init_peerscan();

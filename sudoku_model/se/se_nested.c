@@ -17,7 +17,7 @@
  * grid, chain grid): the chains of one step meet the same grids again and again. A node
  * of the outer chain names its record by its tag (se_chains.h). A chain's signature is
  * kept as two 64-bit hashes of its potentials in order. */
-#include "se_chains.h"
+#include "se_scan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -444,24 +444,25 @@ static int st_cycle_hint(Static *S, int dst, double base, int sort_key)
     for (int i = 0; i < nw - 1; i++) {
         int key = S->nodes[S->walk[i]].key, cell = (key >> 1) / 9, d0 = (key >> 1) % 9;
         u128 seen = 0;
-        for (int t = 0; t < 3; t++)
-            for (int j = 0; j < 9; j++) {
-                int c = REG[CREG[cell][t]][j];
-                if (c != cell && !(cells & BIT128(c)) && (cands[c] & (1 << d0)))
-                    seen |= BIT128(c);
-            }
+        for (u128 b = PEER[cell] & ~cells; b; b &= b - 1)
+            if (cands[ctz128(b)] & (1 << d0))
+                seen |= b & -b;
         if (key & 1)
             forw[d0] |= seen;
         else
             back[d0] |= seen;
     }
+    u128 both = 0;
+    for (int d0 = 0; d0 < 9; d0++)
+        both |= forw[d0] & back[d0];
+    if (!both)
+        return 0; /* nothing goes: most cycles */
     int elims[729], ne = 0;
     for (int c = 0; c < 81; c++)
-        for (int d0 = 0; d0 < 9; d0++)
-            if (forw[d0] & back[d0] & BIT128(c))
-                elims[ne++] = c * 9 + d0;
-    if (!ne)
-        return 0;
+        if (both & BIT128(c))
+            for (int d0 = 0; d0 < 9; d0++)
+                if (forw[d0] & back[d0] & BIT128(c))
+                    elims[ne++] = c * 9 + d0;
     return st_record(S, base, sort_key, st_distinct(S, nw), elims, ne, nw, 1);
 }
 

@@ -1,6 +1,8 @@
-/* What the nested chains (se_nested.c) share with the searches of se_core.c: the grid's
- * tables, the "+" rules' raw hints, and the dynamic chain engine (chaining._do_chaining,
- * chaining._Multiple), whose hooks let a chain nest other chaining rules. */
+/* What the nested chains (se_nested.c) share with the other C files of the SE rater: the
+ * grid's tables (se_core.c), the "+" rules' raw hints, the static chains' links and rank
+ * order (se_static_chains.c), and the dynamic chain engine (chaining._do_chaining,
+ * chaining._Multiple; se_dynamic_chains.c), whose hooks let a chain nest other chaining
+ * rules. */
 #ifndef SE_CHAINS_H
 #define SE_CHAINS_H
 
@@ -115,6 +117,8 @@ PyObject *int_tuple(const int *v, int n);
 PyObject *pair_tuple(int a, int b);
 PyObject *elims_tuple(const int *cells, const int *digits, int n);
 
+/* Fills POSIDX (and the engine's own table), once, from PyInit__core. */
+void init_peerscan(void);
 int dyn_node(Dyn *D, int key, int par, int npar, int tag);
 int dyn_par(Dyn *D, int node);
 void chain_add(DChain *ch, int key, int node);

@@ -1,9 +1,10 @@
-/* What the scanning searches of the SE rater share across its C files (se_core.c, the
- * uniqueness searches of se_unique.c, the rating driver of se_rate.c): the kinds of hint,
- * the grid's tables and the searches themselves. A search appends its hints to a Python
- * list (or a Sink) as (kind, rating, eliminations, placement, cells, regions) tuples;
- * `limit` is the number of hints wanted (-1: all). Each returns 0, or -1 with a Python
- * exception set. */
+/* What the scanning searches of the SE rater share across its C files (the tables and hint
+ * building of se_core.c, the searches of se_basic.c, se_strong_links.c, se_aligned.c,
+ * se_wings.c and the uniqueness searches of se_unique.c, the rating driver of se_rate.c):
+ * the kinds of hint, the grid's tables and the searches themselves. A search appends its
+ * hints to a Python list (or a Sink) as (kind, rating, eliminations, placement, cells,
+ * regions) tuples; `limit` is the number of hints wanted (-1: all). Each returns 0, or -1
+ * with a Python exception set. */
 #ifndef SE_SCAN_H
 #define SE_SCAN_H
 
@@ -42,6 +43,17 @@ int emit_s(Sink *s, int kind, double rating, const int *ec, const int *ed, int n
 /* True when `out` holds the `limit` hints asked for (limit < 0: never). */
 int full(PyObject *out, Py_ssize_t limit);
 int full_s(const Sink *s);
+/* Eliminations of one digit from a board of cells, ascending (se_core.c). */
+PyObject *board_elims(u128 board, int digit, int *count);
+/* The cells of each digit as boards (board[d - 1]; se_basic.c). */
+void digit_boards(const int *cands, u128 board[9]);
+
+/* The searches' own tables, filled once by PyInit__core: the crossing regions of the
+ * intersections (se_basic.c), the box configurations of the strong links
+ * (se_strong_links.c), the forward peers of the wings (se_wings.c). */
+void init_crossing(void);
+void init_box_configs(void);
+void init_forward(void);
 
 int hidden_singles(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
 int naked_singles(const int *cands, PyObject *out, Py_ssize_t limit);

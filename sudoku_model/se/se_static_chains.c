@@ -1,0 +1,534 @@
+/* The SE rater's chains on the static grid (sudoku_model.se._core): cycles and forcing
+ * chains, and what the dynamic chains share with them (the grid's links, the length
+ * addition, the rank order, the CPU clock). */
+#include "se_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- cycles and forcing chains (chaining.cycles_and_forcing_chains) ------------------ */
+
+/* SE's first chaining producer on the static grid: bidirectional X-, Y- and XY-cycles
+ * and forcing X- and XY-chains, of which only the best hint (rating, complexity, kind)
+ * is wanted. The searches, their order, the rounds of growing depth and the pruning by
+ * the best hint so far are chaining.py's, step for step: a hint found earlier wins among
+ * equals, so the order decides the answer.
+ *
+ * A potential is a key ((cell * 9 + digit - 1) << 1) | on. The implications of the grid
+ * are built once per mode (y: a bivalue cell links its two digits; x: a region with two
+ * places for a digit links them), in SE's order: an "on" implies the other digits of its
+ * cell, then the peers holding its digit in box, row (outside the box), column (outside
+ * the box) order; an "off" implies the naked single of its cell, then the hidden single
+ * of its box, row, column. Static chains have one parent per node, so a chain is a walk
+ * up a parent index. */
+
+#define CH_POOL 65536
+#define CH_PATHW 12 /* 729 off keys, one bit each */
+
+typedef struct {
+    int n_on[729], on_off[729][CH_ONOFF]; /* by candidate (key >> 1) of an on key */
+    int n_off[729], off_on[729][CH_OFFON];
+} ChLinks;
+
+typedef struct {
+    int key, parent, path; /* path: index of the on node's path bitset, or -1 */
+} ChNode;
+
+typedef struct {
+    const int *cands;
+    u128 cand[9]; /* the cells of each digit */
+    ChLinks *links;
+    ChNode *nodes;
+    int nnodes;
+    uint64_t (*paths)[CH_PATHW];
+    int npaths;
+    int *mark_on, *mark_off, stamp; /* the search's visited keys: mark == stamp */
+    int *queue_a, *queue_b;
+    /* the best hint so far */
+    int has_best, best_kind, best_sort, best_cx;
+    double best_base, best_diff;
+    int best_elims[729][2], best_nelims, best_cells[81], best_ncells, best_pc, best_pd;
+} Chains;
+
+double length_addition(int complexity)
+{
+    double added = 0.0;
+    int ceil = 4, length = complexity - 2, odd = 0;
+    while (length > ceil) {
+        added += 0.1;
+        ceil = odd ? (ceil * 4) / 3 : (ceil * 3) / 2;
+        odd = !odd;
+    }
+    return added;
+}
+
+void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
+                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON])
+{
+    u128 board[9];
+    digit_boards(cands, board);
+    memset(n_on, 0, 729 * sizeof(int));
+    memset(n_off, 0, 729 * sizeof(int));
+    for (int cell = 0; cell < 81; cell++)
+        for (int cm = cands[cell]; cm; cm &= cm - 1) {
+            int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
+            int box = CREG[cell][0];
+            u128 others = board[d0] & ~BIT128(cell);
+            int n = 0;
+            if (y)
+                for (int m = cands[cell] & ~bit; m; m &= m - 1)
+                    on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+            /* the peers holding the digit: the box, then the row and the column outside it,
+             * each ascending (SE's order) */
+            u128 parts[3] = {others & REGMASK[box],
+                             others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
+                             others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
+            for (int t = 0; t < 3; t++)
+                for (u128 b = parts[t]; b; b &= b - 1)
+                    on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
+            n_on[cd] = n;
+            n = 0;
+            if (y && POP[cands[cell]] == 2) {
+                int other = cands[cell] & ~bit;
+                if (off_cause)
+                    off_cause[cd][n] = NAKED;
+                off_on[cd][n++] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
+            }
+            if (x) {
+                int seen = 0;
+                for (int t = 0; t < 3; t++) {
+                    u128 rest = others & REGMASK[CREG[cell][t]];
+                    if (!rest || (rest & (rest - 1)))
+                        continue; /* the digit's only other place in the region, if one */
+                    int on_key = ((ctz128(rest) * 9 + d0) << 1) | 1, dup = 0;
+                    if (seen)
+                        for (int k = 0; k < n; k++)
+                            dup |= off_on[cd][k] == on_key;
+                    if (dup)
+                        continue;
+                    if (off_cause)
+                        off_cause[cd][n] = CREG[cell][t];
+                    off_on[cd][n++] = on_key;
+                    seen = 1;
+                }
+            }
+            n_off[cd] = n;
+        }
+}
+
+static void ch_build(ChLinks *l, const int *cands, int y, int x)
+{
+    se_build_links(cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, NULL);
+}
+
+/* SE's rank order: (difficulty, complexity, sort key), lexicographic. */
+int rank_less(double d1, int c1, int s1, double d2, int c2, int s2)
+{
+    if (d1 != d2)
+        return d1 < d2;
+    if (c1 != c2)
+        return c1 < c2;
+    return s1 < s2;
+}
+
+/* _Best.max_complexity */
+static int ch_max_complexity(const Chains *s, double base, int sort_key)
+{
+    if (!s->has_best)
+        return 1 << 30;
+    int c = 1;
+    while (c < 4096) {
+        if (!rank_less(base + length_addition(c + 1), c + 1, sort_key, s->best_diff, s->best_cx,
+                       s->best_sort))
+            return c;
+        c++;
+    }
+    return c;
+}
+
+static int ch_new_node(Chains *s, int key, int parent)
+{
+    if (s->nnodes >= CH_POOL)
+        return -1;
+    ChNode *n = &s->nodes[s->nnodes];
+    n->key = key;
+    n->parent = parent;
+    n->path = -1;
+    return s->nnodes++;
+}
+
+/* The number of distinct potentials on the walk from node i to its root (_ancestors). */
+static int ch_ancestors(const Chains *s, int i)
+{
+    int keys[CH_POOL > 1460 ? 1460 : CH_POOL], n = 0;
+    for (; i >= 0; i = s->nodes[i].parent) {
+        int k = s->nodes[i].key, dup = 0;
+        for (int j = 0; j < n && !dup; j++)
+            dup = keys[j] == k;
+        if (!dup && n < 1460)
+            keys[n++] = k;
+    }
+    return n;
+}
+
+/* _Best.offer of a hint whose eliminations are in elims[0..ne) (cell, digit), sorted. */
+static void ch_offer(Chains *s, int kind, double base, int sort_key, int cx, int (*elims)[2],
+                     int ne, const int *cells, int nc, int pc, int pd)
+{
+    if (ne == 0)
+        return;
+    double diff = base + length_addition(cx);
+    if (s->has_best && !rank_less(diff, cx, sort_key, s->best_diff, s->best_cx, s->best_sort))
+        return;
+    s->has_best = 1;
+    s->best_kind = kind;
+    s->best_sort = sort_key;
+    s->best_cx = cx;
+    s->best_base = base;
+    s->best_diff = diff;
+    memcpy(s->best_elims, elims, sizeof(int) * 2 * ne);
+    s->best_nelims = ne;
+    memcpy(s->best_cells, cells, sizeof(int) * nc);
+    s->best_ncells = nc;
+    s->best_pc = pc;
+    s->best_pd = pd;
+}
+
+/* _cycle_hint: the candidates that both the "on" and the "off" nodes of the cycle see
+ * (outside its cells) go. Returns 1 when the cycle has eliminations. */
+static int ch_cycle_hint(Chains *s, int dst, double base, int sort_key)
+{
+    u128 cells = 0, forw[9] = {0}, back[9] = {0}, both = 0;
+    for (int i = dst; s->nodes[i].parent >= 0; i = s->nodes[i].parent)
+        cells |= BIT128((s->nodes[i].key >> 1) / 9);
+    for (int i = dst; s->nodes[i].parent >= 0; i = s->nodes[i].parent) {
+        int key = s->nodes[i].key, cell = (key >> 1) / 9, d0 = (key >> 1) % 9;
+        u128 seen = PEER[cell] & ~cells & s->cand[d0];
+        if (key & 1)
+            forw[d0] |= seen;
+        else
+            back[d0] |= seen;
+    }
+    for (int d0 = 0; d0 < 9; d0++)
+        both |= forw[d0] & back[d0];
+    if (!both)
+        return 0; /* nothing goes: most cycles */
+    int elims[729][2], ne = 0, cl[81], nc = 0;
+    for (int c = 0; c < 81; c++) {
+        if (cells & BIT128(c))
+            cl[nc++] = c;
+        if (both & BIT128(c))
+            for (int d0 = 0; d0 < 9; d0++)
+                if (forw[d0] & back[d0] & BIT128(c)) {
+                    elims[ne][0] = c;
+                    elims[ne++][1] = d0 + 1;
+                }
+    }
+    ch_offer(s, 0, base, sort_key, ch_ancestors(s, dst), elims, ne, cl, nc, -1, 0);
+    return 1;
+}
+
+static void ch_forcing_hint(Chains *s, int target, double base, int sort_key)
+{
+    int key = s->nodes[target].key, cell = (key >> 1) / 9, d = (key >> 1) % 9 + 1;
+    int elims[9][2], ne = 0, pc = -1;
+    if (key & 1) {
+        for (int m = s->cands[cell] & ~(1 << (d - 1)); m; m &= m - 1) {
+            elims[ne][0] = cell;
+            elims[ne++][1] = __builtin_ctz((unsigned)m) + 1;
+        }
+        pc = cell;
+    } else {
+        elims[0][0] = cell;
+        elims[0][1] = d;
+        ne = 1;
+    }
+    ch_offer(s, 1, base, sort_key, ch_ancestors(s, target), elims, ne, &cell, 1, pc, d);
+}
+
+/* _cycles: 1 when cut at `cap` (and not by the best hint), -1 when out of nodes. */
+static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
+{
+    ChLinks *l = s->links;
+    s->nnodes = s->npaths = 0;
+    s->stamp++;
+    int src = ch_new_node(s, src_key, -1);
+    s->mark_on[src_key] = s->stamp;
+    s->nodes[src].path = s->npaths++;
+    memset(s->paths[0], 0, sizeof(s->paths[0]));
+    int *pend_on = s->queue_a, non = 0, *pend_off = s->queue_b, noff;
+    pend_on[non++] = src;
+    int length = 0, bound = ch_max_complexity(s, base, sort_key);
+    int limit = bound < cap ? bound : cap;
+    while (non) {
+        length++;
+        noff = 0;
+        int first_off = s->nnodes;
+        for (int i = 0; i < non; i++) {
+            int p = pend_on[i], cd = s->nodes[p].key >> 1;
+            const uint64_t *path = s->paths[s->nodes[p].path];
+            for (int k = 0; k < l->n_on[cd]; k++) {
+                int off_key = l->on_off[cd][k], oc = off_key >> 1;
+                if (path[oc >> 6] >> (oc & 63) & 1)
+                    continue;
+                if (ch_new_node(s, off_key, p) < 0)
+                    return -1;
+                noff++;
+            }
+        }
+        length++;
+        if (length > limit)
+            return cap < bound;
+        int nnew = 0, found = 0;
+        int *new_on = pend_on; /* pend_on's entries are read through the off nodes now */
+        for (int j = first_off; j < first_off + noff; j++) {
+            int cd = s->nodes[j].key >> 1;
+            for (int k = 0; k < l->n_off[cd]; k++) {
+                int on_key = l->off_on[cd][k];
+                if (length >= 4 && on_key == src_key) {
+                    int dst = ch_new_node(s, on_key, j);
+                    if (dst < 0)
+                        return -1;
+                    found |= ch_cycle_hint(s, dst, base, sort_key);
+                }
+                if (s->mark_on[on_key] != s->stamp) {
+                    s->mark_on[on_key] = s->stamp;
+                    int n = ch_new_node(s, on_key, j);
+                    if (n < 0 || s->npaths >= 730)
+                        return -1;
+                    int parent_on = s->nodes[j].parent;
+                    s->nodes[n].path = s->npaths;
+                    memcpy(s->paths[s->npaths], s->paths[s->nodes[parent_on].path],
+                           sizeof(s->paths[0]));
+                    int oc = s->nodes[j].key >> 1;
+                    s->paths[s->npaths][oc >> 6] |= (uint64_t)1 << (oc & 63);
+                    s->npaths++;
+                    new_on[nnew++] = n;
+                }
+            }
+        }
+        if (found)
+            return 0;
+        non = nnew;
+    }
+    (void)pend_off;
+    return 0;
+}
+
+/* One half-step of ch_forcing: every node of `from` (on keys with the on->off table, or off
+ * keys with the off->on table, rows of `width`) reaches its implied keys; a key not marked
+ * yet becomes a node of `to`. 1 when the target is reached (its hint offered), -1 when out of
+ * nodes, else 0. */
+static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *counts,
+                           const int *table, int width, int *mark, int *to, int *nto,
+                           int target_key, double base, int sort_key)
+{
+    for (int i = 0; i < nfrom; i++) {
+        int p = from[i], cd = s->nodes[p].key >> 1;
+        const int *row = table + cd * width;
+        for (int k = 0; k < counts[cd]; k++) {
+            int key = row[k];
+            if (key == target_key) {
+                int t = ch_new_node(s, key, p);
+                if (t < 0)
+                    return -1;
+                ch_forcing_hint(s, t, base, sort_key);
+                return 1;
+            }
+            if (mark[key] != s->stamp) {
+                mark[key] = s->stamp;
+                int n = ch_new_node(s, key, p);
+                if (n < 0)
+                    return -1;
+                to[(*nto)++] = n;
+            }
+        }
+    }
+    return 0;
+}
+
+/* _forcing_chain: 1 when cut at `cap` (and not by the best hint), -1 when out of nodes. */
+static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap)
+{
+    ChLinks *l = s->links;
+    s->nnodes = 0;
+    s->stamp++;
+    int target_key = src_key ^ 1;
+    int src = ch_new_node(s, src_key, -1);
+    int *pend_on = s->queue_a, non = 0, *pend_off = s->queue_b, noff = 0;
+    if (src_key & 1) {
+        s->mark_on[src_key] = s->stamp;
+        pend_on[non++] = src;
+    } else {
+        s->mark_off[src_key] = s->stamp;
+        pend_off[noff++] = src;
+    }
+    int depth = src_key & 1 ? 0 : -1;
+    int bound = ch_max_complexity(s, base, sort_key);
+    int limit = bound < cap ? bound : cap;
+    while (non || noff) {
+        int r;
+        if (non) {
+            if (depth + 2 > limit)
+                return cap < bound;
+            r = ch_forcing_step(s, pend_on, non, l->n_on, &l->on_off[0][0], CH_ONOFF,
+                                s->mark_off, pend_off, &noff, target_key, base, sort_key);
+            if (r)
+                return r < 0 ? -1 : 0;
+            non = 0;
+        }
+        if (depth + 3 > limit)
+            return cap < bound;
+        r = ch_forcing_step(s, pend_off, noff, l->n_off, &l->off_on[0][0], CH_OFFON, s->mark_on,
+                            pend_on, &non, target_key, base, sort_key);
+        if (r)
+            return r < 0 ? -1 : 0;
+        noff = 0;
+        depth += 2;
+    }
+    return 0;
+}
+
+double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+    unsigned char mode, kind, sort_key;
+    short key;
+    double base;
+} ChSearch;
+
+/* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
+static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
+{
+    static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
+    static const int CAPS[4] = {6, 10, 16, 1 << 30};
+    ChSearch *searches = malloc(sizeof(ChSearch) * 3 * 3 * 729);
+    if (searches == NULL)
+        return -1;
+    int ns = 0;
+    for (int m = 0; m < 3; m++) {
+        int y = MODES[m][0], x = MODES[m][1];
+        double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
+        int sort_key = y && x ? 4 : (y ? 3 : 2);
+        ch_build(&links[m], s->cands, y, x);
+        for (int cell = 0; cell < 81; cell++) {
+            int cm = s->cands[cell], n = POP[cm];
+            if (n < 2 || (!x && n > 2))
+                continue;
+            for (int mm = cm; mm; mm &= mm - 1) {
+                int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
+                searches[ns++] = (ChSearch){m, 0, sort_key, on_key, base_cycle};
+                if (x) {
+                    searches[ns++] = (ChSearch){m, 1, sort_key, on_key, base_chain};
+                    searches[ns++] = (ChSearch){m, 1, sort_key, on_key ^ 1, base_chain};
+                }
+            }
+        }
+    }
+    int rc = 0;
+    for (int round = 0; round < 4 && ns; round++) {
+        int again = 0;
+        for (int i = 0; i < ns; i++) {
+            if (!(i & 15) && deadline >= 0 && cpu_seconds() > deadline) {
+                rc = 1;
+                goto done;
+            }
+            ChSearch q = searches[i];
+            if (s->has_best && rank_less(s->best_diff, s->best_cx, s->best_sort, q.base, 0,
+                                         q.sort_key))
+                continue;
+            s->links = &links[q.mode];
+            int cut = q.kind == 0 ? ch_cycles(s, q.key, q.base, q.sort_key, CAPS[round])
+                                  : ch_forcing(s, q.key, q.base, q.sort_key, CAPS[round]);
+            if (cut < 0) {
+                rc = -1;
+                goto done;
+            }
+            if (cut)
+                searches[again++] = q;
+        }
+        ns = again;
+    }
+done:
+    free(searches);
+    return rc;
+}
+
+PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *pc;
+    double deadline = -1.0;
+    if (!PyArg_ParseTuple(args, "O|d", &pc, &deadline))
+        return NULL;
+    int cands[81];
+    if (read81(pc, cands, 511, "cands"))
+        return NULL;
+    Chains *s = calloc(1, sizeof(Chains));
+    ChLinks *links = malloc(sizeof(ChLinks) * 3);
+    if (s)
+        s->nodes = malloc(sizeof(ChNode) * CH_POOL);
+    if (s) {
+        s->paths = malloc(sizeof(s->paths[0]) * 730);
+        s->mark_on = calloc(CH_KEYS, sizeof(int));
+        s->mark_off = calloc(CH_KEYS, sizeof(int));
+        s->queue_a = malloc(sizeof(int) * CH_KEYS);
+        s->queue_b = malloc(sizeof(int) * CH_KEYS);
+    }
+    PyObject *out = NULL;
+    if (!s || !links || !s->nodes || !s->paths || !s->mark_on || !s->mark_off || !s->queue_a ||
+        !s->queue_b) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    s->cands = cands;
+    for (int c = 0; c < 81; c++)
+        for (int m = cands[c]; m; m &= m - 1)
+            s->cand[__builtin_ctz((unsigned)m)] |= BIT128(c);
+    int rc = cycles_and_forcing(s, links, deadline);
+    if (rc == 1) {
+        PyErr_SetString(PyExc_TimeoutError, "deadline passed");
+    } else if (rc < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "chain search out of nodes");
+    } else if (!s->has_best) {
+        out = Py_None;
+        Py_INCREF(out);
+    } else {
+        int ec[729], ed[729];
+        for (int i = 0; i < s->best_nelims; i++) {
+            ec[i] = s->best_elims[i][0];
+            ed[i] = s->best_elims[i][1];
+        }
+        PyObject *elims = elims_tuple(ec, ed, s->best_nelims);
+        PyObject *placement = s->best_pc >= 0 ? pair_tuple(s->best_pc, s->best_pd) : Py_None;
+        if (placement == Py_None)
+            Py_INCREF(placement);
+        PyObject *cells = int_tuple(s->best_cells, s->best_ncells);
+        if (elims && placement && cells)
+            out = Py_BuildValue("(iidiNNN)", s->best_kind, s->best_sort, s->best_base,
+                                s->best_cx, elims, placement, cells);
+        else {
+            Py_XDECREF(elims);
+            Py_XDECREF(placement);
+            Py_XDECREF(cells);
+        }
+    }
+done:
+    if (s) {
+        free(s->nodes);
+        free(s->paths);
+        free(s->mark_on);
+        free(s->mark_off);
+        free(s->queue_a);
+        free(s->queue_b);
+        free(s);
+    }
+    free(links);
+    return out;
+}

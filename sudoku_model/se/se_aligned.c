@@ -13,7 +13,7 @@ static int exclusions(const int *cands, const int *cells, int n, u128 common, in
     int masks[81], nm = 0;
     for (u128 x = common; x; x &= x - 1)
         masks[nm++] = cands[ctz128(x)];
-    int want[3], allowed[3] = {0, 0, 0}, sees[3][3];
+    int want[3] = {0, 0, 0}, allowed[3] = {0, 0, 0}, sees[3][3];
     for (int i = 0; i < n; i++) {
         want[i] = cands[cells[i]];
         for (int j = 0; j < n; j++)

@@ -92,7 +92,7 @@ COMPILED = {
     "sudoku_model._minlex": "canon.py",  # sudoku_model/minlex.c
     "sudoku_model._columns": "records.py",  # sudoku_model/columns.c
     "sudoku_model._drat": "drat.py",  # sudoku_model/drat.c
-    "sudoku_model.se._core": "se/native.py",  # sudoku_model/se/se_core.c
+    "sudoku_model.se._core": "se/native.py",  # the C files of sudoku_model/se/
 }
 #: Builds of the same C with test hooks: for tests and benchmarks, never the product.
 TEST_BUILDS = ("sudoku_model._drat_testing", "sudoku_model.native_backtrack._testing")

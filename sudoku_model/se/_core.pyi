@@ -1,4 +1,4 @@
-"""Type stub of the SE rater's C searches (sudoku_model/se/se_core.c, se_nested.c, se_unique.c).
+"""Type stub of the SE rater's C searches (the C files of sudoku_model/se/).
 
 A hint is (kind, rating, eliminations, placement, cells, regions); kind indexes
 sudoku_model.se.native.NAMES. ``limit`` is the number of hints wanted (-1: all)."""

@@ -19,11 +19,12 @@ Families (SE's producers, in SE's order):
 Every rating gets SE's length addition: 0.1 for each step of the sequence
 4, 6, 8, 12, 16, 24, ... that ``complexity - 2`` exceeds.
 
-The product searches every family in C (:mod:`.native`: sudoku_model/se/se_core.c and
-se_nested.c); the Python searches of the multiple chains and of every static hint are
-their reference under tests/se_reference. Here: :mod:`.potentials` (potentials, their
-links, the hint of a chain, its length addition and name) and :mod:`.static_chains` (the
-first producer, which the product runs where the C search outgrows its node pool).
+The product searches every family in C (:mod:`.native`: sudoku_model/se/se_static_chains.c,
+se_dynamic_chains.c and se_nested.c); the Python searches of the multiple chains and of
+every static hint are their reference under tests/se_reference. Here: :mod:`.potentials`
+(potentials, their links, the hint of a chain, its length addition and name) and
+:mod:`.static_chains` (the first producer, which the product runs where the C search
+outgrows its node pool).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The searches of the SE rater, in C (``sudoku_model.se._core``,
-``sudoku_model/se/se_core.c``, ``se_nested.c``, ``se_unique.c``), as producers of
+the C files of ``sudoku_model/se/``), as producers of
 :class:`SEStep` objects.
 
 They are the rater's one engine for each technique they cover. A Python reference of each
@@ -203,7 +203,7 @@ def bug(state: State) -> Iterator[SEStep]:
         yield _step(hint)
 
 
-#: Hint kinds of the C multiple-chain search (se_core.c's DK_* enum, same order).
+#: Hint kinds of the C multiple-chain search (se_chains.h's DK_* enum, same order).
 _MULTIPLE_KINDS = (
     "Contradiction Forcing Chain",
     "Double Forcing Chain",

@@ -1,7 +1,7 @@
 /* The nested dynamic forcing chains of the SE rater (SE's levels 2 and more), in C: what
  * sudoku_model.se.dynamic_chains._nested_advanced and its helpers do, hint for hint.
  *
- * A dynamic chain of nesting level L runs the engine of se_core.c (dyn_run) with "+";
+ * A dynamic chain of nesting level L runs the engine of se_dynamic_chains.c (dyn_run) with "+";
  * when the "+" rules find nothing on the chain's grid, the nested chaining rules run on
  * that grid (level 2: forcing chains and cycles; 3: those and multiple forcing chains;
  * 4: dynamic forcing chains; 5 and more: those and dynamic forcing chains of level L - 3),

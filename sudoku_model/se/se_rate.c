@@ -4,9 +4,10 @@
  * Sudoku Explainer rates a puzzle by applying, again and again, the first hint of the first
  * technique (in its fixed order) that has one. The rater's loop (sudoku_model/se/rater.py)
  * runs that order over its producers; the first BASIC_COUNT of them are the scanning
- * searches of se_core.c and se_unique.c, so this file runs them, in the same order, on a
- * C copy of the grid: it takes each step, applies it, and goes on until the grid is solved,
- * broken, or none of them has a hint (the rater then asks the chains, in Python's order).
+ * searches of se_basic.c, se_strong_links.c, se_wings.c, se_aligned.c and se_unique.c, so
+ * this file runs them, in the same order, on a C copy of the grid: it takes each step,
+ * applies it, and goes on until the grid is solved, broken, or none of them has a hint
+ * (the rater then asks the chains, in Python's order).
  * One call replaces a Python round trip per technique per step; the hints it returns are
  * the ones the producers would have given, as the same tuples.
  */

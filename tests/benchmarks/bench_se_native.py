@@ -4,7 +4,7 @@
 
 Rates each puzzle of a sample of ../shared/data/se-rated-2000.txt with
 ``PYTHON_PRODUCERS`` (the reference) and with ``PRODUCERS`` (the C searches of
-sudoku_model/se/se_core.c where they exist), one after the other, so that the load of a
+the C files of sudoku_model/se/ where they exist), one after the other, so that the load of a
 shared machine falls on both alike; checks that ER/EP/ED and the step lists are identical
 and prints each side's puzzles per CPU second. ``--profile`` also prints the CPU time of
 each producer under the C producers (what is left to speed up).

@@ -1,5 +1,5 @@
 """The SE rater's techniques in Python: the readable reference and test oracle of the C
-searches that the product runs (sudoku_model/se/se_core.c, se_nested.c and se_unique.c
+searches that the product runs (the C files of sudoku_model/se/
 through sudoku_model.se.native).
 
 :data:`PYTHON_PRODUCERS` are SE's producers over these modules, for the differential

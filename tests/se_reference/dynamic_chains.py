@@ -4,7 +4,8 @@ nesting level 1 ("+", which also applies the intersections, pairs and X-wings a 
 removals reveal) and above (which nest the chaining producers themselves).
 
 The reference and test oracle of the C searches the product runs
-(sudoku_model/se/se_core.c and se_nested.c through sudoku_model.se.native.multiple_chains):
+(sudoku_model/se/se_dynamic_chains.c and se_nested.c through
+sudoku_model.se.native.multiple_chains):
 the same best hint, its rating, complexity, kind, eliminations and cells."""
 
 from __future__ import annotations

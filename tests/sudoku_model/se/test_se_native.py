@@ -1,4 +1,4 @@
-"""The SE rater's C searches (sudoku_model/se/se_core.c through sudoku_model.se.native)
+"""The SE rater's C searches (the C files of sudoku_model/se/ through sudoku_model.se.native)
 against the Python techniques, the reference: the same hints, in the same order and form,
 on every state along rated puzzles and on thinned states that reach rarer patterns; and
 the same ratings and step lists from the rater with and without them."""

@@ -32,7 +32,7 @@ __all__ = [
 RATER_NAME = "sudoku-model-se"
 #: Bumped whenever a change can alter a rating: a rating is reproducible only together
 #: with the version that computed it.
-RATER_VERSION = "0.6"
+RATER_VERSION = "0.7"
 
 Generate = Callable[[State, "float | None"], Iterator[SEStep]]
 

@@ -16,6 +16,7 @@ typedef struct {
 typedef struct {
     Group g[2];
     int grouped;
+    int heart; /* a three-link box link between two one-cell blades: its heart, else -1 */
 } Link;
 
 static void group_init(Group *g, const int *cells, int n)
@@ -109,6 +110,7 @@ static int region_links(const int *cands, int region, int digit, int three, Link
         group_init(&links[0].g[0], &a, 1);
         group_init(&links[0].g[1], &b, 1);
         links[0].grouped = 0;
+        links[0].heart = -1;
         return 1;
     }
     int nconfigs = box ? (three && n >= 4 ? 15 : 9) : 3;
@@ -148,8 +150,19 @@ static int region_links(const int *cands, int region, int digit, int three, Link
     int heart_ok = box && e < 9;
     int nl = 0;
     if (nb1 == 1 || nb2 == 1) {
-        if (three && nb1 == 1 && nb2 == 1)
-            return 0; /* both blades one cell: the heart holds the digit too */
+        if (three && nb1 == 1 && nb2 == 1) {
+            /* Both blades one cell: the heart holds the digit too. SE's three strong
+             * links take the two blade cells as a link all the same (a grouped one); it is
+             * one where the chain leaves it through a region that sees the heart too,
+             * which three_hint checks (a blade cell false: the heart or the other blade
+             * cell holds the digit). */
+            int a = cells[blade1[0]], b = cells[blade2[0]];
+            group_init(&links[0].g[0], &a, 1);
+            group_init(&links[0].g[1], &b, 1);
+            links[0].grouped = 1;
+            links[0].heart = cells[e];
+            return 1;
+        }
         for (int s = 0; s < 2; s++) {
             const int *single = s ? blade2 : blade1, *other = s ? blade1 : blade2;
             int ns = s ? nb2 : nb1, no = s ? nb1 : nb2;
@@ -171,6 +184,7 @@ static int region_links(const int *cands, int region, int digit, int three, Link
             int one = cells[single[0]];
             group_init(&links[nl].g[0], &one, 1);
             group_init(&links[nl].g[1], g, ng);
+            links[nl].heart = -1;
             links[nl++].grouped = 1;
         }
         return nl;
@@ -185,6 +199,7 @@ static int region_links(const int *cands, int region, int digit, int three, Link
     group_init(&links[0].g[0], g1, nb1);
     group_init(&links[0].g[1], g2, nb2);
     links[0].grouped = 1;
+    links[0].heart = -1;
     nl = 1;
     if (three && box && e >= 9 && n == 4 && nb1 == 2 && nb2 == 2) {
         int a = blade1[0], b = blade1[1], c = blade2[0], d = blade2[1];
@@ -193,6 +208,7 @@ static int region_links(const int *cands, int region, int digit, int three, Link
             group_init(&links[1].g[0], h1, 2);
             group_init(&links[1].g[1], h2, 2);
             links[1].grouped = 1;
+            links[1].heart = -1;
             nl = 2;
         }
     }
@@ -400,6 +416,21 @@ static void three_hint(Three *s, const int *q, const int *u, const int *shares)
     int ex[5] = {s->chosen_region[0], s->chosen_region[1], s->chosen_region[2], shares[0],
                  shares[1]};
     u128 v = link_victims(s->dcells, start, end, ex, 5);
+    /* a link whose heart holds the digit (region_links): the next link's start cells, or
+     * the victims after the last link, must see the heart too */
+    for (int w = 0; w < 3; w++) {
+        int heart = s->chosen[q[w]]->heart;
+        if (heart < 0)
+            continue;
+        if (w == 2) {
+            v &= PEER[heart];
+            continue;
+        }
+        const Group *next = &s->chosen[q[w + 1]]->g[u[w + 1]];
+        for (int i = 0; i < next->n; i++)
+            if (!(PEER[heart] & BIT128(next->cell[i])))
+                return;
+    }
     if (!v)
         return;
     int grouped = s->chosen[0]->grouped + s->chosen[1]->grouped + s->chosen[2]->grouped;

@@ -17,8 +17,11 @@ more eliminations first, then its suffix, then discovery order), and SE's discov
 is kept, because its first hint is the one the rater applies.
 
 Where SE's own search admits a link that is not strong (a box whose cross heart holds the
-digit beside two two-cell blades, or beside two one-cell blades for three links) we leave
-it out: every elimination here is sound.
+digit beside two two-cell blades) we leave it out: every elimination here is sound. Its
+three strong links also link the two one-cell blades of a box whose heart holds the digit
+(a grouped link); that holds where the chain leaves the link through cells that see the
+heart too (a blade cell false: the heart or the other blade cell holds the digit), and
+only such chains are kept, their victims seeing the heart too.
 """
 
 from __future__ import annotations
@@ -56,8 +59,10 @@ _LINE_CONFIGS = (
 )
 
 Group = tuple[int, ...]
-#: (first group, second group, grouped?) of one strong link, cells as positions in the grid
-Link = tuple[Group, Group, bool]
+#: (first group, second group, grouped?, heart) of one strong link, cells as positions in
+#: the grid; heart: for a three-link box link between two one-cell blades, the heart cell
+#: (it holds the digit too), else -1
+Link = tuple[Group, Group, bool, int]
 
 
 def _links(
@@ -78,7 +83,7 @@ def _links(
         a, b = cells[pos[0]], cells[pos[1]]
         if three and box and (a // 9 == b // 9 or a % 9 == b % 9):
             return [], found
-        return [((a,), (b,), False)], found
+        return [((a,), (b,), False, -1)], found
     pset = set(pos)
     if box:
         configs = _BOX_CONFIGS[: 15 if three and n >= 4 else 9]
@@ -98,25 +103,26 @@ def _links(
     links: list[Link] = []
     if len(blade1) == 1 or len(blade2) == 1:
         if three and len(blade1) == 1 and len(blade2) == 1:
-            return [], found  # both blades one cell: the heart holds the digit too
+            # both blades one cell, the heart holding the digit too: SE links the blades
+            return [((cells[blade1[0]],), (cells[blade2[0]],), True, cells[e])], found
         for single, other in ((blade1, blade2), (blade2, blade1)):
             if len(single) != 1:
                 continue
             # The other group is the line through the heart (in a box) or the other
             # segment: SE keeps the heart's position in it even when it has no candidate.
             group = tuple(sorted(cells[i] for i in other + ([e] if heart_ok else [])))
-            links.append(((cells[single[0]],), group, True))
+            links.append(((cells[single[0]],), group, True, -1))
         return links, found
     if heart_ok and e in pset:
         return [], found  # the heart is in neither blade: not a strong link
     g1 = tuple(cells[i] for i in blade1)
     g2 = tuple(cells[i] for i in blade2)
-    links.append((g1, g2, True))
+    links.append((g1, g2, True, -1))
     if three and box and e >= 9 and n == 4 and len(blade1) == 2 and len(blade2) == 2:
         a, b = blade1
         c, d = blade2
         if a % 3 == c % 3 and b % 3 == d % 3 or a // 3 == c // 3 and b // 3 == d // 3:
-            links.append(((cells[a], cells[c]), (cells[b], cells[d]), True))
+            links.append(((cells[a], cells[c]), (cells[b], cells[d]), True, -1))
     return links, found
 
 
@@ -175,14 +181,14 @@ def turbot_fish(state: State) -> Iterator[SEStep]:
                 base_links, base_cells = links(base, digit)
                 if not base_links:
                     continue
-                for s0, s1, g_base in base_links:
+                for s0, s1, g_base, _ in base_links:
                     first = i1 + 1 if base_type == cover_type else 0
                     for i2 in range(first, 9):
                         cover = 9 * cover_type + i2
                         cover_links, cover_cells = links(cover, digit)
                         if not cover_links or not base_cells.isdisjoint(cover_cells):
                             continue
-                        for c0, c1, g_cover in cover_links:
+                        for c0, c1, g_cover, _ in cover_links:
                             for start, bridge1 in ((s0, s1), (s1, s0)):
                                 for bridge2, end in ((c0, c1), (c1, c0)):
                                     share = _share_region(bridge1, bridge2)
@@ -346,6 +352,14 @@ class _ThreeLinks:
         end = _side(chosen[q[k - 1]][1], 1 - u[k - 1])
         excluded = tuple(region for region, _, _ in chosen) + tuple(shares)
         elims = _victims(self.state, self.digit, start, end, excluded)
+        for w in range(k):
+            heart = chosen[q[w]][1][3]
+            if heart < 0:
+                continue
+            if w == k - 1:  # the victims see the heart too
+                elims = tuple(e for e in elims if e[0] in PEER_SETS[heart])
+            elif not all(c in PEER_SETS[heart] for c in _side(chosen[q[w + 1]][1], u[w + 1])):
+                return  # the next link's start does not see the heart
         if not elims:
             return
         grouped = sum(1 for _, link, _ in chosen if link[2])

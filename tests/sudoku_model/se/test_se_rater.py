@@ -208,6 +208,33 @@ def test_three_strong_links_suffix_and_permutation_order_follow_se() -> None:
     assert _line_name([0, 1, 2]) == "012"
 
 
+def test_three_strong_links_link_the_blades_of_a_box_whose_heart_holds_the_digit() -> None:
+    """SukakuExplainer 1.10.4 rates this se-rated-2000 puzzle 5.7 with three strong links on
+    9: r5c5 and r6c6 of box 5 (whose heart r6c5 holds 9 too) as a grouped link, columns 3
+    and 4; the chain leaves the box through row 6, which holds the heart, so r1c5<>9
+    holds. Without that link the rater took a WXYZ-wing (5.5) there."""
+    from tests.se_reference import strong_links
+
+    values = _values(
+        "005002300600710000090005070001000064008107200230000700050200090000056007007800100"
+    )
+    r = rate_se(values)
+    assert (r.er, r.ep, r.ed) == (5.7, 1.2, 1.2)
+    state = State.from_values(values)
+    for step in r.steps:
+        if step.technique == "Three Strong Links":
+            assert (step.rating, step.eliminations) == (5.7, ((4, 9),))
+            assert set(step.cells) == {40, 50, 47, 65, 66, 3}
+            assert list(native.three_strong_links(state)) == list(
+                strong_links.three_strong_links(state)
+            )
+            break
+        apply_step(state, step)
+    else:
+        raise AssertionError("no three strong links")
+    _replay(values, r.steps, _solution(values))
+
+
 @pytest.mark.slow
 @needs_external("hardest-1106-ratings.csv")
 def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:

@@ -304,21 +304,24 @@ static inline int popcount128(u128 x)
 static const int TURBOT_TYPES[5][2] = {{1, 1}, {2, 2}, {2, 1}, {1, 0}, {2, 0}};
 static const int TURBOT_R10[5] = {40, 40, 41, 42, 42};
 
+/* The strong links of every digit in every region (region_links), the regions' cells
+ * holding the digit (found) and the cells of each digit (dcells). */
+static void digit_links(const int *cands, int three, Link links[9][27][2], int nlinks[9][27],
+                        u128 found[9][27], u128 dcells[9])
+{
+    digit_boards(cands, dcells);
+    for (int d = 1; d <= 9; d++)
+        for (int r = 0; r < 27; r++)
+            nlinks[d - 1][r] = region_links(cands, r, d, three, links[d - 1][r], &found[d - 1][r]);
+}
+
 PyObject *turbot_fish(const int *cands)
 {
     SLHints h = {NULL, 0, 0};
     Link links[9][27][2];
     int nlinks[9][27];
     u128 found[9][27], dcells[9];
-    for (int d = 1; d <= 9; d++) {
-        dcells[d - 1] = 0;
-        for (int c = 0; c < 81; c++)
-            if (cands[c] >> (d - 1) & 1)
-                dcells[d - 1] |= BIT128(c);
-        for (int r = 0; r < 27; r++)
-            nlinks[d - 1][r] =
-                region_links(cands, r, d, 0, links[d - 1][r], &found[d - 1][r]);
-    }
+    digit_links(cands, 0, links, nlinks, found, dcells);
     for (int t = 0; t < 5; t++) {
         int bt = TURBOT_TYPES[t][0], ct = TURBOT_TYPES[t][1];
         for (int d = 1; d <= 9; d++) {
@@ -553,14 +556,7 @@ PyObject *three_strong_links(const int *cands)
         free(s);
         return PyErr_NoMemory();
     }
-    for (int d = 1; d <= 9; d++) {
-        dcells[d - 1] = 0;
-        for (int c = 0; c < 81; c++)
-            if (cands[c] >> (d - 1) & 1)
-                dcells[d - 1] |= BIT128(c);
-        for (int r = 0; r < 27; r++)
-            nlinks[d - 1][r] = region_links(cands, r, d, 1, links[d - 1][r], &found[d - 1][r]);
-    }
+    digit_links(cands, 1, links, nlinks, found, dcells);
     int regs[9][27][2];
     for (int d = 0; d < 9; d++)
         for (int r = 0; r < 27; r++)

@@ -2,7 +2,7 @@
 and speed.
 
     python tests/benchmarks/bench_se.py [--file se] [--limit N] [--offset K] [--budget 30]
-        [--every M] [--jobs J] [--out results.tsv]
+        [--every M] [--jobs J] [--out results.tsv] [--by-producer]
 
 ``--file se`` reads ../shared/data/se-rated-2000.txt (``hash puzzle rating``, SE ratings
 5.0-9.3); ``--file hardest`` reads hardest-1106-ratings.csv (the 269 puzzles with a
@@ -13,7 +13,10 @@ J processes (each puzzle is still timed alone, on one core, in CPU seconds).
 
 Prints: exact ER match and match within 0.1, by SE's ER band; the rater's CPU time per
 puzzle and puzzles per second by band; the techniques behind the mismatches (ours and the
-gap); the puzzles whose budget ran out ("ER above X").
+gap); the puzzles whose budget ran out ("ER above X"). ``--by-producer`` rates the sample
+once more, one process, with every producer timed: the CPU seconds and calls of each, the
+chains' levels above all (the scans then run one Python call each, not as the C loop, so
+their own figures read high).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ import argparse
 import collections
 import math
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from sudoku_model.se import rate_se
+from sudoku_model.se import PRODUCERS, SEStep, State, rate_se
+from sudoku_model.se.rater import Producer
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 if not DATA.exists():  # a worktree under /work/wt/<name>
@@ -67,6 +72,34 @@ def rate_one(
     return puzzle, expected, r.status, r.er, r.er_above, r.seconds, top
 
 
+def by_producer(puzzles: list[str], budget: float) -> None:
+    """Rate the puzzles with every producer timed; print CPU seconds and calls of each."""
+    import time
+
+    spent: dict[str, float] = collections.defaultdict(float)
+    calls: collections.Counter[str] = collections.Counter()
+
+    def timed(producer: Producer) -> Producer:
+        def generate(state: State, deadline: float | None) -> Iterator[SEStep]:
+            start = time.process_time()
+            try:  # the first hint alone, as the rater takes it
+                step = next(iter(producer.generate(state, deadline)), None)
+            finally:
+                spent[producer.name] += time.process_time() - start
+                calls[producer.name] += 1
+            return iter([] if step is None else [step])
+
+        return Producer(producer.name, producer.floor, generate)
+
+    producers = [timed(p) for p in PRODUCERS]
+    for puzzle in puzzles:
+        values = [0 if ch in ".0" else int(ch) for ch in puzzle]
+        rate_se(values, seconds=budget, producers=producers)
+    print(f"{'CPU s':>9} {'calls':>7}  producer")
+    for name, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"{seconds:9.2f} {calls[name]:7}  {name}")
+
+
 def band(x: float) -> str:
     return f"{int(x)}.x"
 
@@ -82,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=30.0, help="CPU seconds per puzzle")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=None, help="write one line per puzzle (TSV)")
+    ap.add_argument("--by-producer", action="store_true", help="CPU seconds by producer")
     args = ap.parse_args(argv)
     data = load(args.file)[args.offset :: args.every]
     if args.limit is not None:
@@ -141,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"not rated within the budget or stuck: {len(above)}")
         for expected, status, er_above in above[:20]:
             print(f"  SE {expected:.1f}: {status}, ER above {er_above}")
+    if args.by_producer:
+        by_producer([p for p, _ in data], args.budget)
     return 0
 
 

@@ -173,8 +173,8 @@ def test_wings_of_every_size_are_sound_along_rated_paths() -> None:
 
 @pytest.mark.slow
 def test_strong_links_are_sound_along_rated_paths() -> None:
-    from tests.se_reference.strong_links import three_strong_links, turbot_fish
-
+    # the product's searches (the reference gives the same hints: test_se_native)
+    turbot_fish, three_strong_links = native.turbot_fish, native.three_strong_links
     seen = collections.Counter()
     for puzzle, _ in _sample()[:12]:
         values = _values(puzzle)

@@ -38,7 +38,7 @@ typedef struct {
 } Sink;
 
 #define CH_KEYS 1458
-#define DYN_CHAINS 18 /* 9 digits, the "off" chain of one, 8 other places of a region */
+#define DYN_CHAINS 10 /* 9 digits and the "off" chain of one */
 
 /* Causes of an "on" node (a node's tag): its region 0-26 (a hidden single), NAKED (a
  * naked single), NO_CAUSE (an assumption). An "off" node's tag is NO_CAUSE, or the
@@ -88,14 +88,20 @@ struct Dyn {
      * the nested rules when "+" found none (as dyn_plus: the number added, -1 on failure);
      * `complexity` counts a hint's complexity with its nested chains (limit + 1 once
      * above `limit`); `on_hint`, when set, takes every hint instead of the best one;
-     * `cell_start` runs before the chains of each cell (the nodes of the last are gone). */
+     * `cell_start` runs before the chains of each cell, and says 1 when it dropped what the
+     * nodes' tags name (every node is then dropped too). */
     void *ext;
     int (*nested)(Dyn *D, DChain *ch, int *toff);
     int (*complexity)(Dyn *D, const int *targets, int nt, int limit);
     int (*on_hint)(Dyn *D, int kind, const int *targets, int nt, int sort_key, int key,
                    const int *cells, int nc);
-    void (*cell_start)(Dyn *D);
+    int (*cell_start)(Dyn *D);
     int region; /* the region of the region forcing chains being offered */
+    /* The "on" chain of a candidate that a region's forcing chains needed before its own
+     * cell's turn (the region's first place comes first), kept until that turn: memo[cd]
+     * (NULL: none), with dyn_run's result. Spare chains are kept for reuse. */
+    DChain *memo[729], **spare;
+    int memo_rc[729], memo_a[729], memo_b[729], nlive, nspare;
     int failed; /* why a hook failed: 1 the deadline passed, else out of memory */
 };
 

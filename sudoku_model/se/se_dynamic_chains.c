@@ -431,8 +431,40 @@ static void dyn_offer(Dyn *D, int kind, const int *targets, int nt, int sort_key
     dyn_bounds(D);
 }
 
+/* Drops every kept chain (their nodes may go). */
+static void memo_drop(Dyn *D)
+{
+    for (int cd = 0; cd < 729 && D->nlive; cd++)
+        if (D->memo[cd]) {
+            D->spare[D->nspare++] = D->memo[cd];
+            D->memo[cd] = NULL;
+            D->nlive--;
+        }
+}
+
+/* The "on" chain of candidate cd, kept for its cell's turn (dyn_run's result in the memo);
+ * NULL when out of memory. */
+static DChain *memo_chain(Dyn *D, int cd)
+{
+    if (D->memo[cd])
+        return D->memo[cd];
+    DChain *ch = D->nspare ? D->spare[--D->nspare] : malloc(sizeof(DChain));
+    if (ch == NULL)
+        return NULL;
+    D->memo[cd] = ch;
+    D->nlive++;
+    if (chain_root(D, ch, (cd << 1) | 1) < 0)
+        return NULL;
+    int rc = dyn_run(D, ch, &D->memo_a[cd], &D->memo_b[cd]);
+    if (rc < 0)
+        return NULL;
+    D->memo_rc[cd] = rc;
+    return ch;
+}
+
 /* chaining._Multiple._regions: the region forcing chains of `d` in the regions whose
- * first place for it is `cell` (`ch` the chain of cell = d). */
+ * first place for it is `cell` (`ch` the chain of cell = d). The chains of the other places
+ * are kept for their own cell's turn. */
 static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
 {
     int bit = 1 << d0;
@@ -443,14 +475,10 @@ static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
                 pos[n++] = REG[r][i];
         if (!(n == 2 || (D->multiple && n > 2)) || pos[0] != cell)
             continue;
-        int nn = D->nn, np = D->np;
-        DChain *others = D->chains + 10;
-        for (int i = 1; i < n; i++) {
-            int a, b;
-            if (chain_root(D, &others[i - 1], ((pos[i] * 9 + d0) << 1) | 1) ||
-                dyn_run(D, &others[i - 1], &a, &b) < 0)
+        DChain *others[8];
+        for (int i = 1; i < n; i++)
+            if ((others[i - 1] = memo_chain(D, pos[i] * 9 + d0)) == NULL)
                 return -1;
-        }
         D->region = r;
         for (int side = 1; side >= 0; side--) {
             int count = side ? ch->n_on : ch->n_off;
@@ -459,33 +487,46 @@ static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
                 int k = order[j], ends[9], ok = 1;
                 ends[0] = ch->idx[k];
                 for (int i = 1; i < n && ok; i++)
-                    ok = (ends[i] = others[i - 1].idx[k]) >= 0;
+                    ok = (ends[i] = others[i - 1]->idx[k]) >= 0;
                 if (ok)
                     dyn_offer(D, DK_REGION, ends, n, 6, k, pos, n);
             }
         }
-        D->nn = nn;
-        D->np = np;
     }
     return 0;
 }
 
+static int dyn_cells(Dyn *D, int cell, int nd, DChain *const *mine);
+
 /* chaining._Multiple._cell. 0, or -1 when out of memory. */
 static int dyn_cell(Dyn *D, int cell, int n)
 {
-    D->nn = D->np = 0;
-    if (D->cell_start)
-        D->cell_start(D);
+    /* The nodes go when no chain is kept, or too many are kept (or what their tags name
+     * went): the kept chains go too, to be made again. */
+    int dropped = D->cell_start && D->cell_start(D);
+    if (dropped || D->nn > (1 << 21) || D->np > (1 << 23))
+        memo_drop(D);
+    if (D->nlive == 0)
+        D->nn = D->np = 0;
     int do_double = n >= 3 && !D->nishio && D->dynamic;
     int do_contradiction = D->dynamic || D->nishio;
     int nd = 0;
+    DChain *mine[9];
     for (int m = D->cands[cell]; m; m &= m - 1, nd++) {
         int d0 = __builtin_ctz((unsigned)m);
         int on_key = ((cell * 9 + d0) << 1) | 1, off_key = on_key ^ 1, pair[2];
-        DChain *ch = &D->chains[nd];
-        if (chain_root(D, ch, on_key))
-            return -1;
-        int rc = dyn_run(D, ch, &pair[0], &pair[1]);
+        DChain *ch = mine[nd] = D->memo[on_key >> 1];
+        int rc;
+        if (ch) {
+            rc = D->memo_rc[on_key >> 1];
+            pair[0] = D->memo_a[on_key >> 1];
+            pair[1] = D->memo_b[on_key >> 1];
+        } else {
+            ch = mine[nd] = &D->chains[nd];
+            if (chain_root(D, ch, on_key))
+                return -1;
+            rc = dyn_run(D, ch, &pair[0], &pair[1]);
+        }
         if (rc < 0)
             return -1;
         int kind = D->nishio ? DK_NISHIO : DK_CONTRADICTION;
@@ -523,16 +564,32 @@ static int dyn_cell(Dyn *D, int cell, int n)
         if (!D->nishio && dyn_regions(D, cell, d0, ch))
             return -1;
     }
-    if (D->nishio || !(n == 2 || (D->multiple && n > 2)))
-        return 0;
-    DChain *first = &D->chains[0];
+    int rc = 0;
+    if (!D->nishio && (n == 2 || (D->multiple && n > 2)))
+        rc = dyn_cells(D, cell, nd, mine);
+    /* this cell's kept chains have served */
+    for (int m = D->cands[cell]; m; m &= m - 1) {
+        int cd = cell * 9 + __builtin_ctz((unsigned)m);
+        if (D->memo[cd]) {
+            D->spare[D->nspare++] = D->memo[cd];
+            D->memo[cd] = NULL;
+            D->nlive--;
+        }
+    }
+    return rc;
+}
+
+/* chaining._Multiple._cell's cell forcing chains, from the "on" chains of its nd digits. */
+static int dyn_cells(Dyn *D, int cell, int nd, DChain *const *mine)
+{
+    const DChain *first = mine[0];
     for (int side = 1; side >= 0; side--) {
         int count = side ? first->n_on : first->n_off;
         const short *order = side ? first->order_on : first->order_off;
         for (int j = 0; j < count; j++) {
             int k = order[j], ends[9], ok = 1;
             for (int i = 0; i < nd && ok; i++)
-                ok = (ends[i] = D->chains[i].idx[k]) >= 0;
+                ok = (ends[i] = mine[i]->idx[k]) >= 0;
             if (ok)
                 dyn_offer(D, DK_CELL, ends, nd, 5, k, &cell, 1);
         }
@@ -543,6 +600,7 @@ static int dyn_cell(Dyn *D, int cell, int n)
 /* chaining._Multiple.hints, the best one: 0 done, 1 deadline passed, -1 out of memory. */
 int dyn_hints(Dyn *D, double deadline)
 {
+    memo_drop(D);
     for (int cell = 0; cell < 81; cell++) {
         int n = POP[D->cands[cell]];
         if (n > 2 || (n > 1 && D->dynamic)) {
@@ -559,12 +617,19 @@ Dyn *dyn_new(const int *values, const int *cands, int nishio, int multiple, int 
              int plus)
 {
     Dyn *D = calloc(1, sizeof(Dyn));
-    if (D)
+    if (D) {
         D->chains = malloc(sizeof(DChain) * DYN_CHAINS);
-    if (!D || !D->chains) {
+        D->spare = malloc(sizeof(DChain *) * 729);
+    }
+    if (!D || !D->chains || !D->spare) {
+        if (D) {
+            free(D->chains);
+            free(D->spare);
+        }
         free(D);
         return NULL;
     }
+
     D->values = values;
     D->cands = cands;
     D->nishio = nishio;
@@ -583,6 +648,10 @@ void dyn_free(Dyn *D)
     free(D->nodes);
     free(D->par);
     free(D->chains);
+    memo_drop(D);
+    for (int i = 0; i < D->nspare; i++)
+        free(D->spare[i]);
+    free(D->spare);
     free(D->sink.raw);
     free(D);
 }

@@ -750,7 +750,7 @@ static void store_free(Store *S)
     memset(S, 0, sizeof(Store));
 }
 
-static void hook_cell_start(Dyn *D);
+static int hook_cell_start(Dyn *D);
 static int hook_nested(Dyn *D, DChain *ch, int *toff);
 
 /* A producer of the given kind and nesting level on `cands` (both arrays outlive it),
@@ -828,12 +828,15 @@ static void cache_clear(Store *S)
         memset(S->tab, 0xff, sizeof(Entry) * S->tcap);
 }
 
-/* The nodes of the last cell are gone: the cache may be cleared when large. */
-static void hook_cell_start(Dyn *D)
+/* Before a cell's chains: the cache is cleared when large (1: cleared, the nodes that
+ * name its records are dropped). */
+static int hook_cell_start(Dyn *D)
 {
     Nest *X = D->ext;
-    if (X->st->tn > 4096 || X->st->recs.na > (1 << 23))
-        cache_clear(X->st);
+    if (X->st->tn <= 4096 && X->st->recs.na <= (1 << 23))
+        return 0;
+    cache_clear(X->st);
+    return 1;
 }
 
 static uint64_t grid_hash(int rule, const int *src, const int *grid)

@@ -641,8 +641,10 @@ static int static_all(Static *S, double deadline)
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
                 if (closing[on_key] && st_cycles(S, on_key, base_cycle, sort_key) < 0)
                     return -1;
+                /* the chain from the "off" ends at the "on": one that nothing implies
+                 * ends none */
                 if (x && (st_forcing(S, on_key, base_chain, sort_key) < 0 ||
-                          st_forcing(S, on_key ^ 1, base_chain, sort_key) < 0))
+                          (closing[on_key] && st_forcing(S, on_key ^ 1, base_chain, sort_key) < 0)))
                     return -1;
             }
         }

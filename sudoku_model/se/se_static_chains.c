@@ -417,16 +417,24 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
         ch_build(&links[m], s->cands, y, x);
+        /* The "on" keys that an "off" implies: only those close a cycle or end the forcing
+         * chain from their "off" (the searches from the others find no hint). */
+        char closing[CH_KEYS] = {0};
+        for (int cd = 0; cd < 729; cd++)
+            for (int k = 0; k < links[m].n_off[cd]; k++)
+                closing[links[m].off_on[cd][k]] = 1;
         for (int cell = 0; cell < 81; cell++) {
             int cm = s->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))
                 continue;
             for (int mm = cm; mm; mm &= mm - 1) {
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
-                searches[ns++] = (ChSearch){m, 0, sort_key, on_key, base_cycle};
+                if (closing[on_key])
+                    searches[ns++] = (ChSearch){m, 0, sort_key, on_key, base_cycle};
                 if (x) {
                     searches[ns++] = (ChSearch){m, 1, sort_key, on_key, base_chain};
-                    searches[ns++] = (ChSearch){m, 1, sort_key, on_key ^ 1, base_chain};
+                    if (closing[on_key])
+                        searches[ns++] = (ChSearch){m, 1, sort_key, on_key ^ 1, base_chain};
                 }
             }
         }

@@ -233,7 +233,71 @@ int full_s(const Sink *s) { return s->list && full(s->list, s->limit); }
 
 /* ---- Python entry points ------------------------------------------------------------ */
 
-static PyObject *py_scan(PyObject *args, PyObject *kwargs, int which)
+PyObject *se_search(int search, int arg, const int *values, const int *cands,
+                    Py_ssize_t limit)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Sink sink = {out, limit, NULL, 0, 0, NULL};
+    PyObject *all = NULL; /* the sorting searches make their own list */
+    int rc = 0;
+    switch (search) {
+    case S_HIDDEN_SINGLES:
+        rc = hidden_singles(values, cands, out, limit);
+        break;
+    case S_NAKED_SINGLES:
+        rc = naked_singles(cands, out, limit);
+        break;
+    case S_DIRECT_LOCKING:
+    case S_LOCKING:
+        rc = locking(cands, search == S_DIRECT_LOCKING, &sink);
+        break;
+    case S_DIRECT_HIDDEN:
+    case S_HIDDEN:
+        rc = hidden_sets(values, cands, arg, search == S_DIRECT_HIDDEN, &sink);
+        break;
+    case S_NAKED:
+        rc = naked_sets(values, cands, arg, &sink);
+        break;
+    case S_FISH:
+        rc = fish(values, cands, arg, &sink);
+        break;
+    case S_XY:
+        rc = xy_wings(cands, arg, out, limit);
+        break;
+    case S_LOOPS:
+        rc = unique_loop_hints(values, cands, out, limit);
+        break;
+    case S_BUG:
+        rc = bug_hints(values, cands, out, limit);
+        break;
+    case S_ALIGNED:
+        rc = aligned_exclusion(cands, arg, out, limit);
+        break;
+    case S_TURBOT:
+        all = turbot_fish(cands);
+        break;
+    case S_THREE:
+        all = three_strong_links(cands);
+        break;
+    default:
+        all = als_wings(cands, arg);
+        break;
+    }
+    if (search == S_TURBOT || search == S_THREE || search == S_ALS) {
+        Py_DECREF(out);
+        return all;
+    }
+    if (rc) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The module's function of a scanning search, its degree checked against [lo, hi]. */
+static PyObject *py_scan(PyObject *args, PyObject *kwargs, int search, int lo, int hi)
 {
     static char *kwlist[] = {"values", "cands", "degree", "limit", NULL};
     PyObject *pv, *pc;
@@ -244,82 +308,30 @@ static PyObject *py_scan(PyObject *args, PyObject *kwargs, int which)
     int values[81], cands[81];
     if (read81(pv, values, 9, "values") || read81(pc, cands, 511, "cands"))
         return NULL;
-    PyObject *out = PyList_New(0);
-    if (out == NULL)
-        return NULL;
-    int rc;
-    Sink sink = {out, limit, NULL, 0, 0, NULL};
-    switch (which) {
-    case 0:
-        rc = hidden_singles(values, cands, out, limit);
-        break;
-    case 1:
-        rc = naked_singles(cands, out, limit);
-        break;
-    case 2:
-    case 3:
-        rc = locking(cands, which == 2, &sink);
-        break;
-    case 4:
-    case 5:
-        if (degree < 2 || degree > (which == 4 ? 3 : 4)) {
-            PyErr_SetString(PyExc_ValueError, "degree out of range");
-            rc = -1;
-        } else {
-            rc = hidden_sets(values, cands, degree, which == 4, &sink);
-        }
-        break;
-    case 6:
-        if (degree < 2 || degree > 4) {
-            PyErr_SetString(PyExc_ValueError, "degree out of range");
-            rc = -1;
-        } else {
-            rc = naked_sets(values, cands, degree, &sink);
-        }
-        break;
-    case 7:
-        if (degree < 2 || degree > 4) {
-            PyErr_SetString(PyExc_ValueError, "degree out of range");
-            rc = -1;
-        } else {
-            rc = fish(values, cands, degree, &sink);
-        }
-        break;
-    case 8:
-        rc = xy_wings(cands, degree, out, limit);
-        break;
-    default:
-        if (degree < 2 || degree > 3) {
-            PyErr_SetString(PyExc_ValueError, "degree out of range");
-            rc = -1;
-        } else {
-            rc = aligned_exclusion(cands, degree, out, limit);
-        }
-        break;
-    }
-    if (rc) {
-        Py_DECREF(out);
+    if (hi > 0 && (degree < lo || degree > hi)) {
+        PyErr_SetString(PyExc_ValueError, "degree out of range");
         return NULL;
     }
-    return out;
+    return se_search(search, degree, values, cands, limit);
 }
 
-#define SCAN(name, which)                                                                     \
+/* hi 0: no degree (for xy_wings, 1 asks for the XYZ-wings) */
+#define SCAN(name, search, lo, hi)                                                            \
     static PyObject *py_##name(PyObject *self, PyObject *args, PyObject *kwargs)              \
     {                                                                                         \
         (void)self;                                                                           \
-        return py_scan(args, kwargs, which);                                                  \
+        return py_scan(args, kwargs, search, lo, hi);                                         \
     }
-SCAN(hidden_singles, 0)
-SCAN(naked_singles, 1)
-SCAN(direct_locking, 2)
-SCAN(locking, 3)
-SCAN(direct_hidden_sets, 4)
-SCAN(hidden_sets, 5)
-SCAN(naked_sets, 6)
-SCAN(fish, 7)
-SCAN(xy_wings, 8)
-SCAN(aligned_exclusion, 9)
+SCAN(hidden_singles, S_HIDDEN_SINGLES, 0, 0)
+SCAN(naked_singles, S_NAKED_SINGLES, 0, 0)
+SCAN(direct_locking, S_DIRECT_LOCKING, 0, 0)
+SCAN(locking, S_LOCKING, 0, 0)
+SCAN(direct_hidden_sets, S_DIRECT_HIDDEN, 2, 3)
+SCAN(hidden_sets, S_HIDDEN, 2, 4)
+SCAN(naked_sets, S_NAKED, 2, 4)
+SCAN(fish, S_FISH, 2, 4)
+SCAN(xy_wings, S_XY, 0, 0)
+SCAN(aligned_exclusion, S_ALIGNED, 2, 3)
 
 static PyObject *py_als_wings(PyObject *self, PyObject *args)
 {

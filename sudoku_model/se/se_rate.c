@@ -14,9 +14,6 @@
 #include "se_scan.h"
 
 /* One scanning producer of rater.PRODUCERS: which search, with which argument. */
-enum { S_HIDDEN_SINGLES, S_DIRECT_LOCKING, S_DIRECT_HIDDEN, S_NAKED_SINGLES, S_LOCKING,
-       S_NAKED, S_FISH, S_HIDDEN, S_TURBOT, S_XY, S_LOOPS, S_THREE, S_ALS, S_BUG, S_ALIGNED };
-
 typedef struct {
     int search, arg;
 } Producer;
@@ -38,67 +35,15 @@ static const Producer BASIC[] = {
 static int first_hint(int p, const int *values, const int *cands, PyObject **hint)
 {
     *hint = NULL;
-    PyObject *out = PyList_New(0);
+    PyObject *out = se_search(BASIC[p].search, BASIC[p].arg, values, cands, 1);
     if (out == NULL)
         return -1;
-    Sink sink = {out, 1, NULL, 0, 0, NULL};
-    PyObject *all = NULL; /* the sorting searches give every hint */
-    int rc = 0, arg = BASIC[p].arg;
-    switch (BASIC[p].search) {
-    case S_HIDDEN_SINGLES:
-        rc = hidden_singles(values, cands, out, 1);
-        break;
-    case S_DIRECT_LOCKING:
-    case S_LOCKING:
-        rc = locking(cands, BASIC[p].search == S_DIRECT_LOCKING, &sink);
-        break;
-    case S_DIRECT_HIDDEN:
-    case S_HIDDEN:
-        rc = hidden_sets(values, cands, arg, BASIC[p].search == S_DIRECT_HIDDEN, &sink);
-        break;
-    case S_NAKED_SINGLES:
-        rc = naked_singles(cands, out, 1);
-        break;
-    case S_NAKED:
-        rc = naked_sets(values, cands, arg, &sink);
-        break;
-    case S_FISH:
-        rc = fish(values, cands, arg, &sink);
-        break;
-    case S_XY:
-        rc = xy_wings(cands, arg, out, 1);
-        break;
-    case S_LOOPS:
-        rc = unique_loop_hints(values, cands, out, 1);
-        break;
-    case S_BUG:
-        rc = bug_hints(values, cands, out, 1);
-        break;
-    case S_ALIGNED:
-        rc = aligned_exclusion(cands, arg, out, 1);
-        break;
-    case S_TURBOT:
-        all = turbot_fish(cands);
-        break;
-    case S_THREE:
-        all = three_strong_links(cands);
-        break;
-    default:
-        all = als_wings(cands, arg);
-        break;
-    }
-    if (all) {
-        Py_DECREF(out);
-        out = all;
-    } else if (PyErr_Occurred()) {
-        rc = -1;
-    }
-    if (rc == 0 && PyList_GET_SIZE(out) > 0) {
+    if (PyList_GET_SIZE(out) > 0) {
         *hint = PyList_GET_ITEM(out, 0);
         Py_INCREF(*hint);
     }
     Py_DECREF(out);
-    return rc ? -1 : 0;
+    return 0;
 }
 
 /* Carries out a hint on the grid as rater.apply_step does: its eliminations, then its

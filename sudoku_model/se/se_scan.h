@@ -71,6 +71,14 @@ PyObject *als_wings(const int *cands, int size);
  * sort by rating and type), and the bivalue universal grave's hints (types 1-4). */
 int unique_loop_hints(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
 int bug_hints(const int *values, const int *cands, PyObject *out, Py_ssize_t limit);
+/* Every scanning search by name, with its argument (a degree, or for S_XY 1: XYZ): the
+ * one dispatch that the module's functions and the rating loop share (se_core.c). */
+enum { S_HIDDEN_SINGLES, S_DIRECT_LOCKING, S_DIRECT_HIDDEN, S_NAKED_SINGLES, S_LOCKING,
+       S_NAKED, S_FISH, S_HIDDEN, S_TURBOT, S_XY, S_LOOPS, S_THREE, S_ALS, S_BUG, S_ALIGNED };
+/* The hints of one search, at most `limit` of the scans' (-1: all; the sorting searches
+ * give all): a new list, NULL with an exception set. */
+PyObject *se_search(int search, int arg, const int *values, const int *cands,
+                    Py_ssize_t limit);
 /* A cell with neither value nor candidate, or a digit twice in a region (se_rate.c). */
 int se_broken(const int *values, const int *cands);
 

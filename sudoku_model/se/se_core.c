@@ -18,12 +18,14 @@
  * placement a (cell, digit) or None. Functions that scan (no sorting) take `limit`, the
  * number of hints wanted (-1: all): the rater wants one, a dynamic chain "+" all.
  *
- * This file holds the grid's tables, the reading of arguments, the building of hints and
- * the module's Python entry points. The searches: singles, intersections, subsets, fish
- * and XY-wings in se_basic.c, strong links in se_strong_links.c, aligned exclusion in
- * se_aligned.c, ALS wings in se_wings.c, cycles and forcing chains in se_static_chains.c,
- * the dynamic chain engine in se_dynamic_chains.c, the nested chains in se_nested.c, the
- * uniqueness techniques in se_unique.c, the rating loop in se_rate.c.
+ * This file holds the grid's tables, the reading of arguments, the building of hints, the
+ * one dispatch of the scanning searches and the module's Python entry points. The
+ * searches: singles, intersections, subsets, fish and XY-wings in se_basic.c, strong links
+ * in se_strong_links.c, aligned exclusion in se_aligned.c, ALS wings in se_wings.c, cycles
+ * and forcing chains in se_static_chains.c, the dynamic chain engine in
+ * se_dynamic_chains.c, the nested chains in se_nested.c (their inner static chains in
+ * se_nested_static.c), the uniqueness techniques in se_unique.c, the rating loop in
+ * se_rate.c.
  *
  * Written for GCC and Clang (unsigned __int128, __builtin_ctzll), like the backtracker's
  * native_backtrack/classic9.c.

@@ -17,29 +17,14 @@
  * grid, chain grid): the chains of one step meet the same grids again and again. A node
  * of the outer chain names its record by its tag (se_chains.h). A chain's signature is
  * kept as two 64-bit hashes of its potentials in order. */
-#include "se_scan.h"
+#include "se_nested.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- hints and records --------------------------------------------------------------- */
 
-typedef struct {
-    double diff;
-    int cx, sort, idx;
-    int eoff, ne; /* removals in the arena: cell * 9 + digit - 1 */
-    int poff, np; /* rule parents in the arena: off keys */
-    uint64_t h1, h2;
-} Rec;
-
-typedef struct {
-    Rec *r;
-    int n, cap;
-    int *a;
-    int na, acap;
-} Recs;
-
-static int recs_push(Recs *R, Rec *rec)
+int recs_push(Recs *R, Rec *rec)
 {
     if (R->n == R->cap) {
         int cap = R->cap ? 2 * R->cap : 256;
@@ -53,7 +38,7 @@ static int recs_push(Recs *R, Rec *rec)
     return 0;
 }
 
-static int arena_put(Recs *R, int v)
+int arena_put(Recs *R, int v)
 {
     if (R->na == R->acap) {
         int cap = R->acap ? 2 * R->acap : 4096;
@@ -66,64 +51,6 @@ static int arena_put(Recs *R, int v)
     R->a[R->na++] = v;
     return 0;
 }
-
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
-static inline void sig_add(uint64_t *h1, uint64_t *h2, uint64_t v)
-{
-    *h1 = mix64(*h1 ^ (v + 0x9e3779b97f4a7c15ULL));
-    *h2 = mix64(*h2 + v * 0xd6e8feb86659fd93ULL + 0x632be59bd9b4e019ULL);
-}
-
-/* ---- the state of one producer's nesting ----------------------------------------------- */
-
-enum { R_STATIC, R_MULTIPLE, R_DYNAMIC, R_NESTED };
-
-typedef struct {
-    uint64_t h;
-    int rule, grid, start, n; /* grid: offset of source and chain grid in the grid store */
-} Entry;
-
-/* The records of nested hints and their cache. A top producer's store outlives its call:
- * on the same state, level 3 reads the static chains that level 2 found, level 5 the
- * dynamic ones of level 4 (what the Python reference's module-wide cache gives). */
-typedef struct {
-    Recs recs;
-    Entry *tab;
-    int tcap, tn;
-    int *grids;
-    int ng, gcap;
-} Store;
-
-typedef struct Nest {
-    const int *values;
-    double deadline;
-    int level;
-    /* nesting (level >= 2): the rules, their producers, the records and their cache */
-    int nrules, rules[2];
-    Dyn *inner[2];
-    int icands[2][81];
-    Store own, *st; /* st: own, or for a top producer the store its calls share */
-    Recs tmp;      /* the hints of the rule being computed */
-    int *out;      /* the removals of one nested call, as nodes */
-    int nout, ocap;
-    /* collecting (an inner producer): its hints go to `coll`, rule parents from `osrc` */
-    Recs *coll;
-    const int *osrc;
-    int root_cause;
-    /* scratch */
-    int pmark[CH_KEYS], pstamp;
-    uint64_t seen1[8192], seen2[8192];
-    int seenst[8192], sstamp;
-} Nest;
 
 /* ---- walking a hint's chains ---------------------------------------------------------- */
 
@@ -153,7 +80,7 @@ static void new_sstamp(Nest *X)
     }
 }
 
-static int new_pstamp(Nest *X)
+int new_pstamp(Nest *X)
 {
     if (++X->pstamp > (1 << 30)) {
         memset(X->pmark, 0, sizeof(X->pmark));
@@ -162,10 +89,8 @@ static int new_pstamp(Nest *X)
     return X->pstamp;
 }
 
-/* SE's rule parents of one "on" potential of an inner chain (cause: its unit), appended
- * to `R`'s arena unless already there (pmark). */
-static int rule_parents_of(Nest *X, Recs *R, const int *src, const int *grid, int key,
-                           int cause, int *np)
+int rule_parents_of(Nest *X, Recs *R, const int *src, const int *grid, int key, int cause,
+                    int *np)
 {
     if (cause == NAKED) {
         int cell = (key >> 1) / 9;
@@ -287,369 +212,6 @@ static int hook_collect(Dyn *D, int kind, const int *targets, int nt, int sort_k
         rec.ne = 1;
     }
     return recs_push(R, &rec);
-}
-
-/* ---- every static chain (static_chains._static_all) ---------------------------------- */
-
-typedef struct {
-    int key, parent, tag;
-} SNode;
-
-typedef struct {
-    const int *cands, *osrc;
-    Nest *X; /* whose pmark the rule parents use */
-    Recs *dest;
-    int n_on[729], on_off[729][CH_ONOFF];
-    int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
-    SNode *nodes;
-    int nn, ncap;
-    uint64_t (*paths)[23];
-    int *pathof; /* path index of a node, by node */
-    int mark[CH_KEYS], stamp;
-    int onmark[CH_KEYS], onstamp;
-    int par[CH_KEYS], cause[CH_KEYS];
-    int pend[CH_KEYS], next[CH_KEYS];
-    int walk[CH_KEYS * 2];
-} Static;
-
-static void st_build(Static *S, int y, int x)
-{
-    se_build_links(S->cands, y, x, S->n_on, S->on_off, S->n_off, S->off_on, S->off_cause);
-}
-
-/* A new stamp for a mark array of CH_KEYS (cleared before the counter could wrap). */
-static int st_stamp(int *mark, int *stamp)
-{
-    if (*stamp >= (1 << 30)) {
-        memset(mark, 0, sizeof(int) * CH_KEYS);
-        *stamp = 0;
-    }
-    return ++*stamp;
-}
-
-static int st_node(Static *S, int key, int parent, int tag)
-{
-    if (S->nn == S->ncap) {
-        int cap = S->ncap ? 2 * S->ncap : 32768;
-        SNode *nodes = realloc(S->nodes, sizeof(SNode) * cap);
-        int *pathof = realloc(S->pathof, sizeof(int) * cap);
-        if (nodes)
-            S->nodes = nodes;
-        if (pathof)
-            S->pathof = pathof;
-        if (!nodes || !pathof)
-            return -1;
-        S->ncap = cap;
-    }
-    S->nodes[S->nn] = (SNode){key, parent, tag};
-    S->pathof[S->nn] = -1;
-    return S->nn++;
-}
-
-/* The unit of an off node's link from its on parent (static_chains._off_cause). */
-static int off_cause(const Static *S, int i)
-{
-    const SNode *n = &S->nodes[i];
-    if (n->parent < 0)
-        return NO_CAUSE;
-    int cell = (n->key >> 1) / 9, parent = (S->nodes[n->parent].key >> 1) / 9;
-    if (cell == parent)
-        return NAKED;
-    for (int t = 0; t < 3; t++)
-        if (CREG[cell][t] == CREG[parent][t])
-            return CREG[cell][t];
-    return NO_CAUSE;
-}
-
-/* A static hint into S->X->coll: removals ec/ed, the chain (nodes walk[0..nw), target
- * first) and, for a cycle, its reversal as the second chain. */
-static int st_record(Static *S, double base, int sort_key, int cx, const int *elims, int ne,
-                     int nw, int cycle)
-{
-    Nest *X = S->X;
-    Recs *R = S->dest;
-    Rec rec;
-    rec.cx = cx;
-    rec.diff = base + length_addition(cx);
-    rec.sort = sort_key;
-    rec.idx = R->n;
-    rec.eoff = R->na;
-    rec.ne = ne;
-    for (int i = 0; i < ne; i++)
-        if (arena_put(R, elims[i]))
-            return -1;
-    rec.poff = R->na;
-    rec.np = 0;
-    rec.h1 = rec.h2 = (uint64_t)(cycle ? 2 : 1);
-    new_pstamp(X);
-    /* the chain, target first: one node per potential, the first met */
-    int stamp = st_stamp(S->mark, &S->stamp);
-    sig_add(&rec.h1, &rec.h2, 0x10000u);
-    for (int i = 0; i < nw; i++) {
-        const SNode *n = &S->nodes[S->walk[i]];
-        if (S->mark[n->key] == stamp)
-            continue;
-        S->mark[n->key] = stamp;
-        sig_add(&rec.h1, &rec.h2, (uint64_t)n->key);
-        if ((n->key & 1) && rule_parents_of(X, R, S->osrc, S->cands, n->key, n->tag, &rec.np))
-            return -1;
-    }
-    if (cycle) {
-        stamp = st_stamp(S->mark, &S->stamp);
-        sig_add(&rec.h1, &rec.h2, 0x10001u);
-        for (int i = nw - 1; i >= 0; i--) {
-            int j = S->walk[i];
-            const SNode *n = &S->nodes[j];
-            int key = n->key ^ 1;
-            if (S->mark[key] == stamp)
-                continue;
-            S->mark[key] = stamp;
-            sig_add(&rec.h1, &rec.h2, (uint64_t)key);
-            if ((key & 1) && rule_parents_of(X, R, S->osrc, S->cands, key, off_cause(S, j), &rec.np))
-                return -1;
-        }
-    }
-    return recs_push(R, &rec);
-}
-
-/* Walks from node i to its root into S->walk; returns the count. */
-static int st_walk(Static *S, int i)
-{
-    int n = 0;
-    for (; i >= 0; i = S->nodes[i].parent)
-        S->walk[n++] = i;
-    return n;
-}
-
-static int st_distinct(Static *S, int nw)
-{
-    int stamp = st_stamp(S->mark, &S->stamp), n = 0;
-    for (int i = 0; i < nw; i++) {
-        int k = S->nodes[S->walk[i]].key;
-        if (S->mark[k] != stamp) {
-            S->mark[k] = stamp;
-            n++;
-        }
-    }
-    return n;
-}
-
-static int st_cycle_hint(Static *S, int dst, double base, int sort_key)
-{
-    const int *cands = S->cands;
-    u128 cells = 0, forw[9] = {0}, back[9] = {0};
-    int nw = st_walk(S, dst);
-    for (int i = 0; i < nw - 1; i++)
-        cells |= BIT128((S->nodes[S->walk[i]].key >> 1) / 9);
-    for (int i = 0; i < nw - 1; i++) {
-        int key = S->nodes[S->walk[i]].key, cell = (key >> 1) / 9, d0 = (key >> 1) % 9;
-        u128 seen = 0;
-        for (u128 b = PEER[cell] & ~cells; b; b &= b - 1)
-            if (cands[ctz128(b)] & (1 << d0))
-                seen |= b & -b;
-        if (key & 1)
-            forw[d0] |= seen;
-        else
-            back[d0] |= seen;
-    }
-    u128 both = 0;
-    for (int d0 = 0; d0 < 9; d0++)
-        both |= forw[d0] & back[d0];
-    if (!both)
-        return 0; /* nothing goes: most cycles */
-    int elims[729], ne = 0;
-    for (int c = 0; c < 81; c++)
-        if (both & BIT128(c))
-            for (int d0 = 0; d0 < 9; d0++)
-                if (forw[d0] & back[d0] & BIT128(c))
-                    elims[ne++] = c * 9 + d0;
-    return st_record(S, base, sort_key, st_distinct(S, nw), elims, ne, nw, 1);
-}
-
-/* static_chains._all_cycles, each hint recorded. */
-static int st_cycles(Static *S, int src_key, double base, int sort_key)
-{
-    S->nn = 0;
-    int stamp = st_stamp(S->onmark, &S->onstamp), npath = 0;
-    int src = st_node(S, src_key, -1, NO_CAUSE);
-    if (src < 0)
-        return -1;
-    S->onmark[src_key] = stamp;
-    S->pathof[src] = npath;
-    memset(S->paths[npath], 0, sizeof(S->paths[0]));
-    S->paths[npath][src_key >> 6] |= (uint64_t)1 << (src_key & 63);
-    npath++;
-    int *pend = S->pend, np = 1;
-    pend[0] = src;
-    int length = 0;
-    while (np) {
-        length += 2;
-        int first = S->nn;
-        for (int i = 0; i < np; i++) {
-            int p = pend[i], cd = S->nodes[p].key >> 1;
-            const uint64_t *path = S->paths[S->pathof[p]];
-            for (int k = 0; k < S->n_on[cd]; k++) {
-                int off_key = S->on_off[cd][k];
-                if (path[off_key >> 6] >> (off_key & 63) & 1)
-                    continue;
-                if (st_node(S, off_key, p, NO_CAUSE) < 0)
-                    return -1;
-            }
-        }
-        int last = S->nn, nnext = 0;
-        for (int j = first; j < last; j++) {
-            int cd = S->nodes[j].key >> 1;
-            for (int k = 0; k < S->n_off[cd]; k++) {
-                int on_key = S->off_on[cd][k], cause = S->off_cause[cd][k];
-                if (length >= 4 && on_key == src_key) {
-                    int dst = st_node(S, on_key, j, cause);
-                    if (dst < 0 || st_cycle_hint(S, dst, base, sort_key) < 0)
-                        return -1;
-                }
-                if (S->onmark[on_key] != stamp) {
-                    S->onmark[on_key] = stamp;
-                    int n = st_node(S, on_key, j, cause);
-                    if (n < 0 || npath >= 730)
-                        return -1;
-                    int off_key = S->nodes[j].key;
-                    S->pathof[n] = npath;
-                    memcpy(S->paths[npath], S->paths[S->pathof[S->nodes[j].parent]],
-                           sizeof(S->paths[0]));
-                    S->paths[npath][off_key >> 6] |= (uint64_t)1 << (off_key & 63);
-                    S->paths[npath][on_key >> 6] |= (uint64_t)1 << (on_key & 63);
-                    npath++;
-                    S->next[nnext++] = n;
-                }
-            }
-        }
-        memcpy(pend, S->next, sizeof(int) * nnext);
-        np = nnext;
-    }
-    return 0;
-}
-
-/* static_chains._first_forcing from src_key, recorded when it removes something. */
-static int st_forcing(Static *S, int src_key, double base, int sort_key)
-{
-    int stamp = st_stamp(S->onmark, &S->onstamp), target_key = src_key ^ 1;
-    int *pon = S->pend, non = 0, *poff = S->next, noff = 0;
-    int qa[CH_KEYS];
-    S->onmark[src_key] = stamp;
-    S->par[src_key] = -1;
-    S->cause[src_key] = NO_CAUSE;
-    if (src_key & 1)
-        pon[non++] = src_key;
-    else
-        poff[noff++] = src_key;
-    int found = -1, last = -1, fcause = NO_CAUSE;
-    while ((non || noff) && found < 0) {
-        for (int i = 0; i < non && found < 0; i++) {
-            int key = pon[i], cd = key >> 1;
-            for (int k = 0; k < S->n_on[cd]; k++) {
-                int off_key = S->on_off[cd][k];
-                if (off_key == target_key) {
-                    found = off_key;
-                    last = key;
-                    break;
-                }
-                if (S->onmark[off_key] != stamp) {
-                    S->onmark[off_key] = stamp;
-                    S->par[off_key] = key;
-                    S->cause[off_key] = NO_CAUSE;
-                    poff[noff++] = off_key;
-                }
-            }
-        }
-        if (found >= 0)
-            break;
-        non = 0;
-        int nq = 0;
-        for (int i = 0; i < noff && found < 0; i++) {
-            int key = poff[i], cd = key >> 1;
-            for (int k = 0; k < S->n_off[cd]; k++) {
-                int on_key = S->off_on[cd][k], cause = S->off_cause[cd][k];
-                if (on_key == target_key) {
-                    found = on_key;
-                    last = key;
-                    fcause = cause;
-                    break;
-                }
-                if (S->onmark[on_key] != stamp) {
-                    S->onmark[on_key] = stamp;
-                    S->par[on_key] = key;
-                    S->cause[on_key] = cause;
-                    qa[nq++] = on_key;
-                }
-            }
-        }
-        noff = 0;
-        memcpy(pon, qa, sizeof(int) * nq);
-        non = nq;
-    }
-    if (found < 0)
-        return 0;
-    /* the chain as nodes, target first */
-    S->nn = 0;
-    int n = 0, keys[CH_KEYS];
-    for (int k = last; k >= 0; k = S->par[k])
-        keys[n++] = k;
-    int prev = -1;
-    for (int i = n - 1; i >= 0; i--) {
-        int k = keys[i];
-        prev = st_node(S, k, prev, (k & 1) && k != src_key ? S->cause[k] : NO_CAUSE);
-        if (prev < 0)
-            return -1;
-    }
-    int t = st_node(S, found, prev, fcause);
-    if (t < 0)
-        return -1;
-    int tc = (found >> 1) / 9, td0 = (found >> 1) % 9, elims[9], ne = 0;
-    if (found & 1) {
-        for (int m = S->cands[tc] & ~(1 << td0); m; m &= m - 1)
-            elims[ne++] = tc * 9 + __builtin_ctz((unsigned)m);
-    } else {
-        elims[ne++] = tc * 9 + td0;
-    }
-    if (!ne)
-        return 0;
-    int nw = st_walk(S, t);
-    return st_record(S, base, sort_key, st_distinct(S, nw), elims, ne, nw, 0);
-}
-
-/* static_chains._static_all on `cands`, every hint into X->coll: 0, 1 when the deadline
- * passed, -1 when out of memory. */
-static int static_all(Static *S, double deadline)
-{
-    static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
-    for (int m = 0; m < 3; m++) {
-        int y = MODES[m][0], x = MODES[m][1];
-        double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
-        int sort_key = y && x ? 4 : (y ? 3 : 2);
-        st_build(S, y, x);
-        static char closing[CH_KEYS];
-        memset(closing, 0, sizeof(closing));
-        for (int cd = 0; cd < 729; cd++)
-            for (int k = 0; k < S->n_off[cd]; k++)
-                closing[S->off_on[cd][k]] = 1;
-        for (int cell = 0; cell < 81; cell++) {
-            int cm = S->cands[cell], n = POP[cm];
-            if (n < 2 || (!x && n > 2))
-                continue;
-            if (deadline >= 0 && cpu_seconds() > deadline)
-                return 1;
-            for (int mm = cm; mm; mm &= mm - 1) {
-                int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
-                if (closing[on_key] && st_cycles(S, on_key, base_cycle, sort_key) < 0)
-                    return -1;
-                /* the chain from the "off" ends at the "on": one that nothing implies
-                 * ends none */
-                if (x && (st_forcing(S, on_key, base_chain, sort_key) < 0 ||
-                          (closing[on_key] && st_forcing(S, on_key ^ 1, base_chain, sort_key) < 0)))
-                    return -1;
-            }
-        }
-    }
-    return 0;
 }
 
 /* ---- SE's order of an inner rule's hints, and the records kept ------------------------ */
@@ -849,7 +411,6 @@ static uint64_t grid_hash(int rule, const int *src, const int *grid)
     return h;
 }
 
-static Static *static_get(void);
 
 /* The records of rule i on the chain grid of D (source D->cands): cached, else computed.
  * 0, or -1 with D->failed set. */
@@ -891,14 +452,7 @@ static int inner_results(Dyn *D, int i, int *start, int *n)
     X->tmp.n = X->tmp.na = 0;
     int rc;
     if (rule == R_STATIC) {
-        Static *S = static_get();
-        if (!S)
-            return D->failed = -1;
-        S->cands = D->grid;
-        S->X = X;
-        S->dest = &X->tmp;
-        S->osrc = D->cands;
-        rc = static_all(S, X->deadline);
+        rc = static_hints(D->grid, D->cands, X, &X->tmp, X->deadline);
     } else {
         Dyn *I = X->inner[i];
         Nest *IX = I->ext;
@@ -971,25 +525,6 @@ static int hook_nested(Dyn *D, DChain *ch, int *toff)
         }
     }
     return chain_add_new(D, ch, X->out, X->nout, toff);
-}
-
-/* The static search (one at a time: it nests nothing), made on first use. */
-static Static *STATIC;
-
-static Static *static_get(void)
-{
-    if (STATIC)
-        return STATIC;
-    Static *S = calloc(1, sizeof(Static));
-    if (!S)
-        return NULL;
-    S->paths = malloc(sizeof(S->paths[0]) * 730);
-    if (!S->paths) {
-        free(S);
-        return NULL;
-    }
-    STATIC = S;
-    return S;
 }
 
 /* ---- Python entry point -------------------------------------------------------------- */

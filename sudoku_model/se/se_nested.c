@@ -181,16 +181,40 @@ static int hook_complexity(Dyn *D, const int *targets, int nt, int limit)
     return cx < 0 ? limit + 1 : cx;
 }
 
-/* A hint of an inner producer: its removals, complexity, signature and rule parents. */
+/* The set of removals of a dynamic hint on `key` as one number: an "off" key removes its
+ * candidate, an "on" key the cell's other candidates (one of them when the cell has two:
+ * the same set as that one's "off"). */
+static int removal_set(const int *cands, int key)
+{
+    int cell = (key >> 1) / 9, d0 = (key >> 1) % 9;
+    if (!(key & 1))
+        return cell * 9 + d0;
+    int rest = cands[cell] & ~(1 << d0);
+    return POP[rest] == 1 ? cell * 9 + __builtin_ctz((unsigned)rest) : 729 + cell * 9 + d0;
+}
+
+/* A hint of an inner producer: its removals, complexity, signature and rule parents.
+ * SE keeps one hint per set of removals, the first in its order (rating, complexity, kind,
+ * discovery; a producer's rating grows with the complexity): a hint that does not beat the
+ * best so far of its set is left after a walk bounded by that one's complexity, and one
+ * that does marks that one dead. */
 static int hook_collect(Dyn *D, int kind, const int *targets, int nt, int sort_key, int key,
                         const int *cells, int nc)
 {
-    (void)kind;
     (void)cells;
     (void)nc;
     Nest *X = D->ext;
     Recs *R = X->coll;
+    int set = removal_set(D->cands, key);
+    int best = X->bstamp[set] == X->bround ? X->best[set] : -1;
+    if (best >= 0) {
+        const Rec *o = &R->r[best];
+        int limit = sort_key < o->sort ? o->cx : o->cx - 1;
+        if (limit < 0 || dyn_walk(D, targets, nt, limit, NULL) > limit)
+            return 0;
+    }
     Rec rec;
+    rec.dead = 0;
     X->root_cause = kind == DK_CELL ? NAKED : kind == DK_REGION ? D->region : NO_CAUSE;
     int cx = dyn_walk(D, targets, nt, 1 << 30, &rec);
     if (cx < 0)
@@ -211,6 +235,10 @@ static int hook_collect(Dyn *D, int kind, const int *targets, int nt, int sort_k
             return -1;
         rec.ne = 1;
     }
+    if (best >= 0)
+        R->r[best].dead = 1;
+    X->best[set] = R->n;
+    X->bstamp[set] = X->bround;
     return recs_push(R, &rec);
 }
 
@@ -267,6 +295,8 @@ static int finish(Nest *X, int *start, int *n)
     int rc = 0;
     for (int o = 0; o < T->n && !rc; o++) {
         const Rec *r = &T->r[order[o]];
+        if (r->dead)
+            continue;
         uint64_t h = elims_hash(T, r);
         unsigned i = (unsigned)h & (hcap - 1);
         int dup = 0;
@@ -460,6 +490,10 @@ static int inner_results(Dyn *D, int i, int *start, int *n)
         dyn_places(I);
         IX->coll = &X->tmp;
         IX->osrc = D->cands;
+        if (++IX->bround > (1 << 30)) {
+            memset(IX->bstamp, 0, sizeof(IX->bstamp));
+            IX->bround = 1;
+        }
         I->failed = 0;
         rc = dyn_hints(I, X->deadline);
         if (rc < 0 && I->failed == 1)

@@ -14,6 +14,7 @@ typedef struct {
     int eoff, ne; /* removals in the arena: cell * 9 + digit - 1 */
     int poff, np; /* rule parents in the arena: off keys */
     uint64_t h1, h2;
+    int dead; /* beaten by a later hint with the same removals (finish skips it) */
 } Rec;
 
 typedef struct {
@@ -77,6 +78,9 @@ typedef struct Nest {
     Recs *coll;
     const int *osrc;
     int root_cause;
+    /* the best hint so far in `coll` of each set of removals (by removal_set), valid
+     * where bstamp[] == bround: SE keeps one hint per set, the first in its order */
+    int best[1458], bstamp[1458], bround;
     /* scratch */
     int pmark[CH_KEYS], pstamp;
     uint64_t seen1[8192], seen2[8192];

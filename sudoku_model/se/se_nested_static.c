@@ -88,6 +88,7 @@ static int st_record(Static *S, double base, int sort_key, int cx, const int *el
     Nest *X = S->X;
     Recs *R = S->dest;
     Rec rec;
+    rec.dead = 0;
     rec.cx = cx;
     rec.diff = base + length_addition(cx);
     rec.sort = sort_key;

@@ -125,8 +125,27 @@ PyObject *elims_tuple(const int *cells, const int *digits, int n);
 
 /* Fills POSIDX (and the engine's own table), once, from PyInit__core. */
 void init_peerscan(void);
-int dyn_node(Dyn *D, int key, int par, int npar, int tag);
-int dyn_par(Dyn *D, int node);
+/* The node pool and the parent pool grow (realloc): 0, or -1 when out of memory. */
+int dyn_grow_nodes(Dyn *D);
+int dyn_grow_pars(Dyn *D);
+
+/* A new node; its index, -1 when out of memory. */
+static inline int dyn_node(Dyn *D, int key, int par, int npar, int tag)
+{
+    if (D->nn == D->ncap && dyn_grow_nodes(D))
+        return -1;
+    D->nodes[D->nn] = (DNode){key, par, npar, tag};
+    return D->nn++;
+}
+
+/* Appends one parent to the pool; returns its offset, -1 when out of memory. */
+static inline int dyn_par(Dyn *D, int node)
+{
+    if (D->np == D->pcap && dyn_grow_pars(D))
+        return -1;
+    D->par[D->np] = node;
+    return D->np++;
+}
 void chain_add(DChain *ch, int key, int node);
 /* Add to `ch` each of the n `nodes` whose key it lacks, queued as off nodes of the search
  * (D->qoff at *toff): how many were added. */

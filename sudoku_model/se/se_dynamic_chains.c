@@ -55,36 +55,40 @@ void dyn_places(Dyn *D)
         }
 }
 
-int dyn_node(Dyn *D, int key, int par, int npar, int tag)
+int dyn_grow_nodes(Dyn *D)
 {
-    if (D->nn == D->ncap) {
-        int cap = D->ncap ? 2 * D->ncap : 65536;
-        DNode *nodes = realloc(D->nodes, sizeof(DNode) * cap);
-        if (nodes == NULL)
-            return -1;
-        D->nodes = nodes;
-        D->ncap = cap;
-    }
-    D->nodes[D->nn] = (DNode){key, par, npar, tag};
-    return D->nn++;
+    int cap = D->ncap ? 2 * D->ncap : 65536;
+    DNode *nodes = realloc(D->nodes, sizeof(DNode) * cap);
+    if (nodes == NULL)
+        return -1;
+    D->nodes = nodes;
+    D->ncap = cap;
+    return 0;
 }
 
-/* Appends one parent to the pool; returns its offset, -1 when out of memory. */
-int dyn_par(Dyn *D, int node)
+int dyn_grow_pars(Dyn *D)
 {
-    if (D->np == D->pcap) {
-        int cap = D->pcap ? 2 * D->pcap : 262144;
-        int *par = realloc(D->par, sizeof(int) * cap);
-        if (par == NULL)
-            return -1;
-        D->par = par;
-        D->pcap = cap;
-    }
-    D->par[D->np] = node;
-    return D->np++;
+    int cap = D->pcap ? 2 * D->pcap : 262144;
+    int *par = realloc(D->par, sizeof(int) * cap);
+    if (par == NULL)
+        return -1;
+    D->par = par;
+    D->pcap = cap;
+    return 0;
 }
 
+/* A chain made empty: the entries of its keys cleared (a new chain is cleared whole once,
+ * by chain_init). */
 static void chain_reset(DChain *ch)
+{
+    for (int i = 0; i < ch->n_on; i++)
+        ch->idx[ch->order_on[i]] = -1;
+    for (int i = 0; i < ch->n_off; i++)
+        ch->idx[ch->order_off[i]] = -1;
+    ch->n_on = ch->n_off = 0;
+}
+
+static void chain_init(DChain *ch)
 {
     memset(ch->idx, 0xff, sizeof(ch->idx));
     ch->n_on = ch->n_off = 0;
@@ -296,8 +300,8 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             for (int t = 0; t < 3; t++) {
                 int region = CREG[cell][t];
                 int others = D->rpos[region][d0] & ~(1 << POSIDX[cell][t]);
-                if (POP[others] != 1)
-                    continue;
+                if (!others || (others & (others - 1)))
+                    continue; /* not one other place */
                 int found = REG[region][__builtin_ctz((unsigned)others)];
                 int on_key = ((found * 9 + d0) << 1) | 1, dup = 0;
                 if (seen)
@@ -448,7 +452,11 @@ static DChain *memo_chain(Dyn *D, int cd)
 {
     if (D->memo[cd])
         return D->memo[cd];
-    DChain *ch = D->nspare ? D->spare[--D->nspare] : malloc(sizeof(DChain));
+    DChain *ch;
+    if (D->nspare)
+        ch = D->spare[--D->nspare];
+    else if ((ch = malloc(sizeof(DChain))) != NULL)
+        chain_init(ch);
     if (ch == NULL)
         return NULL;
     D->memo[cd] = ch;
@@ -629,6 +637,8 @@ Dyn *dyn_new(const int *values, const int *cands, int nishio, int multiple, int 
         free(D);
         return NULL;
     }
+    for (int i = 0; i < DYN_CHAINS; i++)
+        chain_init(&D->chains[i]);
 
     D->values = values;
     D->cands = cands;

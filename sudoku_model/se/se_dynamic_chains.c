@@ -230,11 +230,20 @@ static int dyn_plus(Dyn *D, DChain *ch, int *toff)
  * on and off, 0 when the chain is complete, -1 when out of memory. */
 static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
 {
+    /* A dynamic chain's grid loses candidates as it goes (a copy); a static one reads the
+     * puzzle's. */
     int *grid = D->grid;
-    const int *src = D->dynamic ? D->cands : NULL;
-    memcpy(grid, D->cands, sizeof(int) * 81);
-    memcpy(D->rpos, D->rpos0, sizeof(D->rpos));
-    memcpy(D->board, D->board0, sizeof(D->board));
+    const int *src = D->dynamic ? D->cands : NULL, *cells = D->cands;
+    const uint16_t(*rpos)[9] = D->rpos0;
+    const u128 *board = D->board0;
+    if (D->dynamic) {
+        memcpy(grid, D->cands, sizeof(int) * 81);
+        memcpy(D->rpos, D->rpos0, sizeof(D->rpos));
+        memcpy(D->board, D->board0, sizeof(D->board));
+        cells = grid;
+        rpos = (const uint16_t(*)[9])D->rpos;
+        board = D->board;
+    }
     int hon = 0, ton = 0, hoff = 0, toff = 0;
     for (int i = 0; i < ch->n_on; i++)
         D->qon[ton++] = ch->idx[ch->order_on[i]];
@@ -246,10 +255,10 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             int cell = (key >> 1) / 9, d0 = (key >> 1) % 9, bit = 1 << d0;
             int offs[28], no = 0;
             if (D->y)
-                for (int m = grid[cell] & ~bit; m; m &= m - 1)
+                for (int m = cells[cell] & ~bit; m; m &= m - 1)
                     offs[no++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
             /* the peers in PEERSCAN order: box, row and column each ascend */
-            u128 b = D->board[d0], box = REGMASK[CREG[cell][0]];
+            u128 b = board[d0], box = REGMASK[CREG[cell][0]];
             u128 parts[3] = {b & box & ~BIT128(cell), b & REGMASK[CREG[cell][1]] & ~box,
                              b & REGMASK[CREG[cell][2]] & ~box};
             for (int t = 0; t < 3; t++)
@@ -275,7 +284,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
         if (hoff < toff) {
             int p = D->qoff[hoff++], key = D->nodes[p].key;
             int cell = (key >> 1) / 9, d0 = (key >> 1) % 9, bit = 1 << d0;
-            int m = grid[cell], made[4], nm = 0;
+            int m = cells[cell], made[4], nm = 0;
             if (D->y && POP[m] == 2) {
                 int other = m & ~bit;
                 other = other == m ? (m & -m) : (other & -other);
@@ -299,7 +308,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             int seen = 0;
             for (int t = 0; t < 3; t++) {
                 int region = CREG[cell][t];
-                int others = D->rpos[region][d0] & ~(1 << POSIDX[cell][t]);
+                int others = rpos[region][d0] & ~(1 << POSIDX[cell][t]);
                 if (!others || (others & (others - 1)))
                     continue; /* not one other place */
                 int found = REG[region][__builtin_ctz((unsigned)others)];

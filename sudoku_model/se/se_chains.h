@@ -47,9 +47,12 @@ typedef struct {
 #define NO_CAUSE (-1)
 
 typedef struct {
-    int key, par, npar; /* parents: par[par .. par + npar) of the pool */
+    int key, par, npar; /* parents: par[par .. par + npar) of the pool, or with npar
+                         * ONE_PARENT the one parent node `par` itself */
     int tag;
 } DNode;
+
+#define ONE_PARENT (-1)
 
 typedef struct {
     int idx[CH_KEYS]; /* node of each potential, -1: none (the dicts to_on and to_off) */
@@ -136,6 +139,14 @@ static inline int dyn_node(Dyn *D, int key, int par, int npar, int tag)
         return -1;
     D->nodes[D->nn] = (DNode){key, par, npar, tag};
     return D->nn++;
+}
+
+/* A node's parents: dnode_npar of them at dnode_parents (valid until the pools grow). */
+static inline int dnode_npar(const DNode *n) { return n->npar == ONE_PARENT ? 1 : n->npar; }
+
+static inline const int *dnode_parents(const Dyn *D, const DNode *n)
+{
+    return n->npar == ONE_PARENT ? &n->par : D->par + n->par;
 }
 
 /* Appends one parent to the pool; returns its offset, -1 when out of memory. */

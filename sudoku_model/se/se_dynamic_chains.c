@@ -267,7 +267,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             for (int i = 0; i < no; i++) {
                 int off_key = offs[i], conj = off_key | 1;
                 if (ch->idx[conj] >= 0 || ch->idx[off_key] < 0) {
-                    int pp = dyn_par(D, p), n = pp < 0 ? -1 : dyn_node(D, off_key, pp, 1, NO_CAUSE);
+                    int n = dyn_node(D, off_key, p, ONE_PARENT, NO_CAUSE);
                     if (n < 0)
                         return -1;
                     if (ch->idx[conj] >= 0) {
@@ -289,17 +289,19 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                 int other = m & ~bit;
                 other = other == m ? (m & -m) : (other & -other);
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
-                int start = dyn_par(D, p);
-                if (start < 0)
-                    return -1;
-                int npar = 1;
-                if (src)
+                /* a dynamic chain adds the removals it rests on (the cell's) */
+                int start = p, npar = ONE_PARENT;
+                if (src) {
+                    if ((start = dyn_par(D, p)) < 0)
+                        return -1;
+                    npar = 1;
                     for (int h = src[cell] & ~m; h; h &= h - 1) {
                         int q = ch->idx[cell * 18 + (__builtin_ctz((unsigned)h) << 1)];
                         if (q < 0 || dyn_par(D, q) < 0)
                             return -1;
                         npar++;
                     }
+                }
                 int n = dyn_node(D, on_key, start, npar, NAKED);
                 if (n < 0)
                     return -1;
@@ -318,11 +320,11 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                         dup |= D->nodes[made[k]].key == on_key;
                 if (dup)
                     continue;
-                int start = dyn_par(D, p);
-                if (start < 0)
-                    return -1;
-                int npar = 1;
-                if (src)
+                int start = p, npar = ONE_PARENT; /* as above: the region's removals */
+                if (src) {
+                    if ((start = dyn_par(D, p)) < 0)
+                        return -1;
+                    npar = 1;
                     for (int h = D->rpos0[region][d0] & ~D->rpos[region][d0]; h; h &= h - 1) {
                         int c = REG[region][__builtin_ctz((unsigned)h)];
                         int q = ch->idx[(c * 9 + d0) << 1];
@@ -330,6 +332,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                             return -1;
                         npar++;
                     }
+                }
                 int n = dyn_node(D, on_key, start, npar, region);
                 if (n < 0)
                     return -1;
@@ -384,8 +387,9 @@ static int dyn_count(Dyn *D, int node, int limit)
     D->bfs[tail++] = node;
     while (head < tail) {
         const DNode *n = &D->nodes[D->bfs[head++]];
-        for (int i = 0; i < n->npar; i++) {
-            int q = D->par[n->par + i], k = D->nodes[q].key;
+        const int *ps = dnode_parents(D, n);
+        for (int i = 0, np = dnode_npar(n); i < np; i++) {
+            int q = ps[i], k = D->nodes[q].key;
             if (D->mark[k] != stamp) {
                 D->mark[k] = stamp;
                 D->bfs[tail++] = q;

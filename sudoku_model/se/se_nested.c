@@ -158,8 +158,9 @@ static int dyn_walk(Dyn *D, const int *targets, int nt, int limit, Rec *rec)
             }
             if (rec)
                 sig_add(&rec->h1, &rec->h2, (uint64_t)n->key);
-            for (int i = 0; i < n->npar; i++) {
-                int q = D->par[n->par + i], k = D->nodes[q].key;
+            const int *ps = dnode_parents(D, n);
+            for (int i = 0, np = dnode_npar(n); i < np; i++) {
+                int q = ps[i], k = D->nodes[q].key;
                 if (D->mark[k] != stamp) {
                     D->mark[k] = stamp;
                     D->bfs[tail++] = q;

@@ -113,16 +113,18 @@ class State:
         """
         if len(values) != 81 or any(not (0 <= v <= 9) for v in values):
             raise ValueError("an SE rating needs 81 cells with digits 0..9")
-        cands = []
-        for c in range(81):
-            if values[c]:
-                cands.append(0)
-                continue
-            mask = 0x1FF
-            for p in PEERS[c]:
-                if values[p]:
-                    mask &= ~BIT[values[p]]
-            cands.append(mask)
+        used = [0] * 27  # the digits each region holds
+        for c, v in enumerate(values):
+            if v:
+                b, r, k = CELL_REGIONS[c]
+                bit = BIT[v]
+                used[b] |= bit
+                used[r] |= bit
+                used[k] |= bit
+        cands = [
+            0 if v else 0x1FF & ~(used[b] | used[r] | used[k])
+            for v, (b, r, k) in zip(values, CELL_REGIONS)
+        ]
         return cls(values, cands)
 
     @classmethod

@@ -38,7 +38,6 @@ typedef struct {
 } Sink;
 
 #define CH_KEYS 1458
-#define DYN_CHAINS 10 /* 9 digits and the "off" chain of one */
 
 /* Causes of an "on" node (a node's tag): its region 0-26 (a hidden single), NAKED (a
  * naked single), NO_CAUSE (an assumption). An "off" node's tag is NO_CAUSE, or the
@@ -72,7 +71,7 @@ struct Dyn {
     int nn, ncap;
     int *par;
     int np, pcap;
-    DChain *chains; /* DYN_CHAINS of them */
+    DChain *off; /* the "off" chain of the digit being tried */
     int grid[81];
     /* the grid's places of each digit: per region (bit i: REG[r][i]) and as boards, for
      * the puzzle (…0) and for the chain's grid as it loses candidates */
@@ -100,9 +99,10 @@ struct Dyn {
                    const int *cells, int nc);
     int (*cell_start)(Dyn *D);
     int region; /* the region of the region forcing chains being offered */
-    /* The "on" chain of a candidate that a region's forcing chains needed before its own
-     * cell's turn (the region's first place comes first), kept until that turn: memo[cd]
-     * (NULL: none), with dyn_run's result. Spare chains are kept for reuse. */
+    /* The "on" chain of each candidate, made once: by its cell's turn, or earlier by a
+     * region's forcing chains (the region's first place comes first), and kept until its
+     * cell's turn ends: memo[cd] (NULL: none), with dyn_run's result. Spare chains are
+     * kept for reuse. */
     DChain *memo[729], **spare;
     int memo_rc[729], memo_a[729], memo_b[729], nlive, nspare;
     int failed; /* why a hook failed: 1 the deadline passed, else out of memory */

@@ -448,19 +448,25 @@ static void dyn_offer(Dyn *D, int kind, const int *targets, int nt, int sort_key
     dyn_bounds(D);
 }
 
+/* Candidate cd's kept chain, if any, goes back to the spares. */
+static void memo_release(Dyn *D, int cd)
+{
+    if (D->memo[cd]) {
+        D->spare[D->nspare++] = D->memo[cd];
+        D->memo[cd] = NULL;
+        D->nlive--;
+    }
+}
+
 /* Drops every kept chain (their nodes may go). */
 static void memo_drop(Dyn *D)
 {
     for (int cd = 0; cd < 729 && D->nlive; cd++)
-        if (D->memo[cd]) {
-            D->spare[D->nspare++] = D->memo[cd];
-            D->memo[cd] = NULL;
-            D->nlive--;
-        }
+        memo_release(D, cd);
 }
 
-/* The "on" chain of candidate cd, kept for its cell's turn (dyn_run's result in the memo);
- * NULL when out of memory. */
+/* The "on" chain of candidate cd, made once and kept until its cell's turn ends (dyn_run's
+ * result in the memo); NULL when out of memory. */
 static DChain *memo_chain(Dyn *D, int cd)
 {
     if (D->memo[cd])
@@ -485,7 +491,7 @@ static DChain *memo_chain(Dyn *D, int cd)
 
 /* chaining._Multiple._regions: the region forcing chains of `d` in the regions whose
  * first place for it is `cell` (`ch` the chain of cell = d). The chains of the other places
- * are kept for their own cell's turn. */
+ * are made here, before their own cell's turn. */
 static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
 {
     int bit = 1 << d0;
@@ -536,26 +542,18 @@ static int dyn_cell(Dyn *D, int cell, int n)
     for (int m = D->cands[cell]; m; m &= m - 1, nd++) {
         int d0 = __builtin_ctz((unsigned)m);
         int on_key = ((cell * 9 + d0) << 1) | 1, off_key = on_key ^ 1, pair[2];
-        DChain *ch = mine[nd] = D->memo[on_key >> 1];
-        int rc;
-        if (ch) {
-            rc = D->memo_rc[on_key >> 1];
-            pair[0] = D->memo_a[on_key >> 1];
-            pair[1] = D->memo_b[on_key >> 1];
-        } else {
-            ch = mine[nd] = &D->chains[nd];
-            if (chain_root(D, ch, on_key))
-                return -1;
-            rc = dyn_run(D, ch, &pair[0], &pair[1]);
-        }
-        if (rc < 0)
+        DChain *ch = mine[nd] = memo_chain(D, on_key >> 1);
+        if (ch == NULL)
             return -1;
+        int rc = D->memo_rc[on_key >> 1];
+        pair[0] = D->memo_a[on_key >> 1];
+        pair[1] = D->memo_b[on_key >> 1];
         int kind = D->nishio ? DK_NISHIO : DK_CONTRADICTION;
         if (do_contradiction && rc == 1)
             dyn_offer(D, kind, pair, 2, 7, off_key, &cell, 1);
         if (do_contradiction || do_double) {
             int nn = D->nn, np = D->np;
-            DChain *o = &D->chains[9];
+            DChain *o = D->off;
             if (chain_root(D, o, off_key))
                 return -1;
             rc = dyn_run(D, o, &pair[0], &pair[1]);
@@ -589,14 +587,8 @@ static int dyn_cell(Dyn *D, int cell, int n)
     if (!D->nishio && (n == 2 || (D->multiple && n > 2)))
         rc = dyn_cells(D, cell, nd, mine);
     /* this cell's kept chains have served */
-    for (int m = D->cands[cell]; m; m &= m - 1) {
-        int cd = cell * 9 + __builtin_ctz((unsigned)m);
-        if (D->memo[cd]) {
-            D->spare[D->nspare++] = D->memo[cd];
-            D->memo[cd] = NULL;
-            D->nlive--;
-        }
-    }
+    for (int m = D->cands[cell]; m; m &= m - 1)
+        memo_release(D, cell * 9 + __builtin_ctz((unsigned)m));
     return rc;
 }
 
@@ -639,20 +631,18 @@ Dyn *dyn_new(const int *values, const int *cands, int nishio, int multiple, int 
 {
     Dyn *D = calloc(1, sizeof(Dyn));
     if (D) {
-        D->chains = malloc(sizeof(DChain) * DYN_CHAINS);
+        D->off = malloc(sizeof(DChain));
         D->spare = malloc(sizeof(DChain *) * 729);
     }
-    if (!D || !D->chains || !D->spare) {
+    if (!D || !D->off || !D->spare) {
         if (D) {
-            free(D->chains);
+            free(D->off);
             free(D->spare);
         }
         free(D);
         return NULL;
     }
-    for (int i = 0; i < DYN_CHAINS; i++)
-        chain_init(&D->chains[i]);
-
+    chain_init(D->off);
     D->values = values;
     D->cands = cands;
     D->nishio = nishio;
@@ -670,7 +660,7 @@ void dyn_free(Dyn *D)
         return;
     free(D->nodes);
     free(D->par);
-    free(D->chains);
+    free(D->off);
     memo_drop(D);
     for (int i = 0; i < D->nspare; i++)
         free(D->spare[i]);

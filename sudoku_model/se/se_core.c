@@ -238,12 +238,18 @@ int full_s(const Sink *s) { return s->list && full(s->list, s->limit); }
 PyObject *se_search(int search, int arg, const int *values, const int *cands,
                     Py_ssize_t limit)
 {
+    /* the sorting searches make their own list, of every hint */
+    if (search == S_TURBOT)
+        return turbot_fish(cands);
+    if (search == S_THREE)
+        return three_strong_links(cands);
+    if (search == S_ALS)
+        return als_wings(cands, arg);
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
     Sink sink = {out, limit, NULL, 0, 0, NULL};
-    PyObject *all = NULL; /* the sorting searches make their own list */
-    int rc = 0;
+    int rc;
     switch (search) {
     case S_HIDDEN_SINGLES:
         rc = hidden_singles(values, cands, out, limit);
@@ -274,22 +280,9 @@ PyObject *se_search(int search, int arg, const int *values, const int *cands,
     case S_BUG:
         rc = bug_hints(values, cands, out, limit);
         break;
-    case S_ALIGNED:
+    default:
         rc = aligned_exclusion(cands, arg, out, limit);
         break;
-    case S_TURBOT:
-        all = turbot_fish(cands);
-        break;
-    case S_THREE:
-        all = three_strong_links(cands);
-        break;
-    default:
-        all = als_wings(cands, arg);
-        break;
-    }
-    if (search == S_TURBOT || search == S_THREE || search == S_ALS) {
-        Py_DECREF(out);
-        return all;
     }
     if (rc) {
         Py_DECREF(out);

@@ -115,9 +115,11 @@ struct Dyn {
  * implies (with y, the cell's other digits; its peers that hold the digit) and the on keys
  * that its "off" implies (with y, the other digit of a bivalue cell; with x, the one other
  * place of the digit in each region, once each). off_cause, when not NULL, gets each
- * off-to-on link's cause: NAKED, or the region. */
+ * off-to-on link's cause: NAKED, or the region. closing[k] is 1 for the on keys that some
+ * "off" implies: only those can close a cycle or end the forcing chain from their "off". */
 void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
-                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON]);
+                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
+                    char closing[CH_KEYS]);
 double length_addition(int complexity);
 int rank_less(double d1, int c1, int s1, double d2, int c2, int s2);
 double cpu_seconds(void);

@@ -29,11 +29,13 @@ typedef struct {
     int par[CH_KEYS], cause[CH_KEYS];
     int pend[CH_KEYS], next[CH_KEYS];
     int walk[CH_KEYS * 2];
+    char closing[CH_KEYS];
 } Static;
 
 static void st_build(Static *S, int y, int x)
 {
-    se_build_links(S->cands, y, x, S->n_on, S->on_off, S->n_off, S->off_on, S->off_cause);
+    se_build_links(S->cands, y, x, S->n_on, S->on_off, S->n_off, S->off_on, S->off_cause,
+                   S->closing);
 }
 
 /* A new stamp for a mark array of CH_KEYS (cleared before the counter could wrap). */
@@ -346,11 +348,7 @@ static int static_all(Static *S, double deadline)
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
         st_build(S, y, x);
-        static char closing[CH_KEYS];
-        memset(closing, 0, sizeof(closing));
-        for (int cd = 0; cd < 729; cd++)
-            for (int k = 0; k < S->n_off[cd]; k++)
-                closing[S->off_on[cd][k]] = 1;
+        const char *closing = S->closing;
         for (int cell = 0; cell < 81; cell++) {
             int cm = S->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))

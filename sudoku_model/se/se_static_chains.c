@@ -29,6 +29,7 @@
 typedef struct {
     int n_on[729], on_off[729][CH_ONOFF]; /* by candidate (key >> 1) of an on key */
     int n_off[729], off_on[729][CH_OFFON];
+    char closing[CH_KEYS];
 } ChLinks;
 
 typedef struct {
@@ -64,12 +65,14 @@ double length_addition(int complexity)
 }
 
 void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
-                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON])
+                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
+                    char closing[CH_KEYS])
 {
     u128 board[9];
     digit_boards(cands, board);
     memset(n_on, 0, 729 * sizeof(int));
     memset(n_off, 0, 729 * sizeof(int));
+    memset(closing, 0, CH_KEYS);
     for (int cell = 0; cell < 81; cell++)
         for (int cm = cands[cell]; cm; cm &= cm - 1) {
             int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
@@ -93,7 +96,9 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
                 int other = cands[cell] & ~bit;
                 if (off_cause)
                     off_cause[cd][n] = NAKED;
-                off_on[cd][n++] = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
+                int on_key = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
+                off_on[cd][n++] = on_key;
+                closing[on_key] = 1;
             }
             if (x) {
                 int seen = 0;
@@ -110,6 +115,7 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
                     if (off_cause)
                         off_cause[cd][n] = CREG[cell][t];
                     off_on[cd][n++] = on_key;
+                    closing[on_key] = 1;
                     seen = 1;
                 }
             }
@@ -119,7 +125,7 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
 
 static void ch_build(ChLinks *l, const int *cands, int y, int x)
 {
-    se_build_links(cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, NULL);
+    se_build_links(cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, NULL, l->closing);
 }
 
 /* SE's rank order: (difficulty, complexity, sort key), lexicographic. */
@@ -417,12 +423,9 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
         ch_build(&links[m], s->cands, y, x);
-        /* The "on" keys that an "off" implies: only those close a cycle or end the forcing
-         * chain from their "off" (the searches from the others find no hint). */
-        char closing[CH_KEYS] = {0};
-        for (int cd = 0; cd < 729; cd++)
-            for (int k = 0; k < links[m].n_off[cd]; k++)
-                closing[links[m].off_on[cd][k]] = 1;
+        /* only an "on" that an "off" implies closes a cycle or ends the forcing chain from
+         * its "off": the searches from the others find no hint */
+        const char *closing = links[m].closing;
         for (int cell = 0; cell < 81; cell++) {
             int cm = s->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))

@@ -72,23 +72,6 @@ static int nested_once(Nest *X, int tag)
     return 0;
 }
 
-static void new_sstamp(Nest *X)
-{
-    if (++X->sstamp > (1 << 30)) {
-        memset(X->seenst, 0, sizeof(X->seenst));
-        X->sstamp = 1;
-    }
-}
-
-int new_pstamp(Nest *X)
-{
-    if (++X->pstamp > (1 << 30)) {
-        memset(X->pmark, 0, sizeof(X->pmark));
-        X->pstamp = 1;
-    }
-    return X->pstamp;
-}
-
 int rule_parents_of(Nest *X, Recs *R, const int *src, const int *grid, int key, int cause,
                     int *np)
 {
@@ -128,12 +111,12 @@ static int dyn_walk(Dyn *D, const int *targets, int nt, int limit, Rec *rec)
 {
     Nest *X = D->ext;
     int cx = 0;
-    new_sstamp(X);
+    next_stamp(X->seenst, 8192, &X->sstamp);
     if (rec) {
         rec->h1 = rec->h2 = (uint64_t)nt;
         rec->np = 0;
         rec->poff = X->coll->na;
-        new_pstamp(X);
+        next_stamp(X->pmark, CH_KEYS, &X->pstamp);
     }
     if (D->stamp > (1 << 30)) {
         memset(D->mark, 0, sizeof(D->mark));
@@ -491,10 +474,7 @@ static int inner_results(Dyn *D, int i, int *start, int *n)
         dyn_places(I);
         IX->coll = &X->tmp;
         IX->osrc = D->cands;
-        if (++IX->bround > (1 << 30)) {
-            memset(IX->bstamp, 0, sizeof(IX->bstamp));
-            IX->bround = 1;
-        }
+        next_stamp(IX->bstamp, 1458, &IX->bround);
         I->failed = 0;
         rc = dyn_hints(I, X->deadline);
         if (rc < 0 && I->failed == 1)

@@ -6,6 +6,8 @@
 
 #include "se_scan.h"
 
+#include <string.h>
+
 /* ---- hints and records --------------------------------------------------------------- */
 
 typedef struct {
@@ -87,10 +89,19 @@ typedef struct Nest {
     int seenst[8192], sstamp;
 } Nest;
 
+/* A new stamp for `mark` (n stamps): the marks equal to it are the ones made from now on
+ * (all cleared before the counter could wrap). */
+static inline int next_stamp(int *mark, int n, int *stamp)
+{
+    if (*stamp >= (1 << 30)) {
+        memset(mark, 0, sizeof(int) * n);
+        *stamp = 0;
+    }
+    return ++*stamp;
+}
+
 int recs_push(Recs *R, Rec *rec);
 int arena_put(Recs *R, int v);
-/* A new stamp of X->pmark, the rule parents already put. */
-int new_pstamp(Nest *X);
 /* SE's rule parents of one "on" potential of an inner chain (cause: its unit), appended
  * to `R`'s arena unless already there (pmark). 0, or -1 when out of memory. */
 int rule_parents_of(Nest *X, Recs *R, const int *src, const int *grid, int key, int cause,

@@ -38,16 +38,6 @@ static void st_build(Static *S, int y, int x)
                    S->closing);
 }
 
-/* A new stamp for a mark array of CH_KEYS (cleared before the counter could wrap). */
-static int st_stamp(int *mark, int *stamp)
-{
-    if (*stamp >= (1 << 30)) {
-        memset(mark, 0, sizeof(int) * CH_KEYS);
-        *stamp = 0;
-    }
-    return ++*stamp;
-}
-
 static int st_node(Static *S, int key, int parent, int tag)
 {
     if (S->nn == S->ncap) {
@@ -103,9 +93,9 @@ static int st_record(Static *S, double base, int sort_key, int cx, const int *el
     rec.poff = R->na;
     rec.np = 0;
     rec.h1 = rec.h2 = (uint64_t)(cycle ? 2 : 1);
-    new_pstamp(X);
+    next_stamp(X->pmark, CH_KEYS, &X->pstamp);
     /* the chain, target first: one node per potential, the first met */
-    int stamp = st_stamp(S->mark, &S->stamp);
+    int stamp = next_stamp(S->mark, CH_KEYS, &S->stamp);
     sig_add(&rec.h1, &rec.h2, 0x10000u);
     for (int i = 0; i < nw; i++) {
         const SNode *n = &S->nodes[S->walk[i]];
@@ -117,7 +107,7 @@ static int st_record(Static *S, double base, int sort_key, int cx, const int *el
             return -1;
     }
     if (cycle) {
-        stamp = st_stamp(S->mark, &S->stamp);
+        stamp = next_stamp(S->mark, CH_KEYS, &S->stamp);
         sig_add(&rec.h1, &rec.h2, 0x10001u);
         for (int i = nw - 1; i >= 0; i--) {
             int j = S->walk[i];
@@ -145,7 +135,7 @@ static int st_walk(Static *S, int i)
 
 static int st_distinct(Static *S, int nw)
 {
-    int stamp = st_stamp(S->mark, &S->stamp), n = 0;
+    int stamp = next_stamp(S->mark, CH_KEYS, &S->stamp), n = 0;
     for (int i = 0; i < nw; i++) {
         int k = S->nodes[S->walk[i]].key;
         if (S->mark[k] != stamp) {
@@ -192,7 +182,7 @@ static int st_cycle_hint(Static *S, int dst, double base, int sort_key)
 static int st_cycles(Static *S, int src_key, double base, int sort_key)
 {
     S->nn = 0;
-    int stamp = st_stamp(S->onmark, &S->onstamp), npath = 0;
+    int stamp = next_stamp(S->onmark, CH_KEYS, &S->onstamp), npath = 0;
     int src = st_node(S, src_key, -1, NO_CAUSE);
     if (src < 0)
         return -1;
@@ -253,7 +243,7 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
 /* static_chains._first_forcing from src_key, recorded when it removes something. */
 static int st_forcing(Static *S, int src_key, double base, int sort_key)
 {
-    int stamp = st_stamp(S->onmark, &S->onstamp), target_key = src_key ^ 1;
+    int stamp = next_stamp(S->onmark, CH_KEYS, &S->onstamp), target_key = src_key ^ 1;
     int *pon = S->pend, non = 0, *poff = S->next, noff = 0;
     int qa[CH_KEYS];
     S->onmark[src_key] = stamp;

@@ -229,10 +229,14 @@ def test_a_conflict_budget_ends_in_unknown(solver: str) -> None:
     for puzzle, _ in records("forum-hardest-1106", 5):
         verdict = backend.check_unique(puzzle, budget=Budget(conflicts=1))
         assert verdict.kind is VerdictKind.UNKNOWN
-        # a few over: solvers test the limit between conflicts, and a call that crosses a
-        # signal slice (0.05 s, on a loaded machine) is resumed with what is left
-        assert verdict.stats["conflicts"] <= 5
-        assert backend.check_unique(puzzle).kind is VerdictKind.UNIQUE  # still usable
+        # a few over: solvers test the limit only where propagation ends without a conflict,
+        # so a run of conflicts in a row is counted whole (up to 6 on these five puzzles,
+        # unloaded), and a call that crosses a signal slice (0.05 s, on a loaded machine) is
+        # resumed with what is left, after a restart that may start such a run again
+        assert verdict.stats["conflicts"] <= 16
+        full = backend.check_unique(puzzle)
+        assert full.kind is VerdictKind.UNIQUE  # still usable
+        assert full.stats["conflicts"] > 2 * verdict.stats["conflicts"]  # the budget did stop it
     backend.close()
 
 

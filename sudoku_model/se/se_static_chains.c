@@ -409,16 +409,113 @@ typedef struct {
     double base;
 } ChSearch;
 
+#define CH_QWORDS ((CH_KEYS + 63) / 64)
+
+typedef struct {
+    int order[CH_KEYS], low[CH_KEYS], comp[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS],
+        edge[CH_KEYS], query[CH_KEYS];
+    uint64_t reach[CH_KEYS][CH_QWORDS]; /* by component: the queries whose target it reaches */
+} ChReach;
+
+static int ch_out(const ChLinks *l, int key, const int **row)
+{
+    int cd = key >> 1;
+    *row = key & 1 ? l->on_off[cd] : l->off_on[cd];
+    return key & 1 ? l->n_on[cd] : l->n_off[cd];
+}
+
+/* Which forcing chains can end at all: the search from q[j].key finds its target (the key
+ * with the other polarity) only when the links lead there, at any length. The keys'
+ * strongly connected components (Tarjan's, from the searches' sources only), each with the
+ * set of targets it reaches: a component is complete after the components it leads to, so
+ * its set is its own targets and theirs. ok[j] = 1 where search j's target is reachable; a
+ * search with no way to its target finds nothing in any round, so it is left out. */
+static void ch_reachable(ChReach *r, const ChLinks *l, const ChSearch *q, int nq, char *ok)
+{
+    int words = (nq + 63) / 64, counter = 0, ncomp = 0, sp = 0;
+    memset(r->order, 0, sizeof(r->order));
+    memset(r->query, -1, sizeof(r->query));
+    for (int j = 0; j < nq; j++)
+        r->query[q[j].key ^ 1] = j;
+    for (int j = 0; j < nq; j++) {
+        int root = q[j].key;
+        if (r->order[root])
+            continue;
+        int depth = 0;
+        r->frame[0] = root;
+        r->edge[0] = 0;
+        r->order[root] = r->low[root] = ++counter;
+        r->comp[root] = -1;
+        r->stack[sp++] = root;
+        while (depth >= 0) {
+            int v = r->frame[depth];
+            const int *row;
+            int n = ch_out(l, v, &row);
+            if (r->edge[depth] < n) {
+                int w = row[r->edge[depth]++];
+                if (!r->order[w]) {
+                    r->order[w] = r->low[w] = ++counter;
+                    r->comp[w] = -1;
+                    r->stack[sp++] = w;
+                    depth++;
+                    r->frame[depth] = w;
+                    r->edge[depth] = 0;
+                } else if (r->comp[w] < 0 && r->order[w] < r->low[v]) {
+                    r->low[v] = r->order[w];
+                }
+                continue;
+            }
+            if (r->low[v] == r->order[v]) { /* v roots a component: pop it */
+                uint64_t *set = r->reach[ncomp];
+                memset(set, 0, sizeof(uint64_t) * (size_t)words);
+                int first = sp;
+                do
+                    r->comp[r->stack[--first]] = ncomp;
+                while (r->stack[first] != v);
+                for (int i = first; i < sp; i++) {
+                    int u = r->stack[i];
+                    if (r->query[u] >= 0)
+                        set[r->query[u] >> 6] |= (uint64_t)1 << (r->query[u] & 63);
+                    const int *out;
+                    int m = ch_out(l, u, &out);
+                    for (int e = 0; e < m; e++) {
+                        int c = r->comp[out[e]];
+                        if (c != ncomp)
+                            for (int w = 0; w < words; w++)
+                                set[w] |= r->reach[c][w];
+                    }
+                }
+                sp = first;
+                ncomp++;
+            }
+            depth--;
+            if (depth >= 0 && r->low[v] < r->low[r->frame[depth]])
+                r->low[r->frame[depth]] = r->low[v];
+        }
+    }
+    for (int j = 0; j < nq; j++)
+        ok[j] = r->reach[r->comp[q[j].key]][j >> 6] >> (j & 63) & 1;
+}
+
 /* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
 static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
 {
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
     static const int CAPS[4] = {6, 10, 16, 1 << 30};
     ChSearch *searches = malloc(sizeof(ChSearch) * 3 * 3 * 729);
-    if (searches == NULL)
+    ChSearch *forcing = malloc(sizeof(ChSearch) * 2 * 729);
+    ChReach *reach = malloc(sizeof(ChReach));
+    char *ok = malloc(2 * 729);
+    if (searches == NULL || forcing == NULL || reach == NULL || ok == NULL) {
+        free(searches);
+        free(forcing);
+        free(reach);
+        free(ok);
         return -1;
+    }
     int ns = 0;
     for (int m = 0; m < 3; m++) {
+        int first = ns;
         int y = MODES[m][0], x = MODES[m][1];
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
@@ -440,6 +537,17 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
                         searches[ns++] = (ChSearch){m, 1, sort_key, on_key ^ 1, base_chain};
                 }
             }
+        }
+        if (x) { /* leave out the forcing chains whose target no chain reaches */
+            int nf = 0, kept = first, j = 0;
+            for (int i = first; i < ns; i++)
+                if (searches[i].kind == 1)
+                    forcing[nf++] = searches[i];
+            ch_reachable(reach, &links[m], forcing, nf, ok);
+            for (int i = first; i < ns; i++)
+                if (searches[i].kind != 1 || ok[j++])
+                    searches[kept++] = searches[i];
+            ns = kept;
         }
     }
     int rc = 0;
@@ -468,6 +576,9 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
     }
 done:
     free(searches);
+    free(forcing);
+    free(reach);
+    free(ok);
     return rc;
 }
 

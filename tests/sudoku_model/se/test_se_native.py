@@ -134,6 +134,35 @@ def test_c_searches_give_the_python_hints_along_rated_paths() -> None:
     assert all(seen[n] > 0 for n in common), seen
 
 
+def test_the_strong_link_searches_memo_of_hintless_digits_never_hides_a_hint() -> None:
+    # Turbot fish and three strong links skip a digit whose cells are the same as at a call
+    # that found nothing for it. Along rated paths, forwards, backwards and with the states
+    # thinned at random between two calls on the same state, every call gives the
+    # reference's hints.
+    rng = random.Random(5)
+    pairs = [
+        (strong_links.turbot_fish, native.turbot_fish),
+        (strong_links.three_strong_links, native.three_strong_links),
+    ]
+    reference: dict[tuple[int, tuple[int, ...]], list[SEStep]] = {}
+    found = 0
+    for values in _puzzles(HERE / "se_rated_sample.txt", every=30):
+        states = [State(list(s.values), list(s.cands)) for s in _path_states(values)]
+        for state in states + states[::-1]:
+            thinned = list(state.cands)
+            for c in range(81):
+                if thinned[c] & (thinned[c] - 1) and rng.random() < 0.2:
+                    thinned[c] &= ~(1 << rng.choice([d for d in range(9) if thinned[c] >> d & 1]))
+            for s in (state, State(state.values, thinned), state):
+                for i, (python, c) in enumerate(pairs):
+                    key = (i, tuple(s.cands))
+                    if key not in reference:
+                        reference[key] = list(python(s))
+                    assert list(c(s)) == reference[key]
+                    found += len(reference[key])
+    assert found > 100, found
+
+
 @pytest.mark.slow
 def test_c_searches_give_the_python_hints_on_thinned_and_random_states() -> None:
     # Candidates removed at random (seeded) from states along rated paths, and empty

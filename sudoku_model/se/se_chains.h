@@ -122,7 +122,15 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
                     char closing[CH_KEYS]);
 double length_addition(int complexity);
 int rank_less(double d1, int c1, int s1, double d2, int c2, int s2);
-double cpu_seconds(void);
+/* Whether the process's CPU clock (time.process_time's) is past `deadline` (never when it
+ * is negative). Reading the CPU clock is a system call (~0.7 us), the monotonic clock is
+ * not (~30 ns): within DEADLINE_WALL_SLACK wall seconds of the last CPU read, the CPU time
+ * is bounded by that read plus the wall time since, and the CPU clock is read only when
+ * that bound passes the deadline. With one thread running the answer is exact; other
+ * threads of the process can make it late by at most the slack each. The last read is
+ * kept for the next call (the searches hold the GIL). */
+#define DEADLINE_WALL_SLACK 0.0005
+int deadline_passed(double deadline);
 int read81(PyObject *seq, int out[81], int top, const char *what);
 PyObject *int_tuple(const int *v, int n);
 PyObject *pair_tuple(int a, int b);

@@ -617,7 +617,7 @@ int dyn_hints(Dyn *D, double deadline)
     for (int cell = 0; cell < 81; cell++) {
         int n = POP[D->cands[cell]];
         if (n > 2 || (n > 1 && D->dynamic)) {
-            if (deadline >= 0 && cpu_seconds() > deadline)
+            if (deadline_passed(deadline))
                 return 1;
             if (dyn_cell(D, cell, n) || D->failed)
                 return D->failed == 1 ? 1 : -1;

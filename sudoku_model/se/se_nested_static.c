@@ -343,7 +343,7 @@ static int static_all(Static *S, double deadline)
             int cm = S->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))
                 continue;
-            if (deadline >= 0 && cpu_seconds() > deadline)
+            if (deadline_passed(deadline))
                 return 1;
             for (int mm = cm; mm; mm &= mm - 1) {
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;

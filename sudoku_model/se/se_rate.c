@@ -142,7 +142,7 @@ PyObject *py_basic_steps(PyObject *self, PyObject *args)
             status = B_LIMIT;
             break;
         }
-        if (deadline >= 0 && cpu_seconds() > deadline) {
+        if (deadline_passed(deadline)) {
             status = B_DEADLINE;
             break;
         }

@@ -406,11 +406,27 @@ static int ch_forcing(Chains *s, int src_key, int query, double base, int sort_k
     return 0;
 }
 
-double cpu_seconds(void)
+static double clock_seconds(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The last read of the process's CPU clock, and the monotonic clock then. */
+static double last_cpu = -1.0, last_wall;
+
+int deadline_passed(double deadline)
+{
+    if (deadline < 0)
+        return 0;
+    double wall = clock_seconds(CLOCK_MONOTONIC);
+    if (last_cpu >= 0 && wall >= last_wall && wall - last_wall < DEADLINE_WALL_SLACK &&
+        last_cpu + (wall - last_wall) <= deadline)
+        return 0;
+    last_cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    last_wall = wall;
+    return last_cpu > deadline;
 }
 
 typedef struct {
@@ -566,7 +582,7 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
     for (int round = 0; round < 4 && ns; round++) {
         int again = 0;
         for (int i = 0; i < ns; i++) {
-            if (!(i & 15) && deadline >= 0 && cpu_seconds() > deadline) {
+            if (!(i & 15) && deadline_passed(deadline)) {
                 rc = 1;
                 goto done;
             }

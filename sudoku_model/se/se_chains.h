@@ -120,6 +120,28 @@ struct Dyn {
 void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
                     int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
                     char closing[CH_KEYS]);
+/* The strongly connected components of the keys under these links (Tarjan's, from the
+ * roots: every key a root reaches gets comp[key]), and the targets each component reaches:
+ * reach[comp][j >> 6] bit j when targets[j] is reachable (the caller's storage, CH_KEYS rows
+ * of CH_QWORDS words, at most CH_KEYS targets, distinct). A key outside its source's
+ * component never leads back to it, and a key whose component does not reach a target
+ * never leads there: the chain searches leave both out, which changes no chain they find
+ * (a node's first parent on a way back, or on a way to the target, is on that way too). */
+#define CH_QWORDS ((CH_KEYS + 63) / 64)
+typedef struct {
+    int comp[CH_KEYS];
+    uint64_t (*reach)[CH_QWORDS];
+    int order[CH_KEYS], low[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS], edge[CH_KEYS],
+        query[CH_KEYS];
+} Components;
+void se_components(Components *r, const int n_on[729], const int on_off[729][CH_ONOFF],
+                   const int n_off[729], const int off_on[729][CH_OFFON], const int *roots,
+                   int nroots, const int *targets, int ntargets);
+/* Whether `key` (reached from a root) leads to target j. */
+static inline int se_reaches(const Components *r, int key, int j)
+{
+    return (int)(r->reach[r->comp[key]][j >> 6] >> (j & 63) & 1);
+}
 double length_addition(int complexity);
 int rank_less(double d1, int c1, int s1, double d2, int c2, int s2);
 /* Whether the process's CPU clock (time.process_time's) is past `deadline` (never when it

@@ -30,6 +30,8 @@ typedef struct {
     int pend[CH_KEYS], next[CH_KEYS];
     int walk[CH_KEYS * 2];
     char closing[CH_KEYS];
+    Components scc; /* of the mode's links: the forcing chains' targets in search order */
+    int roots[2 * CH_KEYS], targets[CH_KEYS];
 } Static;
 
 static void st_build(Static *S, int y, int x)
@@ -194,6 +196,7 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
     int *pend = S->pend, np = 1;
     pend[0] = src;
     int length = 0;
+    const int *comp = S->scc.comp, home = comp[src_key]; /* see se_components */
     while (np) {
         length += 2;
         int first = S->nn;
@@ -202,7 +205,7 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
             const uint64_t *path = S->paths[S->pathof[p]];
             for (int k = 0; k < S->n_on[cd]; k++) {
                 int off_key = S->on_off[cd][k];
-                if (path[off_key >> 6] >> (off_key & 63) & 1)
+                if (comp[off_key] != home || path[off_key >> 6] >> (off_key & 63) & 1)
                     continue;
                 if (st_node(S, off_key, p, NO_CAUSE) < 0)
                     return -1;
@@ -218,7 +221,7 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
                     if (dst < 0 || st_cycle_hint(S, dst, base, sort_key) < 0)
                         return -1;
                 }
-                if (S->onmark[on_key] != stamp) {
+                if (S->onmark[on_key] != stamp && comp[on_key] == home) {
                     S->onmark[on_key] = stamp;
                     int n = st_node(S, on_key, j, cause);
                     if (n < 0 || npath >= 730)
@@ -240,9 +243,13 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
     return 0;
 }
 
-/* static_chains._first_forcing from src_key, recorded when it removes something. */
-static int st_forcing(Static *S, int src_key, double base, int sort_key)
+/* static_chains._first_forcing from src_key, recorded when it removes something; `query`
+ * numbers its target in S->scc (the keys that do not lead there are left out). */
+static int st_forcing(Static *S, int src_key, int query, double base, int sort_key)
 {
+    const Components *scc = &S->scc;
+    if (!se_reaches(scc, src_key, query))
+        return 0; /* no chain gets there */
     int stamp = next_stamp(S->onmark, CH_KEYS, &S->onstamp), target_key = src_key ^ 1;
     int *pon = S->pend, non = 0, *poff = S->next, noff = 0;
     int qa[CH_KEYS];
@@ -264,7 +271,7 @@ static int st_forcing(Static *S, int src_key, double base, int sort_key)
                     last = key;
                     break;
                 }
-                if (S->onmark[off_key] != stamp) {
+                if (S->onmark[off_key] != stamp && se_reaches(scc, off_key, query)) {
                     S->onmark[off_key] = stamp;
                     S->par[off_key] = key;
                     S->cause[off_key] = NO_CAUSE;
@@ -286,7 +293,7 @@ static int st_forcing(Static *S, int src_key, double base, int sort_key)
                     fcause = cause;
                     break;
                 }
-                if (S->onmark[on_key] != stamp) {
+                if (S->onmark[on_key] != stamp && se_reaches(scc, on_key, query)) {
                     S->onmark[on_key] = stamp;
                     S->par[on_key] = key;
                     S->cause[on_key] = cause;
@@ -339,6 +346,26 @@ static int static_all(Static *S, double deadline)
         int sort_key = y && x ? 4 : (y ? 3 : 2);
         st_build(S, y, x);
         const char *closing = S->closing;
+        /* the searches' sources, and the forcing chains' targets in search order */
+        int nroots = 0, ntargets = 0, q = 0;
+        for (int cell = 0; cell < 81; cell++) {
+            int cm = S->cands[cell], n = POP[cm];
+            if (n < 2 || (!x && n > 2))
+                continue;
+            for (int mm = cm; mm; mm &= mm - 1) {
+                int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
+                S->roots[nroots++] = on_key;
+                if (x) {
+                    S->targets[ntargets++] = on_key ^ 1;
+                    if (closing[on_key]) {
+                        S->roots[nroots++] = on_key ^ 1;
+                        S->targets[ntargets++] = on_key;
+                    }
+                }
+            }
+        }
+        se_components(&S->scc, S->n_on, S->on_off, S->n_off, S->off_on, S->roots, nroots,
+                      S->targets, ntargets);
         for (int cell = 0; cell < 81; cell++) {
             int cm = S->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))
@@ -351,8 +378,9 @@ static int static_all(Static *S, double deadline)
                     return -1;
                 /* the chain from the "off" ends at the "on": one that nothing implies
                  * ends none */
-                if (x && (st_forcing(S, on_key, base_chain, sort_key) < 0 ||
-                          (closing[on_key] && st_forcing(S, on_key ^ 1, base_chain, sort_key) < 0)))
+                if (x && st_forcing(S, on_key, q++, base_chain, sort_key) < 0)
+                    return -1;
+                if (x && closing[on_key] && st_forcing(S, on_key ^ 1, q++, base_chain, sort_key) < 0)
                     return -1;
             }
         }
@@ -371,7 +399,10 @@ static Static *static_get(void)
     if (!S)
         return NULL;
     S->paths = malloc(sizeof(S->paths[0]) * 730);
-    if (!S->paths) {
+    S->scc.reach = malloc(sizeof(S->scc.reach[0]) * CH_KEYS);
+    if (!S->paths || !S->scc.reach) {
+        free(S->paths);
+        free(S->scc.reach);
         free(S);
         return NULL;
     }

@@ -24,15 +24,13 @@
  * up a parent index. */
 
 #define CH_POOL 65536
-#define CH_QWORDS ((CH_KEYS + 63) / 64) /* a bit for each forcing chain of a mode */
 #define CH_PATHW 12 /* 729 off keys, one bit each */
 
 typedef struct {
     int n_on[729], on_off[729][CH_ONOFF]; /* by candidate (key >> 1) of an on key */
     int n_off[729], off_on[729][CH_OFFON];
     char closing[CH_KEYS];
-    int comp[CH_KEYS]; /* strongly connected component of a key reached from a search */
-    uint64_t (*reach)[CH_QWORDS]; /* by component: the forcing chains whose target it reaches */
+    Components scc; /* the forcing chains' targets are numbered by ChSearch.query */
 } ChLinks;
 
 typedef struct {
@@ -272,7 +270,7 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
     int limit = bound < cap ? bound : cap;
     /* a cycle through the source stays in its component: the other keys it reaches never
      * lead back (and no key of the component is first reached through them) */
-    int home = l->comp[src_key];
+    const int *comp = l->scc.comp, home = comp[src_key];
     while (non) {
         length++;
         noff = 0;
@@ -282,7 +280,7 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
             const uint64_t *path = s->paths[s->nodes[p].path];
             for (int k = 0; k < l->n_on[cd]; k++) {
                 int off_key = l->on_off[cd][k], oc = off_key >> 1;
-                if (l->comp[off_key] != home || path[oc >> 6] >> (oc & 63) & 1)
+                if (comp[off_key] != home || path[oc >> 6] >> (oc & 63) & 1)
                     continue;
                 if (ch_new_node(s, off_key, p) < 0)
                     return -1;
@@ -304,7 +302,7 @@ static int ch_cycles(Chains *s, int src_key, double base, int sort_key, int cap)
                         return -1;
                     found |= ch_cycle_hint(s, dst, base, sort_key);
                 }
-                if (s->mark_on[on_key] != s->stamp && l->comp[on_key] == home) {
+                if (s->mark_on[on_key] != s->stamp && comp[on_key] == home) {
                     s->mark_on[on_key] = s->stamp;
                     int n = ch_new_node(s, on_key, j);
                     if (n < 0 || s->npaths >= 730)
@@ -337,9 +335,7 @@ static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *cou
                            const int *table, int width, int *mark, int *to, int *nto,
                            int target_key, int query, double base, int sort_key)
 {
-    const ChLinks *l = s->links;
-    int word = query >> 6;
-    uint64_t bit = (uint64_t)1 << (query & 63);
+    const Components *scc = &s->links->scc;
     for (int i = 0; i < nfrom; i++) {
         int p = from[i], cd = s->nodes[p].key >> 1;
         const int *row = table + cd * width;
@@ -352,7 +348,7 @@ static int ch_forcing_step(Chains *s, const int *from, int nfrom, const int *cou
                 ch_forcing_hint(s, t, base, sort_key);
                 return 1;
             }
-            if (mark[key] != s->stamp && (l->reach[l->comp[key]][word] & bit)) {
+            if (mark[key] != s->stamp && se_reaches(scc, key, query)) {
                 mark[key] = s->stamp;
                 int n = ch_new_node(s, key, p);
                 if (n < 0)
@@ -431,43 +427,35 @@ int deadline_passed(double deadline)
 
 typedef struct {
     unsigned char mode, kind, sort_key;
-    short key, query; /* query: the forcing chain's bit in ChLinks.reach */
+    short key, query; /* query: a forcing chain's target in ChLinks.scc */
     double base;
 } ChSearch;
 
 
 typedef struct {
-    int order[CH_KEYS], low[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS], edge[CH_KEYS],
-        query[CH_KEYS];
-} ChReach;
+    const int *n_on, (*on_off)[CH_ONOFF], *n_off, (*off_on)[CH_OFFON];
+} Edges;
 
-static int ch_out(const ChLinks *l, int key, const int **row)
+static inline int edges_of(const Edges *g, int key, const int **row)
 {
     int cd = key >> 1;
-    *row = key & 1 ? l->on_off[cd] : l->off_on[cd];
-    return key & 1 ? l->n_on[cd] : l->n_off[cd];
+    *row = key & 1 ? g->on_off[cd] : g->off_on[cd];
+    return key & 1 ? g->n_on[cd] : g->n_off[cd];
 }
 
-/* The keys' strongly connected components (Tarjan's, from the searches' sources), in
- * l->comp, and the targets each reaches, in l->reach (a forcing chain's target is its
- * source's key of the other polarity; q[j].query is set to the chain's bit): a component is
- * complete after the components it leads to, so its set is its own targets and theirs.
- * ok[j] = 0 for a forcing chain q[j] whose target is out of reach (it finds nothing in any
- * round), else 1. */
-static void ch_reachable(ChReach *r, ChLinks *l, ChSearch *q, int nq, char *ok)
+void se_components(Components *r, const int n_on[729], const int on_off[729][CH_ONOFF],
+                   const int n_off[729], const int off_on[729][CH_OFFON], const int *roots,
+                   int nroots, const int *targets, int ntargets)
 {
-    int nf = 0, counter = 0, ncomp = 0, sp = 0;
+    const Edges g = {n_on, on_off, n_off, off_on};
+    int words = (ntargets + 63) / 64, counter = 0, ncomp = 0, sp = 0;
+    int *comp = r->comp;
     memset(r->order, 0, sizeof(r->order));
     memset(r->query, -1, sizeof(r->query));
-    for (int j = 0; j < nq; j++)
-        if (q[j].kind == 1) {
-            q[j].query = (short)nf;
-            r->query[q[j].key ^ 1] = nf++; /* distinct: each key is searched once a mode */
-        }
-    int words = (nf + 63) / 64;
-    int *comp = l->comp;
-    for (int j = 0; j < nq; j++) {
-        int root = q[j].key;
+    for (int j = 0; j < ntargets; j++)
+        r->query[targets[j]] = j;
+    for (int j = 0; j < nroots; j++) {
+        int root = roots[j];
         if (r->order[root])
             continue;
         int depth = 0;
@@ -479,7 +467,7 @@ static void ch_reachable(ChReach *r, ChLinks *l, ChSearch *q, int nq, char *ok)
         while (depth >= 0) {
             int v = r->frame[depth];
             const int *row;
-            int n = ch_out(l, v, &row);
+            int n = edges_of(&g, v, &row);
             if (r->edge[depth] < n) {
                 int w = row[r->edge[depth]++];
                 if (!r->order[w]) {
@@ -499,20 +487,20 @@ static void ch_reachable(ChReach *r, ChLinks *l, ChSearch *q, int nq, char *ok)
                 do
                     comp[r->stack[--first]] = ncomp;
                 while (r->stack[first] != v);
-                if (words) {
-                    uint64_t *set = l->reach[ncomp];
+                if (words) { /* the components it leads to are complete */
+                    uint64_t *set = r->reach[ncomp];
                     memset(set, 0, sizeof(uint64_t) * (size_t)words);
                     for (int i = first; i < sp; i++) {
                         int u = r->stack[i];
                         if (r->query[u] >= 0)
                             set[r->query[u] >> 6] |= (uint64_t)1 << (r->query[u] & 63);
                         const int *out;
-                        int m = ch_out(l, u, &out);
+                        int m = edges_of(&g, u, &out);
                         for (int e = 0; e < m; e++) {
                             int c = comp[out[e]];
                             if (c != ncomp)
                                 for (int w = 0; w < words; w++)
-                                    set[w] |= l->reach[c][w];
+                                    set[w] |= r->reach[c][w];
                         }
                     }
                 }
@@ -524,10 +512,24 @@ static void ch_reachable(ChReach *r, ChLinks *l, ChSearch *q, int nq, char *ok)
                 r->low[r->frame[depth]] = r->low[v];
         }
     }
+}
+
+/* The components of a mode's links from its searches' sources, each forcing chain's target
+ * numbered (q[j].query); ok[j] = 0 for a forcing chain whose target is out of reach (it
+ * finds nothing in any round), else 1. */
+static void ch_reachable(ChLinks *l, ChSearch *q, int nq, int *roots, int *targets, char *ok)
+{
+    int nf = 0;
     for (int j = 0; j < nq; j++) {
-        int f = q[j].query;
-        ok[j] = q[j].kind != 1 || (l->reach[comp[q[j].key]][f >> 6] >> (f & 63) & 1);
+        roots[j] = q[j].key;
+        if (q[j].kind == 1) { /* distinct: each key is searched once a mode */
+            q[j].query = (short)nf;
+            targets[nf++] = q[j].key ^ 1;
+        }
     }
+    se_components(&l->scc, l->n_on, l->on_off, l->n_off, l->off_on, roots, nq, targets, nf);
+    for (int j = 0; j < nq; j++)
+        ok[j] = q[j].kind != 1 || se_reaches(&l->scc, q[j].key, q[j].query);
 }
 
 /* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
@@ -536,11 +538,11 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
     static const int CAPS[4] = {6, 10, 16, 1 << 30};
     ChSearch *searches = malloc(sizeof(ChSearch) * 3 * 3 * 729);
-    ChReach *reach = malloc(sizeof(ChReach));
+    int *roots = malloc(sizeof(int) * 2 * 3 * 729);
     char *ok = malloc(3 * 729);
-    if (searches == NULL || reach == NULL || ok == NULL) {
+    if (searches == NULL || roots == NULL || ok == NULL) {
         free(searches);
-        free(reach);
+        free(roots);
         free(ok);
         return -1;
     }
@@ -571,7 +573,7 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
         }
         /* the components, for the cycles; leave out the forcing chains whose target no
          * chain reaches */
-        ch_reachable(reach, &links[m], searches + first, ns - first, ok);
+        ch_reachable(&links[m], searches + first, ns - first, roots, roots + 3 * 729, ok);
         int kept = first;
         for (int i = first; i < ns; i++)
             if (ok[i - first])
@@ -604,7 +606,7 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
     }
 done:
     free(searches);
-    free(reach);
+    free(roots);
     free(ok);
     return rc;
 }
@@ -624,7 +626,7 @@ PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
     uint64_t (*reach)[CH_QWORDS] = malloc(sizeof(*reach) * 3 * CH_KEYS);
     if (links && reach)
         for (int m = 0; m < 3; m++)
-            links[m].reach = reach + m * CH_KEYS;
+            links[m].scc.reach = reach + m * CH_KEYS;
     if (s)
         s->nodes = malloc(sizeof(ChNode) * CH_POOL);
     if (s) {

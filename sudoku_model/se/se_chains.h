@@ -133,6 +133,7 @@ typedef struct {
     uint64_t (*reach)[CH_QWORDS];
     int order[CH_KEYS], low[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS], edge[CH_KEYS],
         query[CH_KEYS];
+    int wlo[CH_KEYS], whi[CH_KEYS]; /* a component's nonzero words of reach: [wlo, whi) */
 } Components;
 void se_components(Components *r, const int n_on[729], const int on_off[729][CH_ONOFF],
                    const int n_off[729], const int off_on[729][CH_OFFON], const int *roots,

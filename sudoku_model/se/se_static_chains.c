@@ -490,19 +490,29 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                 if (words) { /* the components it leads to are complete */
                     uint64_t *set = r->reach[ncomp];
                     memset(set, 0, sizeof(uint64_t) * (size_t)words);
+                    int lo = words, hi = 0, last = -1;
                     for (int i = first; i < sp; i++) {
-                        int u = r->stack[i];
-                        if (r->query[u] >= 0)
-                            set[r->query[u] >> 6] |= (uint64_t)1 << (r->query[u] & 63);
+                        int u = r->stack[i], j = r->query[u];
+                        if (j >= 0) {
+                            set[j >> 6] |= (uint64_t)1 << (j & 63);
+                            lo = j >> 6 < lo ? j >> 6 : lo;
+                            hi = (j >> 6) + 1 > hi ? (j >> 6) + 1 : hi;
+                        }
                         const int *out;
                         int m = edges_of(&g, u, &out);
                         for (int e = 0; e < m; e++) {
                             int c = comp[out[e]];
-                            if (c != ncomp)
-                                for (int w = 0; w < words; w++)
-                                    set[w] |= r->reach[c][w];
+                            if (c == ncomp || c == last)
+                                continue;
+                            last = c;
+                            for (int w = r->wlo[c]; w < r->whi[c]; w++)
+                                set[w] |= r->reach[c][w];
+                            lo = r->wlo[c] < lo ? r->wlo[c] : lo;
+                            hi = r->whi[c] > hi ? r->whi[c] : hi;
                         }
                     }
+                    r->wlo[ncomp] = lo;
+                    r->whi[ncomp] = hi;
                 }
                 sp = first;
                 ncomp++;

@@ -312,7 +312,9 @@ def run_rate(args: argparse.Namespace) -> int:
     def summary(count: int, seconds: float, levels: Counter[str]) -> str:
         rate = count / seconds if seconds > 0 else 0.0
         histogram = ", ".join(f"{k} {levels[k]}" for k in _RATE_ORDER if levels[k])
-        return f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s): {histogram}"
+        return f"rated {count} puzzles in {seconds:.2f} s ({rate:.1f}/s)" + (
+            f": {histogram}" if histogram else ""
+        )
 
     # Technique keys, not Technique objects, cross to worker processes (picklable).
     return run_rating(

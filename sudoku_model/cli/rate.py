@@ -288,7 +288,9 @@ def run_rate_se(args: argparse.Namespace) -> int:
 
     def summary(count: int, wall: float, levels: Counter[str]) -> str:
         histogram = ", ".join(f"{k} {v}" for k, v in sorted(levels.items()))
-        return f"rated {count} puzzles (SE scale) in {wall:.2f} s: {histogram}"
+        return f"rated {count} puzzles (SE scale) in {wall:.2f} s" + (
+            f": {histogram}" if histogram else ""
+        )
 
     return run_rating(
         args,

@@ -225,6 +225,21 @@ def test_sigterm_stops_generate_and_rate(tmp_path, args):
     assert text.endswith("\n") and text.count("\n") >= 1
 
 
+def test_an_se_rating_interrupted_before_its_first_record_says_so_plainly(tmp_path):
+    # Easter Monster takes seconds on the SE scale: SIGINT lands before any record
+    path = tmp_path / "in.txt"
+    path.write_text(
+        "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\n"
+    )
+    out = tmp_path / "out.jsonl"
+    proc = start(["rate", str(path), "--scale", "se", "-o", str(out)])
+    err = interrupt(proc, signal.SIGINT, 0.3, out)
+    assert proc.returncode == 130, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("rated 0 puzzles (SE scale) in ") and last.endswith(" s; INTERRUPTED")
+    assert path.read_text().startswith("1......."), "the input is intact"
+
+
 @pytest.mark.slow
 def test_cpsat_sigterm_then_resume(tmp_path):
     path = tmp_path / "in.txt"

@@ -14,12 +14,19 @@ typedef struct {
     int key, parent, tag;
 } SNode;
 
+/* A mode's links (se_build_links). */
+typedef struct {
+    int n_on[729], on_off[729][CH_ONOFF];
+    int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
+    char closing[CH_KEYS];
+} StLinks;
+
 typedef struct {
     const int *cands, *osrc;
     Nest *X; /* whose pmark the rule parents use */
     Recs *dest;
-    int n_on[729], on_off[729][CH_ONOFF];
-    int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
+    StLinks modes[2]; /* the x or y links, and the xy links */
+    const StLinks *l; /* the links of the mode searched */
     SNode *nodes;
     int nn, ncap;
     uint64_t (*paths)[23];
@@ -29,15 +36,17 @@ typedef struct {
     int par[CH_KEYS], cause[CH_KEYS];
     int pend[CH_KEYS], next[CH_KEYS];
     int walk[CH_KEYS * 2];
-    char closing[CH_KEYS];
-    Components scc; /* of the mode's links: the forcing chains' targets in search order */
+    Components scc; /* of the xy links, for every mode (static_all) */
     int roots[2 * CH_KEYS], targets[CH_KEYS];
 } Static;
 
-static void st_build(Static *S, int y, int x)
+/* The links of a mode into S->modes[x && y], and S->l to them. */
+static const StLinks *st_build(Static *S, int y, int x)
 {
-    se_build_links(S->cands, y, x, S->n_on, S->on_off, S->n_off, S->off_on, S->off_cause,
-                   S->closing);
+    StLinks *l = &S->modes[x && y];
+    se_build_links(S->cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, l->off_cause,
+                   l->closing);
+    return S->l = l;
 }
 
 static int st_node(Static *S, int key, int parent, int tag)
@@ -203,8 +212,8 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
         for (int i = 0; i < np; i++) {
             int p = pend[i], cd = S->nodes[p].key >> 1;
             const uint64_t *path = S->paths[S->pathof[p]];
-            for (int k = 0; k < S->n_on[cd]; k++) {
-                int off_key = S->on_off[cd][k];
+            for (int k = 0; k < S->l->n_on[cd]; k++) {
+                int off_key = S->l->on_off[cd][k];
                 if (comp[off_key] != home || path[off_key >> 6] >> (off_key & 63) & 1)
                     continue;
                 if (st_node(S, off_key, p, NO_CAUSE) < 0)
@@ -214,8 +223,8 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
         int last = S->nn, nnext = 0;
         for (int j = first; j < last; j++) {
             int cd = S->nodes[j].key >> 1;
-            for (int k = 0; k < S->n_off[cd]; k++) {
-                int on_key = S->off_on[cd][k], cause = S->off_cause[cd][k];
+            for (int k = 0; k < S->l->n_off[cd]; k++) {
+                int on_key = S->l->off_on[cd][k], cause = S->l->off_cause[cd][k];
                 if (length >= 4 && on_key == src_key) {
                     int dst = st_node(S, on_key, j, cause);
                     if (dst < 0 || st_cycle_hint(S, dst, base, sort_key) < 0)
@@ -264,8 +273,8 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
     while ((non || noff) && found < 0) {
         for (int i = 0; i < non && found < 0; i++) {
             int key = pon[i], cd = key >> 1;
-            for (int k = 0; k < S->n_on[cd]; k++) {
-                int off_key = S->on_off[cd][k];
+            for (int k = 0; k < S->l->n_on[cd]; k++) {
+                int off_key = S->l->on_off[cd][k];
                 if (off_key == target_key) {
                     found = off_key;
                     last = key;
@@ -285,8 +294,8 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
         int nq = 0;
         for (int i = 0; i < noff && found < 0; i++) {
             int key = poff[i], cd = key >> 1;
-            for (int k = 0; k < S->n_off[cd]; k++) {
-                int on_key = S->off_on[cd][k], cause = S->off_cause[cd][k];
+            for (int k = 0; k < S->l->n_off[cd]; k++) {
+                int on_key = S->l->off_on[cd][k], cause = S->l->off_cause[cd][k];
                 if (on_key == target_key) {
                     found = on_key;
                     last = key;
@@ -336,36 +345,40 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
 }
 
 /* static_chains._static_all on `cands`, every hint into X->coll: 0, 1 when the deadline
- * passed, -1 when out of memory. */
+ * passed, -1 when out of memory.
+ *
+ * One set of components serves the three modes: those of the xy links, which hold the x
+ * links and the y links. A key that cannot get back to a source, or on to a target, under
+ * the xy links cannot under the others either, so the searches of every mode leave it out
+ * (se_components); the x mode's forcing chains and its "closing" keys are among the xy
+ * mode's, so each forcing chain's target has its number there. */
 static int static_all(Static *S, double deadline)
 {
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
+    const StLinks *xy = st_build(S, 1, 1); /* kept for the third mode */
+    int nroots = 0, ntargets = 0;
+    for (int cell = 0; cell < 81; cell++) {
+        int cm = S->cands[cell];
+        if (POP[cm] < 2)
+            continue;
+        for (int mm = cm; mm; mm &= mm - 1) {
+            int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
+            S->roots[nroots++] = on_key;
+            S->targets[ntargets++] = on_key ^ 1;
+            if (xy->closing[on_key]) {
+                S->roots[nroots++] = on_key ^ 1;
+                S->targets[ntargets++] = on_key;
+            }
+        }
+    }
+    se_components(&S->scc, xy->n_on, xy->on_off, xy->n_off, xy->off_on, S->roots, nroots,
+                  S->targets, ntargets);
+    const int *query = S->scc.query;
     for (int m = 0; m < 3; m++) {
         int y = MODES[m][0], x = MODES[m][1];
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
-        st_build(S, y, x);
-        const char *closing = S->closing;
-        /* the searches' sources, and the forcing chains' targets in search order */
-        int nroots = 0, ntargets = 0, q = 0;
-        for (int cell = 0; cell < 81; cell++) {
-            int cm = S->cands[cell], n = POP[cm];
-            if (n < 2 || (!x && n > 2))
-                continue;
-            for (int mm = cm; mm; mm &= mm - 1) {
-                int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
-                S->roots[nroots++] = on_key;
-                if (x) {
-                    S->targets[ntargets++] = on_key ^ 1;
-                    if (closing[on_key]) {
-                        S->roots[nroots++] = on_key ^ 1;
-                        S->targets[ntargets++] = on_key;
-                    }
-                }
-            }
-        }
-        se_components(&S->scc, S->n_on, S->on_off, S->n_off, S->off_on, S->roots, nroots,
-                      S->targets, ntargets);
+        const char *closing = (x && y ? (S->l = xy) : st_build(S, y, x))->closing;
         for (int cell = 0; cell < 81; cell++) {
             int cm = S->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))
@@ -378,9 +391,10 @@ static int static_all(Static *S, double deadline)
                     return -1;
                 /* the chain from the "off" ends at the "on": one that nothing implies
                  * ends none */
-                if (x && st_forcing(S, on_key, q++, base_chain, sort_key) < 0)
+                if (x && st_forcing(S, on_key, query[on_key ^ 1], base_chain, sort_key) < 0)
                     return -1;
-                if (x && closing[on_key] && st_forcing(S, on_key ^ 1, q++, base_chain, sort_key) < 0)
+                if (x && closing[on_key] &&
+                    st_forcing(S, on_key ^ 1, query[on_key], base_chain, sort_key) < 0)
                     return -1;
             }
         }

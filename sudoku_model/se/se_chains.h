@@ -116,7 +116,8 @@ struct Dyn {
  * that its "off" implies (with y, the other digit of a bivalue cell; with x, the one other
  * place of the digit in each region, once each). off_cause, when not NULL, gets each
  * off-to-on link's cause: NAKED, or the region. closing[k] is 1 for the on keys that some
- * "off" implies: only those can close a cycle or end the forcing chain from their "off". */
+ * "off" implies: only those can close a cycle or end the forcing chain from their "off".
+ * With n_on NULL, the "off" side only (on_off is then not read). */
 void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
                     int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
                     char closing[CH_KEYS]);

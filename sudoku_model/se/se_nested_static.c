@@ -14,7 +14,7 @@ typedef struct {
     int key, parent, tag;
 } SNode;
 
-/* A mode's links (se_build_links). */
+/* A mode's links (se_build_links): the xy links whole, the x or y links' "off" side. */
 typedef struct {
     int n_on[729], on_off[729][CH_ONOFF];
     int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
@@ -25,8 +25,11 @@ typedef struct {
     const int *cands, *osrc;
     Nest *X; /* whose pmark the rule parents use */
     Recs *dest;
-    StLinks modes[2]; /* the x or y links, and the xy links */
-    const StLinks *l; /* the links of the mode searched */
+    StLinks modes[2]; /* the x or y links' "off" side, and the xy links */
+    const StLinks *l; /* the "off" side of the mode searched */
+    const StLinks *xy; /* the "on" side of every mode: the y links' is the xy links', the x
+                        * links' is theirs without the cell's other digits (first) */
+    int x_only;
     SNode *nodes;
     int nn, ncap;
     uint64_t (*paths)[23];
@@ -40,13 +43,21 @@ typedef struct {
     int roots[2 * CH_KEYS], targets[CH_KEYS];
 } Static;
 
-/* The links of a mode into S->modes[x && y], and S->l to them. */
+/* The links of a mode into S->modes[x && y] (the xy links first: the others build their
+ * "off" side only), and S->l to them. */
 static const StLinks *st_build(Static *S, int y, int x)
 {
     StLinks *l = &S->modes[x && y];
-    se_build_links(S->cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, l->off_cause,
-                   l->closing);
+    se_build_links(S->cands, y, x, x && y ? l->n_on : NULL, l->on_off, l->n_off, l->off_on,
+                   l->off_cause, l->closing);
+    S->x_only = x && !y;
     return S->l = l;
+}
+
+/* Where the mode's "on" links of candidate cd start in S->xy's row. */
+static inline int st_mates(const Static *S, int cd)
+{
+    return S->x_only ? POP[S->cands[cd / 9]] - 1 : 0;
 }
 
 static int st_node(Static *S, int key, int parent, int tag)
@@ -212,8 +223,9 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
         for (int i = 0; i < np; i++) {
             int p = pend[i], cd = S->nodes[p].key >> 1;
             const uint64_t *path = S->paths[S->pathof[p]];
-            for (int k = 0; k < S->l->n_on[cd]; k++) {
-                int off_key = S->l->on_off[cd][k];
+            const int *row = S->xy->on_off[cd];
+            for (int k = st_mates(S, cd); k < S->xy->n_on[cd]; k++) {
+                int off_key = row[k];
                 if (comp[off_key] != home || path[off_key >> 6] >> (off_key & 63) & 1)
                     continue;
                 if (st_node(S, off_key, p, NO_CAUSE) < 0)
@@ -273,8 +285,9 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
     while ((non || noff) && found < 0) {
         for (int i = 0; i < non && found < 0; i++) {
             int key = pon[i], cd = key >> 1;
-            for (int k = 0; k < S->l->n_on[cd]; k++) {
-                int off_key = S->l->on_off[cd][k];
+            const int *row = S->xy->on_off[cd];
+            for (int k = st_mates(S, cd); k < S->xy->n_on[cd]; k++) {
+                int off_key = row[k];
                 if (off_key == target_key) {
                     found = off_key;
                     last = key;
@@ -355,7 +368,7 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
 static int static_all(Static *S, double deadline)
 {
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
-    const StLinks *xy = st_build(S, 1, 1); /* kept for the third mode */
+    const StLinks *xy = S->xy = st_build(S, 1, 1); /* kept for the other modes */
     int nroots = 0, ntargets = 0;
     for (int cell = 0; cell < 81; cell++) {
         int cm = S->cands[cell];
@@ -378,7 +391,13 @@ static int static_all(Static *S, double deadline)
         int y = MODES[m][0], x = MODES[m][1];
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
-        const char *closing = (x && y ? (S->l = xy) : st_build(S, y, x))->closing;
+        if (x && y) {
+            S->l = xy;
+            S->x_only = 0;
+        } else {
+            st_build(S, y, x);
+        }
+        const char *closing = S->l->closing;
         for (int cell = 0; cell < 81; cell++) {
             int cm = S->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))

@@ -71,7 +71,8 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
 {
     u128 board[9];
     digit_boards(cands, board);
-    memset(n_on, 0, 729 * sizeof(int));
+    if (n_on)
+        memset(n_on, 0, 729 * sizeof(int));
     memset(n_off, 0, 729 * sizeof(int));
     memset(closing, 0, CH_KEYS);
     for (int cell = 0; cell < 81; cell++)
@@ -80,19 +81,21 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
             int box = CREG[cell][0];
             u128 others = board[d0] & ~BIT128(cell);
             int n = 0;
-            if (y)
-                for (int m = cands[cell] & ~bit; m; m &= m - 1)
-                    on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-            /* the peers holding the digit: the box, then the row and the column outside it,
-             * each ascending (SE's order) */
-            u128 parts[3] = {others & REGMASK[box],
-                             others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
-                             others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
-            for (int t = 0; t < 3; t++)
-                for (u128 b = parts[t]; b; b &= b - 1)
-                    on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
-            n_on[cd] = n;
-            n = 0;
+            if (n_on) {
+                if (y)
+                    for (int m = cands[cell] & ~bit; m; m &= m - 1)
+                        on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+                /* the peers holding the digit: the box, then the row and the column outside
+                 * it, each ascending (SE's order) */
+                u128 parts[3] = {others & REGMASK[box],
+                                 others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
+                                 others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
+                for (int t = 0; t < 3; t++)
+                    for (u128 b = parts[t]; b; b &= b - 1)
+                        on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
+                n_on[cd] = n;
+                n = 0;
+            }
             if (y && POP[cands[cell]] == 2) {
                 int other = cands[cell] & ~bit;
                 if (off_cause)

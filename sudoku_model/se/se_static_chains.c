@@ -546,19 +546,66 @@ static void ch_reachable(ChLinks *l, ChSearch *q, int nq, int *roots, int *targe
 }
 
 /* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
-static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
+/* The search's buffers, made on first use and kept: about 2 MB that a call used to
+ * allocate and free, each time from fresh pages (a page fault a page: a quarter of the
+ * producer's time). One search at a time: it holds the GIL and calls no Python. */
+typedef struct {
+    ChLinks links[3];
+    uint64_t (*reach)[CH_QWORDS]; /* the three modes' reach sets */
+    ChNode *nodes;
+    uint64_t (*paths)[CH_PATHW];
+    int *mark_on, *mark_off, *queue_a, *queue_b, *roots;
+    ChSearch *searches;
+    char *ok;
+} ChWork;
+
+static ChWork *CH_WORK;
+
+static ChWork *ch_work(void)
+{
+    if (CH_WORK)
+        return CH_WORK;
+    ChWork *w = calloc(1, sizeof(ChWork));
+    if (!w)
+        return NULL;
+    w->reach = malloc(sizeof(*w->reach) * 3 * CH_KEYS);
+    w->nodes = malloc(sizeof(ChNode) * CH_POOL);
+    w->paths = malloc(sizeof(w->paths[0]) * 730);
+    w->mark_on = malloc(sizeof(int) * CH_KEYS);
+    w->mark_off = malloc(sizeof(int) * CH_KEYS);
+    w->queue_a = malloc(sizeof(int) * CH_KEYS);
+    w->queue_b = malloc(sizeof(int) * CH_KEYS);
+    w->roots = malloc(sizeof(int) * 2 * 3 * 729);
+    w->searches = malloc(sizeof(ChSearch) * 3 * 3 * 729);
+    w->ok = malloc(3 * 729);
+    if (!w->reach || !w->nodes || !w->paths || !w->mark_on || !w->mark_off || !w->queue_a ||
+        !w->queue_b || !w->roots || !w->searches || !w->ok) {
+        free(w->reach);
+        free(w->nodes);
+        free(w->paths);
+        free(w->mark_on);
+        free(w->mark_off);
+        free(w->queue_a);
+        free(w->queue_b);
+        free(w->roots);
+        free(w->searches);
+        free(w->ok);
+        free(w);
+        return NULL;
+    }
+    for (int m = 0; m < 3; m++)
+        w->links[m].scc.reach = w->reach + m * CH_KEYS;
+    return CH_WORK = w;
+}
+
+static int cycles_and_forcing(Chains *s, ChWork *work, double deadline)
 {
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
     static const int CAPS[4] = {6, 10, 16, 1 << 30};
-    ChSearch *searches = malloc(sizeof(ChSearch) * 3 * 3 * 729);
-    int *roots = malloc(sizeof(int) * 2 * 3 * 729);
-    char *ok = malloc(3 * 729);
-    if (searches == NULL || roots == NULL || ok == NULL) {
-        free(searches);
-        free(roots);
-        free(ok);
-        return -1;
-    }
+    ChLinks *links = work->links;
+    ChSearch *searches = work->searches;
+    int *roots = work->roots;
+    char *ok = work->ok;
     int ns = 0;
     for (int m = 0; m < 3; m++) {
         int first = ns;
@@ -618,9 +665,6 @@ static int cycles_and_forcing(Chains *s, ChLinks links[3], double deadline)
         ns = again;
     }
 done:
-    free(searches);
-    free(roots);
-    free(ok);
     return rc;
 }
 
@@ -635,31 +679,25 @@ PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
     if (read81(pc, cands, 511, "cands"))
         return NULL;
     Chains *s = calloc(1, sizeof(Chains));
-    ChLinks *links = malloc(sizeof(ChLinks) * 3);
-    uint64_t (*reach)[CH_QWORDS] = malloc(sizeof(*reach) * 3 * CH_KEYS);
-    if (links && reach)
-        for (int m = 0; m < 3; m++)
-            links[m].scc.reach = reach + m * CH_KEYS;
-    if (s)
-        s->nodes = malloc(sizeof(ChNode) * CH_POOL);
-    if (s) {
-        s->paths = malloc(sizeof(s->paths[0]) * 730);
-        s->mark_on = calloc(CH_KEYS, sizeof(int));
-        s->mark_off = calloc(CH_KEYS, sizeof(int));
-        s->queue_a = malloc(sizeof(int) * CH_KEYS);
-        s->queue_b = malloc(sizeof(int) * CH_KEYS);
-    }
+    ChWork *work = ch_work();
     PyObject *out = NULL;
-    if (!s || !links || !reach || !s->nodes || !s->paths || !s->mark_on || !s->mark_off || !s->queue_a ||
-        !s->queue_b) {
+    if (!s || !work) {
         PyErr_NoMemory();
         goto done;
     }
+    s->nodes = work->nodes;
+    s->paths = work->paths;
+    s->mark_on = work->mark_on; /* the stamps start again at 1 */
+    s->mark_off = work->mark_off;
+    memset(s->mark_on, 0, sizeof(int) * CH_KEYS);
+    memset(s->mark_off, 0, sizeof(int) * CH_KEYS);
+    s->queue_a = work->queue_a;
+    s->queue_b = work->queue_b;
     s->cands = cands;
     for (int c = 0; c < 81; c++)
         for (int m = cands[c]; m; m &= m - 1)
             s->cand[__builtin_ctz((unsigned)m)] |= BIT128(c);
-    int rc = cycles_and_forcing(s, links, deadline);
+    int rc = cycles_and_forcing(s, work, deadline);
     if (rc == 1) {
         PyErr_SetString(PyExc_TimeoutError, "deadline passed");
     } else if (rc < 0) {
@@ -688,16 +726,6 @@ PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
         }
     }
 done:
-    if (s) {
-        free(s->nodes);
-        free(s->paths);
-        free(s->mark_on);
-        free(s->mark_off);
-        free(s->queue_a);
-        free(s->queue_b);
-        free(s);
-    }
-    free(links);
-    free(reach);
+    free(s);
     return out;
 }

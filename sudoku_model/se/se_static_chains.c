@@ -434,7 +434,6 @@ typedef struct {
     double base;
 } ChSearch;
 
-
 typedef struct {
     const int *n_on, (*on_off)[CH_ONOFF], *n_off, (*off_on)[CH_OFFON];
 } Edges;
@@ -545,7 +544,6 @@ static void ch_reachable(ChLinks *l, ChSearch *q, int nq, int *roots, int *targe
         ok[j] = q[j].kind != 1 || se_reaches(&l->scc, q[j].key, q[j].query);
 }
 
-/* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
 /* The search's buffers, made on first use and kept: about 2 MB that a call used to
  * allocate and free, each time from fresh pages (a page fault a page: a quarter of the
  * producer's time). One search at a time: it holds the GIL and calls no Python. */
@@ -598,6 +596,7 @@ static ChWork *ch_work(void)
     return CH_WORK = w;
 }
 
+/* Returns 0 (done), 1 (deadline passed) or -1 (out of memory / nodes). */
 static int cycles_and_forcing(Chains *s, ChWork *work, double deadline)
 {
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
@@ -653,8 +652,9 @@ static int cycles_and_forcing(Chains *s, ChWork *work, double deadline)
                                          q.sort_key))
                 continue;
             s->links = &links[q.mode];
-            int cut = q.kind == 0 ? ch_cycles(s, q.key, q.base, q.sort_key, CAPS[round])
-                                  : ch_forcing(s, q.key, q.query, q.base, q.sort_key, CAPS[round]);
+            int cap = CAPS[round];
+            int cut = q.kind == 0 ? ch_cycles(s, q.key, q.base, q.sort_key, cap)
+                                  : ch_forcing(s, q.key, q.query, q.base, q.sort_key, cap);
             if (cut < 0) {
                 rc = -1;
                 goto done;

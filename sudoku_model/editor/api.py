@@ -162,6 +162,7 @@ class _Pool:
     def stopping(self, job: Job) -> None:
         with self._lock:
             self._stopping.add(job)
+            self._quiet.notify_all()  # a job waiting in wait_quiet may be this one
 
     def finished(self, job: Job) -> None:
         """After ``job`` gave its backends back (which may have cleared a shared stop
@@ -174,10 +175,12 @@ class _Pool:
         for other in pending:
             other.interrupt_again()
 
-    def wait_quiet(self, timeout: float) -> None:
-        """Wait (at most ``timeout`` seconds) until no job is being stopped."""
+    def wait_quiet(self, timeout: float, job: Job) -> None:
+        """Wait (at most ``timeout`` seconds) until no job is being stopped, or until
+        ``job`` itself is (it then waits for nothing: only its own end would empty the
+        set)."""
         with self._quiet:
-            self._quiet.wait_for(lambda: not self._stopping, timeout=timeout)
+            self._quiet.wait_for(lambda: not self._stopping or job in self._stopping, timeout)
 
 
 @dataclass(eq=False)
@@ -251,7 +254,9 @@ class Job:
             except SearchInterrupted:
                 if self.reason is not None or self.left() <= 0:
                     raise
-                self.pool.wait_quiet(self.left())
+                self.pool.wait_quiet(self.left(), self)
+                if self.reason is not None:  # stopped while it waited
+                    raise
 
     def stop(self, reason: str) -> bool:
         """Interrupt the job's searches (True when it was running and is now stopped)."""

@@ -9,6 +9,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef unsigned __int128 u128;
 #define BIT128(c) ((u128)1 << (c))
@@ -159,6 +160,17 @@ int read81(PyObject *seq, int out[81], int top, const char *what);
 PyObject *int_tuple(const int *v, int n);
 PyObject *pair_tuple(int a, int b);
 PyObject *elims_tuple(const int *cells, const int *digits, int n);
+
+/* A new stamp for `mark` (n stamps): the marks equal to it are the ones made from now on
+ * (all cleared before the counter could wrap). */
+static inline int next_stamp(int *mark, int n, int *stamp)
+{
+    if (*stamp >= (1 << 30)) {
+        memset(mark, 0, sizeof(int) * n);
+        *stamp = 0;
+    }
+    return ++*stamp;
+}
 
 /* Fills POSIDX (and the engine's own table), once, from PyInit__core. */
 void init_peerscan(void);

@@ -382,7 +382,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
  * potential), or limit + 1 once it exceeds `limit`. */
 static int dyn_count(Dyn *D, int node, int limit)
 {
-    int stamp = ++D->stamp, head = 0, tail = 0;
+    int stamp = next_stamp(D->mark, CH_KEYS, &D->stamp), head = 0, tail = 0;
     D->mark[D->nodes[node].key] = stamp;
     D->bfs[tail++] = node;
     while (head < tail) {
@@ -420,10 +420,6 @@ static void dyn_offer(Dyn *D, int kind, const int *targets, int nt, int sort_key
     int cell = (key >> 1) / 9, bit = 1 << ((key >> 1) % 9);
     if ((key & 1) && !(D->cands[cell] & ~bit))
         return; /* no eliminations */
-    if (D->stamp > (1 << 30)) {
-        memset(D->mark, 0, sizeof(D->mark));
-        D->stamp = 0;
-    }
     if (D->on_hint) {
         if (D->on_hint(D, kind, targets, nt, sort_key, key, cells, nc))
             D->failed = D->failed ? D->failed : -1;

@@ -118,12 +118,8 @@ static int dyn_walk(Dyn *D, const int *targets, int nt, int limit, Rec *rec)
         rec->poff = X->coll->na;
         next_stamp(X->pmark, CH_KEYS, &X->pstamp);
     }
-    if (D->stamp > (1 << 30)) {
-        memset(D->mark, 0, sizeof(D->mark));
-        D->stamp = 0;
-    }
     for (int t = 0; t < nt; t++) {
-        int stamp = ++D->stamp, head = 0, tail = 0;
+        int stamp = next_stamp(D->mark, CH_KEYS, &D->stamp), head = 0, tail = 0;
         D->mark[D->nodes[targets[t]].key] = stamp;
         D->bfs[tail++] = targets[t];
         if (rec)

@@ -6,8 +6,6 @@
 
 #include "se_scan.h"
 
-#include <string.h>
-
 /* ---- hints and records --------------------------------------------------------------- */
 
 typedef struct {
@@ -88,17 +86,6 @@ typedef struct Nest {
     uint64_t seen1[8192], seen2[8192];
     int seenst[8192], sstamp;
 } Nest;
-
-/* A new stamp for `mark` (n stamps): the marks equal to it are the ones made from now on
- * (all cleared before the counter could wrap). */
-static inline int next_stamp(int *mark, int n, int *stamp)
-{
-    if (*stamp >= (1 << 30)) {
-        memset(mark, 0, sizeof(int) * n);
-        *stamp = 0;
-    }
-    return ++*stamp;
-}
 
 int recs_push(Recs *R, Rec *rec);
 int arena_put(Recs *R, int v);

@@ -44,14 +44,21 @@ typedef struct {
 } Static;
 
 /* The links of a mode into S->modes[x && y] (the xy links first: the others build their
- * "off" side only), and S->l to them. */
+ * "off" side only). */
 static const StLinks *st_build(Static *S, int y, int x)
 {
     StLinks *l = &S->modes[x && y];
     se_build_links(S->cands, y, x, x && y ? l->n_on : NULL, l->on_off, l->n_off, l->off_on,
                    l->off_cause, l->closing);
+    return l;
+}
+
+/* The mode to search: S->l its "off" side (the xy links as built already, or the x or y
+ * links' built now), S->x_only whether its "on" side leaves out the cell's other digits. */
+static void st_mode(Static *S, int y, int x)
+{
+    S->l = x && y ? S->xy : st_build(S, y, x);
     S->x_only = x && !y;
-    return S->l = l;
 }
 
 /* Where the mode's "on" links of candidate cd start in S->xy's row. */
@@ -391,12 +398,7 @@ static int static_all(Static *S, double deadline)
         int y = MODES[m][0], x = MODES[m][1];
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
-        if (x && y) {
-            S->l = xy;
-            S->x_only = 0;
-        } else {
-            st_build(S, y, x);
-        }
+        st_mode(S, y, x);
         const char *closing = S->l->closing;
         for (int cell = 0; cell < 81; cell++) {
             int cm = S->cands[cell], n = POP[cm];

@@ -115,10 +115,11 @@ struct Dyn {
 /* SE's static links of a grid, by candidate cd (key >> 1): the off keys that cd's "on"
  * implies (with y, the cell's other digits; its peers that hold the digit) and the on keys
  * that its "off" implies (with y, the other digit of a bivalue cell; with x, the one other
- * place of the digit in each region, once each). off_cause, when not NULL, gets each
- * off-to-on link's cause: NAKED, or the region. closing[k] is 1 for the on keys that some
- * "off" implies: only those can close a cycle or end the forcing chain from their "off".
- * With n_on NULL, the "off" side only (on_off is then not read). */
+ * place of the digit in each region, once each). The cell's links come first in both rows,
+ * so the x links' rows are the xy links' without them. off_cause, when not NULL, gets each
+ * off-to-on link's cause: NAKED, or the region. closing[k] is nonzero for the on keys that
+ * some "off" implies (only those can close a cycle or end the forcing chain from their
+ * "off"): bit 1 a cell's link (y), bit 2 a region's (x). */
 void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
                     int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
                     char closing[CH_KEYS]);
@@ -134,7 +135,8 @@ typedef struct {
     int comp[CH_KEYS];
     uint64_t (*reach)[CH_QWORDS];
     int order[CH_KEYS], low[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS], edge[CH_KEYS],
-        query[CH_KEYS];
+        nedge[CH_KEYS], query[CH_KEYS];
+    const int *row[CH_KEYS]; /* the frame's key's links */
     int wlo[CH_KEYS], whi[CH_KEYS]; /* a component's nonzero words of reach: [wlo, whi) */
 } Components;
 void se_components(Components *r, const int n_on[729], const int on_off[729][CH_ONOFF],

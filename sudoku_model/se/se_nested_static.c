@@ -14,7 +14,8 @@ typedef struct {
     int key, parent, tag;
 } SNode;
 
-/* A mode's links (se_build_links): the xy links whole, the x or y links' "off" side. */
+/* The xy links of a grid (se_build_links). The x and y links are theirs in part: a cell's
+ * links come first in a row, so the y links are those, the x links the rest. */
 typedef struct {
     int n_on[729], on_off[729][CH_ONOFF];
     int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
@@ -25,11 +26,9 @@ typedef struct {
     const int *cands, *osrc;
     Nest *X; /* whose pmark the rule parents use */
     Recs *dest;
-    StLinks modes[2]; /* the x or y links' "off" side, and the xy links */
-    const StLinks *l; /* the "off" side of the mode searched */
-    const StLinks *xy; /* the "on" side of every mode: the y links' is the xy links', the x
-                        * links' is theirs without the cell's other digits (first) */
-    int x_only;
+    StLinks xy;
+    int x_only, y_only; /* the mode searched: the x links, the y links, or both */
+    char mode_closing;  /* the bits of xy.closing that the mode's links set */
     SNode *nodes;
     int nn, ncap;
     uint64_t (*paths)[23];
@@ -41,30 +40,34 @@ typedef struct {
     int walk[CH_KEYS * 2];
     Components scc; /* of the xy links, for every mode (static_all) */
     int roots[2 * CH_KEYS], targets[CH_KEYS];
+    char fok[CH_KEYS]; /* a forcing chain may start at the key (static_all) */
+    int narrow;        /* a forcing chain's search keeps to the keys that reach its target */
+    /* the source grid (osrc) of source_free's last answer, and that answer */
+    int src[81], src_known, src_free;
 } Static;
 
-/* The links of a mode into S->modes[x && y] (the xy links first: the others build their
- * "off" side only). */
-static const StLinks *st_build(Static *S, int y, int x)
-{
-    StLinks *l = &S->modes[x && y];
-    se_build_links(S->cands, y, x, x && y ? l->n_on : NULL, l->on_off, l->n_off, l->off_on,
-                   l->off_cause, l->closing);
-    return l;
-}
-
-/* The mode to search: S->l its "off" side (the xy links as built already, or the x or y
- * links' built now), S->x_only whether its "on" side leaves out the cell's other digits. */
+/* The mode to search: the y links (y), the x links (x) or both. */
 static void st_mode(Static *S, int y, int x)
 {
-    S->l = x && y ? S->xy : st_build(S, y, x);
     S->x_only = x && !y;
+    S->y_only = y && !x;
+    S->mode_closing = (char)((y ? 1 : 0) | (x ? 2 : 0));
 }
 
-/* Where the mode's "on" links of candidate cd start in S->xy's row. */
+/* Where the mode's "on" links of candidate cd start in S->xy's row: past the cell's other
+ * digits for the x links. */
 static inline int st_mates(const Static *S, int cd)
 {
     return S->x_only ? POP[S->cands[cd / 9]] - 1 : 0;
+}
+
+/* The mode's "off" links of candidate cd in S->xy's row: [*lo, return). A bivalue cell's
+ * link comes first: the y links are that one, the x links the others. */
+static inline int st_offs(const Static *S, int cd, int *lo)
+{
+    int naked = POP[S->cands[cd / 9]] == 2;
+    *lo = S->x_only ? naked : 0;
+    return S->y_only ? naked : S->xy.n_off[cd];
 }
 
 static int st_node(Static *S, int key, int parent, int tag)
@@ -230,8 +233,8 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
         for (int i = 0; i < np; i++) {
             int p = pend[i], cd = S->nodes[p].key >> 1;
             const uint64_t *path = S->paths[S->pathof[p]];
-            const int *row = S->xy->on_off[cd];
-            for (int k = st_mates(S, cd); k < S->xy->n_on[cd]; k++) {
+            const int *row = S->xy.on_off[cd];
+            for (int k = st_mates(S, cd); k < S->xy.n_on[cd]; k++) {
                 int off_key = row[k];
                 if (comp[off_key] != home || path[off_key >> 6] >> (off_key & 63) & 1)
                     continue;
@@ -242,8 +245,9 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
         int last = S->nn, nnext = 0;
         for (int j = first; j < last; j++) {
             int cd = S->nodes[j].key >> 1;
-            for (int k = 0; k < S->l->n_off[cd]; k++) {
-                int on_key = S->l->off_on[cd][k], cause = S->l->off_cause[cd][k];
+            int lo, hi = st_offs(S, cd, &lo);
+            for (int k = lo; k < hi; k++) {
+                int on_key = S->xy.off_on[cd][k], cause = S->xy.off_cause[cd][k];
                 if (length >= 4 && on_key == src_key) {
                     int dst = st_node(S, on_key, j, cause);
                     if (dst < 0 || st_cycle_hint(S, dst, base, sort_key) < 0)
@@ -271,13 +275,15 @@ static int st_cycles(Static *S, int src_key, double base, int sort_key)
     return 0;
 }
 
-/* static_chains._first_forcing from src_key, recorded when it removes something; `query`
- * numbers its target in S->scc (the keys that do not lead there are left out). */
+/* static_chains._first_forcing from src_key, recorded when it removes something; with
+ * S->narrow, `query` numbers its target in S->scc (the keys that do not lead there are left
+ * out). */
 static int st_forcing(Static *S, int src_key, int query, double base, int sort_key)
 {
     const Components *scc = &S->scc;
-    if (!se_reaches(scc, src_key, query))
+    if (!S->fok[src_key])
         return 0; /* no chain gets there */
+    int narrow = S->narrow;
     int stamp = next_stamp(S->onmark, CH_KEYS, &S->onstamp), target_key = src_key ^ 1;
     int *pon = S->pend, non = 0, *poff = S->next, noff = 0;
     int qa[CH_KEYS];
@@ -292,15 +298,15 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
     while ((non || noff) && found < 0) {
         for (int i = 0; i < non && found < 0; i++) {
             int key = pon[i], cd = key >> 1;
-            const int *row = S->xy->on_off[cd];
-            for (int k = st_mates(S, cd); k < S->xy->n_on[cd]; k++) {
+            const int *row = S->xy.on_off[cd];
+            for (int k = st_mates(S, cd); k < S->xy.n_on[cd]; k++) {
                 int off_key = row[k];
                 if (off_key == target_key) {
                     found = off_key;
                     last = key;
                     break;
                 }
-                if (S->onmark[off_key] != stamp && se_reaches(scc, off_key, query)) {
+                if (S->onmark[off_key] != stamp && (!narrow || se_reaches(scc, off_key, query))) {
                     S->onmark[off_key] = stamp;
                     S->par[off_key] = key;
                     S->cause[off_key] = NO_CAUSE;
@@ -314,15 +320,16 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
         int nq = 0;
         for (int i = 0; i < noff && found < 0; i++) {
             int key = poff[i], cd = key >> 1;
-            for (int k = 0; k < S->l->n_off[cd]; k++) {
-                int on_key = S->l->off_on[cd][k], cause = S->l->off_cause[cd][k];
+            int lo, hi = st_offs(S, cd, &lo);
+            for (int k = lo; k < hi; k++) {
+                int on_key = S->xy.off_on[cd][k], cause = S->xy.off_cause[cd][k];
                 if (on_key == target_key) {
                     found = on_key;
                     last = key;
                     fcause = cause;
                     break;
                 }
-                if (S->onmark[on_key] != stamp && se_reaches(scc, on_key, query)) {
+                if (S->onmark[on_key] != stamp && (!narrow || se_reaches(scc, on_key, query))) {
                     S->onmark[on_key] = stamp;
                     S->par[on_key] = key;
                     S->cause[on_key] = cause;
@@ -364,57 +371,195 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
     return st_record(S, base, sort_key, st_distinct(S, nw), elims, ne, nw, 0);
 }
 
-/* static_chains._static_all on `cands`, every hint into X->coll: 0, 1 when the deadline
- * passed, -1 when out of memory.
- *
- * One set of components serves the three modes: those of the xy links, which hold the x
- * links and the y links. A key that cannot get back to a source, or on to a target, under
- * the xy links cannot under the others either, so the searches of every mode leave it out
- * (se_components); the x mode's forcing chains and its "closing" keys are among the xy
- * mode's, so each forcing chain's target has its number there. */
-static int static_all(Static *S, double deadline)
+/* Whether x has exactly two bits. */
+static inline int two_bits(u128 x)
 {
-    static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
-    const StLinks *xy = S->xy = st_build(S, 1, 1); /* kept for the other modes */
-    int nroots = 0, ntargets = 0;
+    u128 y = x & (x - 1);
+    return y && !(y & (y - 1));
+}
+
+/* The chains' sources in `cands` (links `closing`): each candidate's "on" in a cell of two
+ * or more, and its "off" when some "off" implies that "on" (S->roots), with the forcing
+ * chain's target of each (S->targets: the other side). Returns their number. */
+static int st_roots(Static *S, const int *cands, const char *closing)
+{
+    int n = 0;
     for (int cell = 0; cell < 81; cell++) {
-        int cm = S->cands[cell];
+        int cm = cands[cell];
         if (POP[cm] < 2)
             continue;
         for (int mm = cm; mm; mm &= mm - 1) {
             int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
-            S->roots[nroots++] = on_key;
-            S->targets[ntargets++] = on_key ^ 1;
-            if (xy->closing[on_key]) {
-                S->roots[nroots++] = on_key ^ 1;
-                S->targets[ntargets++] = on_key;
+            S->roots[n] = on_key;
+            S->targets[n++] = on_key ^ 1;
+            if (closing[on_key]) {
+                S->roots[n] = on_key ^ 1;
+                S->targets[n++] = on_key;
             }
         }
     }
-    se_components(&S->scc, xy->n_on, xy->on_off, xy->n_off, xy->off_on, S->roots, nroots,
-                  S->targets, ntargets);
+    return n;
+}
+
+/* Whether the source grid (S->osrc) has no forcing chain under its xy links: no source
+ * leads to its target. Made once a source; it uses S->xy, S->roots, S->targets and S->scc. */
+static int source_free(Static *S)
+{
+    if (S->src_known && !memcmp(S->src, S->osrc, sizeof(S->src)))
+        return S->src_free;
+    memcpy(S->src, S->osrc, sizeof(S->src));
+    S->src_known = 1;
+    StLinks *l = &S->xy;
+    se_build_links(S->osrc, 1, 1, l->n_on, l->on_off, l->n_off, l->off_on, NULL, l->closing);
+    int n = st_roots(S, S->osrc, l->closing);
+    se_components(&S->scc, l->n_on, l->on_off, l->n_off, l->off_on, S->roots, n, S->targets, n);
+    int none = 1;
+    for (int j = 0; j < n && none; j++)
+        none = !se_reaches(&S->scc, S->roots[j], j);
+    return S->src_free = none;
+}
+
+/* The components of the xy links and S->fok, the sources from which a forcing chain may
+ * exist (S->roots, n of them; source_is_free: source_free's answer). Every forcing chain
+ * lies within the xy links, those of the x mode and the y mode too, so a source that
+ * cannot reach its target under them is left out in every mode.
+ *
+ * When the source grid has no forcing chain (as where the rater runs the nested chains:
+ * the static chains came first and found nothing), every chain of this grid passes a
+ * strong link that the source lacks, a "new" one: a cell or region that lost candidates
+ * now has two. (This grid's other links are the source's, so a chain without a new link
+ * would be the source's.) A new link between a and b ("off" a implies "on" b, and "off" b
+ * implies "on" a) lies on a chain from x to its other side x' exactly when x leads to both
+ * "off" a and "off" b: x leads to "off" a, then "on" b; and as the links come in pairs
+ * ("p implies q" goes with "q' implies p'"), x leading to "off" b means "on" b leads to
+ * x'. So the components carry, per key, the "off" ends of the new links it reaches (often
+ * one word), not every source's target (about six words), and a search goes everywhere
+ * (S->narrow is 0): the same chains, found the same way.
+ *
+ * Otherwise the components carry every source's target: a source is kept when it reaches
+ * its own, and its search keeps to the keys that reach its target (S->narrow). */
+static void st_filter(Static *S, int n, int source_is_free)
+{
+    const StLinks *xy = &S->xy;
+    if (!source_is_free) {
+        se_components(&S->scc, xy->n_on, xy->on_off, xy->n_off, xy->off_on, S->roots, n,
+                      S->targets, n);
+        for (int j = 0; j < n; j++)
+            S->fok[S->roots[j]] = (char)se_reaches(&S->scc, S->roots[j], j);
+        S->narrow = 1;
+        return;
+    }
+    int tail[729], ntails = 0, pa[CH_KEYS], pb[CH_KEYS], np = 0, *tails = S->targets;
+    const int *grid = S->cands, *src = S->osrc;
+    u128 board[9], sboard[9];
+    digit_boards(grid, board);
+    digit_boards(src, sboard);
+    memset(tail, 0xff, sizeof(tail));
+    for (int cell = 0; cell < 81; cell++) {
+        int lost = src[cell] & ~grid[cell];
+        if (!lost)
+            continue;
+        int la[28], lb[28], nl = 0; /* the new links this cell's removals make */
+        if (POP[grid[cell]] == 2) { /* a cell now of two digits: the source had more */
+            int d0 = __builtin_ctz((unsigned)grid[cell]);
+            la[nl] = cell * 9 + d0;
+            lb[nl++] = cell * 9 + __builtin_ctz((unsigned)(grid[cell] & ~(1 << d0)));
+        }
+        for (int m = lost; m; m &= m - 1) { /* a region now of two places for a digit */
+            int d0 = __builtin_ctz((unsigned)m);
+            for (int t = 0; t < 3; t++) {
+                u128 places = board[d0] & REGMASK[CREG[cell][t]];
+                if (!two_bits(places))
+                    continue;
+                int p = ctz128(places), q = ctz128(places & (places - 1)), old = 0;
+                for (int k = 0; k < 3 && !old; k++) /* a region of the source has just p, q */
+                    old = two_bits(sboard[d0] & REGMASK[CREG[p][k]]) &&
+                          (REGMASK[CREG[p][k]] & BIT128(q));
+                if (old)
+                    continue;
+                la[nl] = p * 9 + d0;
+                lb[nl++] = q * 9 + d0;
+            }
+        }
+        for (int i = 0; i < nl; i++) {
+            int dup = 0;
+            for (int j = 0; j < np && !dup; j++) /* met from another region or cell */
+                dup = tails[pa[j]] == la[i] << 1 && tails[pb[j]] == lb[i] << 1;
+            if (dup)
+                continue;
+            int ends[2] = {la[i], lb[i]};
+            for (int e = 0; e < 2; e++)
+                if (tail[ends[e]] < 0) {
+                    tail[ends[e]] = ntails;
+                    tails[ntails++] = ends[e] << 1;
+                }
+            pa[np] = tail[la[i]];
+            pb[np++] = tail[lb[i]];
+        }
+    }
+    se_components(&S->scc, xy->n_on, xy->on_off, xy->n_off, xy->off_on, S->roots, n, tails,
+                  ntails);
+    uint64_t pm[CH_KEYS]; /* with one word: the two ends of each new link */
+    for (int i = 0; i < np && ntails <= 64; i++)
+        pm[i] = (uint64_t)1 << pa[i] | (uint64_t)1 << pb[i];
+    signed char known[CH_KEYS]; /* by component: -1 not yet, else the answer */
+    memset(known, -1, sizeof(known));
+    for (int j = 0; j < n; j++) {
+        int r = S->roots[j], c = S->scc.comp[r], ok = known[c];
+        if (ok < 0) {
+            ok = 0;
+            if (ntails <= 64) { /* one word */
+                uint64_t got = S->scc.whi[c] ? S->scc.reach[c][0] : 0;
+                for (int i = 0; i < np && !ok; i++)
+                    ok = (got & pm[i]) == pm[i];
+            } else {
+                for (int i = 0; i < np && !ok; i++)
+                    ok = se_reaches(&S->scc, r, pa[i]) && se_reaches(&S->scc, r, pb[i]);
+            }
+            known[c] = (signed char)ok;
+        }
+        S->fok[r] = (char)ok;
+    }
+    S->narrow = 0;
+}
+
+/* static_chains._static_all on `cands`, every hint into X->coll: 0, 1 when the deadline
+ * passed, -1 when out of memory.
+ *
+ * One set of components serves the three modes: those of the xy links, which hold the x
+ * links and the y links. A key that cannot get back to a source under the xy links cannot
+ * under the others either, so the cycles of every mode leave it out (se_components), and a
+ * forcing chain is searched only from where one may start (st_filter). */
+static int static_all(Static *S, double deadline)
+{
+    static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
+    int source_is_free = source_free(S); /* before S->roots take this grid's */
+    StLinks *xy = &S->xy;
+    se_build_links(S->cands, 1, 1, xy->n_on, xy->on_off, xy->n_off, xy->off_on, xy->off_cause,
+                   xy->closing);
+    st_filter(S, st_roots(S, S->cands, xy->closing), source_is_free);
     const int *query = S->scc.query;
     for (int m = 0; m < 3; m++) {
         int y = MODES[m][0], x = MODES[m][1];
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
+        if (deadline_passed(deadline))
+            return 1;
         st_mode(S, y, x);
-        const char *closing = S->l->closing;
+        const char *closing = S->xy.closing, cmask = S->mode_closing;
         for (int cell = 0; cell < 81; cell++) {
             int cm = S->cands[cell], n = POP[cm];
             if (n < 2 || (!x && n > 2))
                 continue;
-            if (deadline_passed(deadline))
-                return 1;
             for (int mm = cm; mm; mm &= mm - 1) {
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
-                if (closing[on_key] && st_cycles(S, on_key, base_cycle, sort_key) < 0)
+                if ((closing[on_key] & cmask) && st_cycles(S, on_key, base_cycle, sort_key) < 0)
                     return -1;
                 /* the chain from the "off" ends at the "on": one that nothing implies
                  * ends none */
                 if (x && st_forcing(S, on_key, query[on_key ^ 1], base_chain, sort_key) < 0)
                     return -1;
-                if (x && closing[on_key] &&
+                if (x && (closing[on_key] & cmask) &&
                     st_forcing(S, on_key ^ 1, query[on_key], base_chain, sort_key) < 0)
                     return -1;
             }

@@ -71,8 +71,7 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
 {
     u128 board[9];
     digit_boards(cands, board);
-    if (n_on)
-        memset(n_on, 0, 729 * sizeof(int));
+    memset(n_on, 0, 729 * sizeof(int));
     memset(n_off, 0, 729 * sizeof(int));
     memset(closing, 0, CH_KEYS);
     for (int cell = 0; cell < 81; cell++)
@@ -81,28 +80,26 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
             int box = CREG[cell][0];
             u128 others = board[d0] & ~BIT128(cell);
             int n = 0;
-            if (n_on) {
-                if (y)
-                    for (int m = cands[cell] & ~bit; m; m &= m - 1)
-                        on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-                /* the peers holding the digit: the box, then the row and the column outside
-                 * it, each ascending (SE's order) */
-                u128 parts[3] = {others & REGMASK[box],
-                                 others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
-                                 others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
-                for (int t = 0; t < 3; t++)
-                    for (u128 b = parts[t]; b; b &= b - 1)
-                        on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
-                n_on[cd] = n;
-                n = 0;
-            }
+            if (y)
+                for (int m = cands[cell] & ~bit; m; m &= m - 1)
+                    on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+            /* the peers holding the digit: the box, then the row and the column outside
+             * it, each ascending (SE's order) */
+            u128 parts[3] = {others & REGMASK[box],
+                             others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
+                             others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
+            for (int t = 0; t < 3; t++)
+                for (u128 b = parts[t]; b; b &= b - 1)
+                    on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
+            n_on[cd] = n;
+            n = 0;
             if (y && POP[cands[cell]] == 2) {
                 int other = cands[cell] & ~bit;
                 if (off_cause)
                     off_cause[cd][n] = NAKED;
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
                 off_on[cd][n++] = on_key;
-                closing[on_key] = 1;
+                closing[on_key] |= 1;
             }
             if (x) {
                 int seen = 0;
@@ -119,7 +116,7 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
                     if (off_cause)
                         off_cause[cd][n] = CREG[cell][t];
                     off_on[cd][n++] = on_key;
-                    closing[on_key] = 1;
+                    closing[on_key] |= 2;
                     seen = 1;
                 }
             }
@@ -463,15 +460,14 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
         int depth = 0;
         r->frame[0] = root;
         r->edge[0] = 0;
+        r->nedge[0] = edges_of(&g, root, &r->row[0]);
         r->order[root] = r->low[root] = ++counter;
         comp[root] = -1;
         r->stack[sp++] = root;
         while (depth >= 0) {
             int v = r->frame[depth];
-            const int *row;
-            int n = edges_of(&g, v, &row);
-            if (r->edge[depth] < n) {
-                int w = row[r->edge[depth]++];
+            if (r->edge[depth] < r->nedge[depth]) {
+                int w = r->row[depth][r->edge[depth]++];
                 if (!r->order[w]) {
                     r->order[w] = r->low[w] = ++counter;
                     comp[w] = -1;
@@ -479,6 +475,7 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                     depth++;
                     r->frame[depth] = w;
                     r->edge[depth] = 0;
+                    r->nedge[depth] = edges_of(&g, w, &r->row[depth]);
                 } else if (comp[w] < 0 && r->order[w] < r->low[v]) {
                     r->low[v] = r->order[w];
                 }
@@ -489,7 +486,27 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                 do
                     comp[r->stack[--first]] = ncomp;
                 while (r->stack[first] != v);
-                if (words) { /* the components it leads to are complete */
+                if (words == 1) { /* as below, in one word */
+                    uint64_t set = 0;
+                    int last = -1;
+                    for (int i = first; i < sp; i++) {
+                        int u = r->stack[i], j = r->query[u];
+                        if (j >= 0)
+                            set |= (uint64_t)1 << j;
+                        const int *out;
+                        int m = edges_of(&g, u, &out);
+                        for (int e = 0; e < m; e++) {
+                            int c = comp[out[e]];
+                            if (c != ncomp && c != last) {
+                                last = c;
+                                set |= r->reach[c][0];
+                            }
+                        }
+                    }
+                    r->reach[ncomp][0] = set;
+                    r->wlo[ncomp] = 0;
+                    r->whi[ncomp] = set != 0;
+                } else if (words) { /* the components it leads to are complete */
                     uint64_t *set = r->reach[ncomp];
                     memset(set, 0, sizeof(uint64_t) * (size_t)words);
                     int lo = words, hi = 0, last = -1;

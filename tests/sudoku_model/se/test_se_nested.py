@@ -215,15 +215,50 @@ def _thinned_states(every: int, stride: int, rate: float, most: int, seed: int) 
             apply_step(state, step)
 
 
+def _has_forcing_chain(cands: list[int]) -> bool:
+    """Whether some candidate's "on" leads to its "off", or its "off" to its "on", under
+    the grid's xy links (the reference's static chains)."""
+    tables = static_all._static_tables(cands, True, True)
+    for cell in range(81):
+        if cands[cell] & (cands[cell] - 1):
+            for d0 in range(9):
+                if cands[cell] >> d0 & 1:
+                    on_key = ((cell * 9 + d0) << 1) | 1
+                    if any(static_all._first_forcing(tables, k) for k in (on_key, on_key ^ 1)):
+                        return True
+    return False
+
+
 def test_c_nested_chains_give_the_python_hint_on_thinned_states() -> None:
-    found = nested = states = 0
+    found = nested = states = free = 0
     for state in _thinned_states(every=16, stride=5, rate=0.12, most=60, seed=3):
         f, n = _compare_nested(state, (2, 3, 4, 5))
         found += f
         nested += n
         states += 1
+        free += not _has_forcing_chain(state.cands)
     assert states >= 10 and found >= 20
     assert nested >= 500  # hints whose chains nest others took part in the choice
+    # The static rule takes one path from a grid without forcing chains (where the rater
+    # runs it) and another from a grid with some: both were compared.
+    assert 3 <= free <= states - 3
+
+
+@needs_hardest
+def test_c_nested_chains_give_the_python_hint_where_the_rater_first_nests() -> None:
+    # Where the rater takes a nested chain, its grid has no forcing chain of its own: the
+    # static rule then searches a forcing chain only where one can pass a link that grid
+    # lacks (se_nested_static.c, st_filter). This forum puzzle's first such step rests on
+    # chains through them.
+    values, _ = _forum("00086")
+    state = State.from_values(values)
+    for step in rate_se(values, seconds=60).steps:
+        if step.technique.endswith(nested_suffix(2)):
+            break
+        apply_step(state, step)
+    assert not _has_forcing_chain(state.cands)
+    found, nested = _compare_nested(state, (2,))
+    assert found == 1 and nested > 0
 
 
 @pytest.mark.slow

@@ -19,6 +19,9 @@ extern int CREG[81][3]; /* a cell's box, row and column */
 extern u128 REGMASK[27];
 extern int POP[512];
 extern int POSIDX[81][3]; /* a cell's index in its box, row and column */
+/* A cell's 20 peers in SE's order: the box, the row outside the box, the column outside
+ * the box, each ascending. */
+extern int PEERSCAN[81][20];
 
 /* Where a scanning search puts its hints: a Python list (the module's functions), or,
  * with list NULL, a C array (what a dynamic chain "+" reads, without Python objects). */
@@ -74,10 +77,9 @@ struct Dyn {
     int np, pcap;
     DChain *off; /* the "off" chain of the digit being tried */
     int grid[81];
-    /* the grid's places of each digit: per region (bit i: REG[r][i]) and as boards, for
-     * the puzzle (…0) and for the chain's grid as it loses candidates */
+    /* the grid's places of each digit per region (bit i: REG[r][i]), for the puzzle (…0)
+     * and for the chain's grid as it loses candidates */
     uint16_t rpos0[27][9], rpos[27][9];
-    u128 board0[9], board[9];
     int qon[CH_KEYS], qoff[CH_KEYS];
     int mark[CH_KEYS], stamp, bfs[CH_KEYS];
     int plus_out[CH_KEYS];
@@ -137,6 +139,7 @@ typedef struct {
     int order[CH_KEYS], low[CH_KEYS], stack[CH_KEYS], frame[CH_KEYS], edge[CH_KEYS],
         nedge[CH_KEYS], query[CH_KEYS];
     const int *row[CH_KEYS]; /* the frame's key's links */
+    uint64_t acc[CH_KEYS];   /* with one word of targets: what a key reaches so far */
     int wlo[CH_KEYS], whi[CH_KEYS]; /* a component's nonzero words of reach: [wlo, whi) */
 } Components;
 void se_components(Components *r, const int n_on[729], const int on_off[729][CH_ONOFF],

@@ -20,7 +20,7 @@
  * hooks of se_chains.h (se_nested.c): nodes keep their cause or nested hint as a tag. */
 
 
-static int PEERSCAN[81][20]; /* box, row outside the box, column outside the box */
+int PEERSCAN[81][20];
 int POSIDX[81][3];
 
 void init_peerscan(void)
@@ -41,15 +41,13 @@ void init_peerscan(void)
     }
 }
 
-/* The places of each digit in `cands`, per region and as boards. */
+/* The places of each digit in `cands`, per region. */
 void dyn_places(Dyn *D)
 {
     memset(D->rpos0, 0, sizeof(D->rpos0));
-    memset(D->board0, 0, sizeof(D->board0));
     for (int c = 0; c < 81; c++)
         for (int m = D->cands[c]; m; m &= m - 1) {
             int d0 = __builtin_ctz((unsigned)m);
-            D->board0[d0] |= BIT128(c);
             for (int t = 0; t < 3; t++)
                 D->rpos0[CREG[c][t]][d0] |= (uint16_t)(1 << POSIDX[c][t]);
         }
@@ -226,6 +224,13 @@ static int dyn_plus(Dyn *D, DChain *ch, int *toff)
     return chain_add_new(D, ch, D->plus_out, nout, toff);
 }
 
+/* Whether a new node of `on_key` would be dropped unseen: the chain has that potential
+ * already, and not its negation (no contradiction). No such node is made. */
+static inline int dyn_dropped(const DChain *ch, int on_key)
+{
+    return ch->idx[on_key] >= 0 && ch->idx[on_key ^ 1] < 0;
+}
+
 /* chaining._do_chaining on `ch`: 1 with (*a_on, *a_off) the first potential found both
  * on and off, 0 when the chain is complete, -1 when out of memory. */
 static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
@@ -235,14 +240,11 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
     int *grid = D->grid;
     const int *src = D->dynamic ? D->cands : NULL, *cells = D->cands;
     const uint16_t(*rpos)[9] = D->rpos0;
-    const u128 *board = D->board0;
     if (D->dynamic) {
         memcpy(grid, D->cands, sizeof(int) * 81);
         memcpy(D->rpos, D->rpos0, sizeof(D->rpos));
-        memcpy(D->board, D->board0, sizeof(D->board));
         cells = grid;
         rpos = (const uint16_t(*)[9])D->rpos;
-        board = D->board;
     }
     int hon = 0, ton = 0, hoff = 0, toff = 0;
     for (int i = 0; i < ch->n_on; i++)
@@ -257,13 +259,12 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             if (D->y)
                 for (int m = cells[cell] & ~bit; m; m &= m - 1)
                     offs[no++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-            /* the peers in PEERSCAN order: box, row and column each ascend */
-            u128 b = board[d0], box = REGMASK[CREG[cell][0]];
-            u128 parts[3] = {b & box & ~BIT128(cell), b & REGMASK[CREG[cell][1]] & ~box,
-                             b & REGMASK[CREG[cell][2]] & ~box};
-            for (int t = 0; t < 3; t++)
-                for (u128 x = parts[t]; x; x &= x - 1)
-                    offs[no++] = (ctz128(x) * 9 + d0) << 1;
+            /* the peers holding the digit, in SE's order */
+            for (int i = 0; i < 20; i++) {
+                int c = PEERSCAN[cell][i];
+                offs[no] = (c * 9 + d0) << 1;
+                no += cells[c] >> d0 & 1;
+            }
             for (int i = 0; i < no; i++) {
                 int off_key = offs[i], conj = off_key | 1;
                 if (ch->idx[conj] >= 0 || ch->idx[off_key] < 0) {
@@ -285,10 +286,14 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             int p = D->qoff[hoff++], key = D->nodes[p].key;
             int cell = (key >> 1) / 9, d0 = (key >> 1) % 9, bit = 1 << d0;
             int m = cells[cell], made[4], nm = 0;
+            int naked_key = -1;
             if (D->y && POP[m] == 2) {
                 int other = m & ~bit;
                 other = other == m ? (m & -m) : (other & -other);
-                int on_key = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
+                naked_key = ((cell * 9 + __builtin_ctz((unsigned)other)) << 1) | 1;
+            }
+            if (naked_key >= 0 && !dyn_dropped(ch, naked_key)) {
+                int on_key = naked_key;
                 /* a dynamic chain adds the removals it rests on (the cell's) */
                 int start = p, npar = ONE_PARENT;
                 if (src) {
@@ -318,7 +323,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                 if (seen)
                     for (int k = 0; k < nm; k++)
                         dup |= D->nodes[made[k]].key == on_key;
-                if (dup)
+                if (dup || dyn_dropped(ch, on_key))
                     continue;
                 int start = p, npar = ONE_PARENT; /* as above: the region's removals */
                 if (src) {
@@ -341,7 +346,6 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
             }
             if (D->dynamic && (grid[cell] & bit)) {
                 grid[cell] &= ~bit;
-                D->board[d0] &= ~BIT128(cell);
                 for (int t = 0; t < 3; t++)
                     D->rpos[CREG[cell][t]][d0] &= (uint16_t)~(1 << POSIDX[cell][t]);
             }

@@ -42,8 +42,10 @@ typedef struct {
     int roots[2 * CH_KEYS], targets[CH_KEYS];
     char fok[CH_KEYS]; /* a forcing chain may start at the key (static_all) */
     int narrow;        /* a forcing chain's search keeps to the keys that reach its target */
-    /* the source grid (osrc) of source_free's last answer, and that answer */
+    /* the source grid (osrc) of source_free's last answer, that answer, and the boards of
+     * each digit's cells in that grid and in this one (cands) */
     int src[81], src_known, src_free;
+    u128 sboard[9], board[9];
 } Static;
 
 /* The mode to search: the y links (y), the x links (x) or both. */
@@ -180,17 +182,13 @@ static int st_distinct(Static *S, int nw)
 
 static int st_cycle_hint(Static *S, int dst, double base, int sort_key)
 {
-    const int *cands = S->cands;
     u128 cells = 0, forw[9] = {0}, back[9] = {0};
     int nw = st_walk(S, dst);
     for (int i = 0; i < nw - 1; i++)
         cells |= BIT128((S->nodes[S->walk[i]].key >> 1) / 9);
     for (int i = 0; i < nw - 1; i++) {
         int key = S->nodes[S->walk[i]].key, cell = (key >> 1) / 9, d0 = (key >> 1) % 9;
-        u128 seen = 0;
-        for (u128 b = PEER[cell] & ~cells; b; b &= b - 1)
-            if (cands[ctz128(b)] & (1 << d0))
-                seen |= b & -b;
+        u128 seen = PEER[cell] & ~cells & S->board[d0];
         if (key & 1)
             forw[d0] |= seen;
         else
@@ -409,6 +407,7 @@ static int source_free(Static *S)
         return S->src_free;
     memcpy(S->src, S->osrc, sizeof(S->src));
     S->src_known = 1;
+    digit_boards(S->osrc, S->sboard);
     StLinks *l = &S->xy;
     se_build_links(S->osrc, 1, 1, l->n_on, l->on_off, l->n_off, l->off_on, NULL, l->closing);
     int n = st_roots(S, S->osrc, l->closing);
@@ -451,9 +450,7 @@ static void st_filter(Static *S, int n, int source_is_free)
     }
     int tail[729], ntails = 0, pa[CH_KEYS], pb[CH_KEYS], np = 0, *tails = S->targets;
     const int *grid = S->cands, *src = S->osrc;
-    u128 board[9], sboard[9];
-    digit_boards(grid, board);
-    digit_boards(src, sboard);
+    const u128 *board = S->board, *sboard = S->sboard;
     memset(tail, 0xff, sizeof(tail));
     for (int cell = 0; cell < 81; cell++) {
         int lost = src[cell] & ~grid[cell];
@@ -534,6 +531,7 @@ static int static_all(Static *S, double deadline)
 {
     static const int MODES[3][2] = {{0, 1}, {1, 0}, {1, 1}};
     int source_is_free = source_free(S); /* before S->roots take this grid's */
+    digit_boards(S->cands, S->board);
     StLinks *xy = &S->xy;
     se_build_links(S->cands, 1, 1, xy->n_on, xy->on_off, xy->n_off, xy->off_on, xy->off_cause,
                    xy->closing);
@@ -557,9 +555,10 @@ static int static_all(Static *S, double deadline)
                     return -1;
                 /* the chain from the "off" ends at the "on": one that nothing implies
                  * ends none */
-                if (x && st_forcing(S, on_key, query[on_key ^ 1], base_chain, sort_key) < 0)
+                if (x && S->fok[on_key] &&
+                    st_forcing(S, on_key, query[on_key ^ 1], base_chain, sort_key) < 0)
                     return -1;
-                if (x && (closing[on_key] & cmask) &&
+                if (x && (closing[on_key] & cmask) && S->fok[on_key ^ 1] &&
                     st_forcing(S, on_key ^ 1, query[on_key], base_chain, sort_key) < 0)
                     return -1;
             }

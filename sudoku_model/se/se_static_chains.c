@@ -77,20 +77,18 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
     for (int cell = 0; cell < 81; cell++)
         for (int cm = cands[cell]; cm; cm &= cm - 1) {
             int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
-            int box = CREG[cell][0];
             u128 others = board[d0] & ~BIT128(cell);
             int n = 0;
             if (y)
                 for (int m = cands[cell] & ~bit; m; m &= m - 1)
                     on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-            /* the peers holding the digit: the box, then the row and the column outside
-             * it, each ascending (SE's order) */
-            u128 parts[3] = {others & REGMASK[box],
-                             others & REGMASK[CREG[cell][1]] & ~REGMASK[box],
-                             others & REGMASK[CREG[cell][2]] & ~REGMASK[box]};
-            for (int t = 0; t < 3; t++)
-                for (u128 b = parts[t]; b; b &= b - 1)
-                    on_off[cd][n++] = (ctz128(b) * 9 + d0) << 1;
+            /* the peers holding the digit, in SE's order */
+            int *row = on_off[cd];
+            for (int i = 0; i < 20; i++) {
+                int c = PEERSCAN[cell][i];
+                row[n] = (c * 9 + d0) << 1;
+                n += cands[c] >> d0 & 1;
+            }
             n_on[cd] = n;
             n = 0;
             if (y && POP[cands[cell]] == 2) {
@@ -447,8 +445,9 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                    int nroots, const int *targets, int ntargets)
 {
     const Edges g = {n_on, on_off, n_off, off_on};
-    int words = (ntargets + 63) / 64, counter = 0, ncomp = 0, sp = 0;
+    int words = (ntargets + 63) / 64, counter = 0, ncomp = 0, sp = 0, one = words == 1;
     int *comp = r->comp;
+    uint64_t *acc = r->acc;
     memset(r->order, 0, sizeof(r->order));
     memset(r->query, -1, sizeof(r->query));
     for (int j = 0; j < ntargets; j++)
@@ -463,6 +462,7 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
         r->nedge[0] = edges_of(&g, root, &r->row[0]);
         r->order[root] = r->low[root] = ++counter;
         comp[root] = -1;
+        acc[root] = one && r->query[root] >= 0 ? (uint64_t)1 << r->query[root] : 0;
         r->stack[sp++] = root;
         while (depth >= 0) {
             int v = r->frame[depth];
@@ -471,12 +471,15 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                 if (!r->order[w]) {
                     r->order[w] = r->low[w] = ++counter;
                     comp[w] = -1;
+                    acc[w] = one && r->query[w] >= 0 ? (uint64_t)1 << r->query[w] : 0;
                     r->stack[sp++] = w;
                     depth++;
                     r->frame[depth] = w;
                     r->edge[depth] = 0;
                     r->nedge[depth] = edges_of(&g, w, &r->row[depth]);
-                } else if (comp[w] < 0 && r->order[w] < r->low[v]) {
+                } else if (comp[w] >= 0) { /* a component done: what it reaches */
+                    acc[v] |= one ? r->reach[comp[w]][0] : 0;
+                } else if (r->order[w] < r->low[v]) {
                     r->low[v] = r->order[w];
                 }
                 continue;
@@ -486,26 +489,13 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                 do
                     comp[r->stack[--first]] = ncomp;
                 while (r->stack[first] != v);
-                if (words == 1) { /* as below, in one word */
-                    uint64_t set = 0;
-                    int last = -1;
-                    for (int i = first; i < sp; i++) {
-                        int u = r->stack[i], j = r->query[u];
-                        if (j >= 0)
-                            set |= (uint64_t)1 << j;
-                        const int *out;
-                        int m = edges_of(&g, u, &out);
-                        for (int e = 0; e < m; e++) {
-                            int c = comp[out[e]];
-                            if (c != ncomp && c != last) {
-                                last = c;
-                                set |= r->reach[c][0];
-                            }
-                        }
-                    }
-                    r->reach[ncomp][0] = set;
+                if (one) {
+                    /* With one word, each key's set grew as the search went: its targets,
+                     * the sets of the components its links lead to once done, and those of
+                     * the keys it led to first (the component's other keys among them). */
+                    r->reach[ncomp][0] = acc[v];
                     r->wlo[ncomp] = 0;
-                    r->whi[ncomp] = set != 0;
+                    r->whi[ncomp] = acc[v] != 0;
                 } else if (words) { /* the components it leads to are complete */
                     uint64_t *set = r->reach[ncomp];
                     memset(set, 0, sizeof(uint64_t) * (size_t)words);
@@ -537,8 +527,12 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                 ncomp++;
             }
             depth--;
-            if (depth >= 0 && r->low[v] < r->low[r->frame[depth]])
-                r->low[r->frame[depth]] = r->low[v];
+            if (depth >= 0) {
+                int u = r->frame[depth];
+                acc[u] |= acc[v];
+                if (r->low[v] < r->low[u])
+                    r->low[u] = r->low[v];
+            }
         }
     }
 }

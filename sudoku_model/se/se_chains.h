@@ -141,6 +141,7 @@ typedef struct {
     const int *row[CH_KEYS]; /* the frame's key's links */
     uint64_t acc[CH_KEYS];   /* with one word of targets: what a key reaches so far */
     int wlo[CH_KEYS], whi[CH_KEYS]; /* a component's nonzero words of reach: [wlo, whi) */
+    int size[CH_KEYS];              /* a component's number of keys */
 } Components;
 void se_components(Components *r, const int n_on[729], const int on_off[729][CH_ONOFF],
                    const int n_off[729], const int off_on[729][CH_OFFON], const int *roots,

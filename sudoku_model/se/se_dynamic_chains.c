@@ -494,13 +494,13 @@ static DChain *memo_chain(Dyn *D, int cd)
  * are made here, before their own cell's turn. */
 static int dyn_regions(Dyn *D, int cell, int d0, DChain *ch)
 {
-    int bit = 1 << d0;
     for (int t = 0; t < 3; t++) {
-        int r = CREG[cell][t], pos[9], n = 0;
-        for (int i = 0; i < 9; i++)
-            if (D->cands[REG[r][i]] & bit)
-                pos[n++] = REG[r][i];
-        if (!(n == 2 || (D->multiple && n > 2)) || pos[0] != cell)
+        int r = CREG[cell][t], places = D->rpos0[r][d0], pos[9], n = 0;
+        if (!(places >> POSIDX[cell][t] & 1) || (places & ((1 << POSIDX[cell][t]) - 1)))
+            continue; /* the cell is not the region's first place */
+        for (int m = places; m; m &= m - 1)
+            pos[n++] = REG[r][__builtin_ctz((unsigned)m)];
+        if (!(n == 2 || (D->multiple && n > 2)))
             continue;
         DChain *others[8];
         for (int i = 1; i < n; i++)

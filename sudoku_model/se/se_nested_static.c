@@ -551,7 +551,9 @@ static int static_all(Static *S, double deadline)
                 continue;
             for (int mm = cm; mm; mm &= mm - 1) {
                 int on_key = ((cell * 9 + __builtin_ctz((unsigned)mm)) << 1) | 1;
-                if ((closing[on_key] & cmask) && st_cycles(S, on_key, base_cycle, sort_key) < 0)
+                /* a cycle has two "on" and two "off" at least, all in its component */
+                if ((closing[on_key] & cmask) && S->scc.size[S->scc.comp[on_key]] >= 4 &&
+                    st_cycles(S, on_key, base_cycle, sort_key) < 0)
                     return -1;
                 /* the chain from the "off" ends at the "on": one that nothing implies
                  * ends none */

@@ -489,6 +489,7 @@ void se_components(Components *r, const int n_on[729], const int on_off[729][CH_
                 do
                     comp[r->stack[--first]] = ncomp;
                 while (r->stack[first] != v);
+                r->size[ncomp] = sp - first;
                 if (one) {
                     /* With one word, each key's set grew as the search went: its targets,
                      * the sets of the components its links lead to once done, and those of

@@ -102,10 +102,16 @@ void init_crossing(void)
 /* The cells of each digit as boards (board[d - 1]). */
 void digit_boards(const int *cands, u128 board[9])
 {
-    memset(board, 0, 9 * sizeof(u128));
-    for (int c = 0; c < 81; c++)
+    /* each half of the board in its own word (cells 0-63, 64-80): no 128-bit shifts */
+    uint64_t lo[9] = {0}, hi[9] = {0};
+    for (int c = 0; c < 64; c++)
         for (int m = cands[c]; m; m &= m - 1)
-            board[__builtin_ctz((unsigned)m)] |= BIT128(c);
+            lo[__builtin_ctz((unsigned)m)] |= (uint64_t)1 << c;
+    for (int c = 64; c < 81; c++)
+        for (int m = cands[c]; m; m &= m - 1)
+            hi[__builtin_ctz((unsigned)m)] |= (uint64_t)1 << (c - 64);
+    for (int d = 0; d < 9; d++)
+        board[d] = (u128)hi[d] << 64 | lo[d];
 }
 
 /* The cells of a board, ascending (a region's order is ascending too); their count. */

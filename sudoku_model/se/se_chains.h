@@ -111,6 +111,13 @@ struct Dyn {
     int failed; /* why a hook failed: 1 the deadline passed, else out of memory */
 };
 
+/* Whether x has exactly two bits. */
+static inline int two_bits(u128 x)
+{
+    u128 y = x & (x - 1);
+    return y && !(y & (y - 1));
+}
+
 #define CH_ONOFF 28 /* 8 other digits + 20 peers */
 #define CH_OFFON 4  /* a naked single and three hidden ones */
 
@@ -121,10 +128,12 @@ struct Dyn {
  * so the x links' rows are the xy links' without them. off_cause, when not NULL, gets each
  * off-to-on link's cause: NAKED, or the region. closing[k] is nonzero for the on keys that
  * some "off" implies (only those can close a cycle or end the forcing chain from their
- * "off"): bit 1 a cell's link (y), bit 2 a region's (x). */
-void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
-                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
-                    char closing[CH_KEYS]);
+ * "off"): bit 1 a cell's link (y), bit 2 a region's (x). With `core`, an "on" row keeps only
+ * the off keys that imply something themselves (the others end every chain there);
+ * n_mates, when not NULL, gets the number of the cell's other digits at a row's start. */
+void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int n_mates[729],
+                    int on_off[729][CH_ONOFF], int n_off[729], int off_on[729][CH_OFFON],
+                    int off_cause[729][CH_OFFON], char closing[CH_KEYS]);
 /* The strongly connected components of the keys under these links (Tarjan's, from the
  * roots: every key a root reaches gets comp[key]), and the targets each component reaches:
  * reach[comp][j >> 6] bit j when targets[j] is reachable (the caller's storage, CH_KEYS rows

@@ -17,7 +17,7 @@ typedef struct {
 /* The xy links of a grid (se_build_links). The x and y links are theirs in part: a cell's
  * links come first in a row, so the y links are those, the x links the rest. */
 typedef struct {
-    int n_on[729], on_off[729][CH_ONOFF];
+    int n_on[729], n_mates[729], on_off[729][CH_ONOFF];
     int n_off[729], off_on[729][CH_OFFON], off_cause[729][CH_OFFON];
     char closing[CH_KEYS];
 } StLinks;
@@ -60,7 +60,18 @@ static void st_mode(Static *S, int y, int x)
  * digits for the x links. */
 static inline int st_mates(const Static *S, int cd)
 {
-    return S->x_only ? POP[S->cands[cd / 9]] - 1 : 0;
+    return S->x_only ? S->xy.n_mates[cd] : 0;
+}
+
+/* Whether the mode's "on" of candidate y implies the "off" of candidate x (the cell's
+ * other digits, but for the x links; the peers that hold the digit): whether x's "off" is
+ * in y's full row. */
+static inline int st_implies_off(const Static *S, int y, int x)
+{
+    int cy = y / 9, cx = x / 9;
+    if (cy == cx)
+        return y != x && !S->x_only;
+    return y % 9 == x % 9 && (PEER[cy] & BIT128(cx)) != 0;
 }
 
 /* The mode's "off" links of candidate cd in S->xy's row: [*lo, return). A bivalue cell's
@@ -296,6 +307,11 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
     while ((non || noff) && found < 0) {
         for (int i = 0; i < non && found < 0; i++) {
             int key = pon[i], cd = key >> 1;
+            if (!(target_key & 1) && st_implies_off(S, cd, target_key >> 1)) {
+                found = target_key; /* where the row has it, or would without `core` */
+                last = key;
+                break;
+            }
             const int *row = S->xy.on_off[cd];
             for (int k = st_mates(S, cd); k < S->xy.n_on[cd]; k++) {
                 int off_key = row[k];
@@ -369,13 +385,6 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
     return st_record(S, base, sort_key, st_distinct(S, nw), elims, ne, nw, 0);
 }
 
-/* Whether x has exactly two bits. */
-static inline int two_bits(u128 x)
-{
-    u128 y = x & (x - 1);
-    return y && !(y & (y - 1));
-}
-
 /* The chains' sources in `cands` (links `closing`): each candidate's "on" in a cell of two
  * or more, and its "off" when some "off" implies that "on" (S->roots), with the forcing
  * chain's target of each (S->targets: the other side). Returns their number. */
@@ -409,7 +418,8 @@ static int source_free(Static *S)
     S->src_known = 1;
     digit_boards(S->osrc, S->sboard);
     StLinks *l = &S->xy;
-    se_build_links(S->osrc, 1, 1, l->n_on, l->on_off, l->n_off, l->off_on, NULL, l->closing);
+    se_build_links(S->osrc, 1, 1, 0, l->n_on, NULL, l->on_off, l->n_off, l->off_on, NULL,
+                   l->closing);
     int n = st_roots(S, S->osrc, l->closing);
     se_components(&S->scc, l->n_on, l->on_off, l->n_off, l->off_on, S->roots, n, S->targets, n);
     int none = 1;
@@ -533,8 +543,8 @@ static int static_all(Static *S, double deadline)
     int source_is_free = source_free(S); /* before S->roots take this grid's */
     digit_boards(S->cands, S->board);
     StLinks *xy = &S->xy;
-    se_build_links(S->cands, 1, 1, xy->n_on, xy->on_off, xy->n_off, xy->off_on, xy->off_cause,
-                   xy->closing);
+    se_build_links(S->cands, 1, 1, source_is_free, xy->n_on, xy->n_mates, xy->on_off, xy->n_off,
+                   xy->off_on, xy->off_cause, xy->closing);
     st_filter(S, st_roots(S, S->cands, xy->closing), source_is_free);
     const int *query = S->scc.query;
     for (int m = 0; m < 3; m++) {

@@ -65,29 +65,48 @@ double length_addition(int complexity)
     return added;
 }
 
-void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[729][CH_ONOFF],
-                    int n_off[729], int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
-                    char closing[CH_KEYS])
+void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int n_mates[729],
+                    int on_off[729][CH_ONOFF], int n_off[729], int off_on[729][CH_OFFON],
+                    int off_cause[729][CH_OFFON], char closing[CH_KEYS])
 {
     u128 board[9];
     digit_boards(cands, board);
     memset(n_on, 0, 729 * sizeof(int));
     memset(n_off, 0, 729 * sizeof(int));
     memset(closing, 0, CH_KEYS);
+    /* the digits of each cell an "on" row lists: all, or with `core` those whose "off"
+     * implies something (a bivalue cell's, with y; two places in a region, with x) */
+    int strong[81];
+    const int *listed = cands;
+    if (core) {
+        for (int c = 0; c < 81; c++)
+            strong[c] = y && POP[cands[c]] == 2 ? cands[c] : 0;
+        for (int r = 0; r < 27 && x; r++)
+            for (int d0 = 0; d0 < 9; d0++) {
+                u128 places = board[d0] & REGMASK[r];
+                if (two_bits(places)) {
+                    strong[ctz128(places)] |= 1 << d0;
+                    strong[ctz128(places & (places - 1))] |= 1 << d0;
+                }
+            }
+        listed = strong;
+    }
     for (int cell = 0; cell < 81; cell++)
         for (int cm = cands[cell]; cm; cm &= cm - 1) {
             int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
             u128 others = board[d0] & ~BIT128(cell);
             int n = 0;
             if (y)
-                for (int m = cands[cell] & ~bit; m; m &= m - 1)
+                for (int m = listed[cell] & ~bit; m; m &= m - 1)
                     on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+            if (n_mates)
+                n_mates[cd] = n;
             /* the peers holding the digit, in SE's order */
             int *row = on_off[cd];
             for (int i = 0; i < 20; i++) {
                 int c = PEERSCAN[cell][i];
                 row[n] = (c * 9 + d0) << 1;
-                n += cands[c] >> d0 & 1;
+                n += listed[c] >> d0 & 1;
             }
             n_on[cd] = n;
             n = 0;
@@ -124,7 +143,8 @@ void se_build_links(const int *cands, int y, int x, int n_on[729], int on_off[72
 
 static void ch_build(ChLinks *l, const int *cands, int y, int x)
 {
-    se_build_links(cands, y, x, l->n_on, l->on_off, l->n_off, l->off_on, NULL, l->closing);
+    se_build_links(cands, y, x, 0, l->n_on, NULL, l->on_off, l->n_off, l->off_on, NULL,
+                   l->closing);
 }
 
 /* SE's rank order: (difficulty, complexity, sort key), lexicographic. */

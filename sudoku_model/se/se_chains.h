@@ -84,6 +84,12 @@ struct Dyn {
     int mark[CH_KEYS], stamp, bfs[CH_KEYS];
     int plus_out[CH_KEYS];
     int plus_nout; /* the removals the last "+" call found (present in the chain or not) */
+    /* The chain's grid at its last "+" call that found nothing (plus_have: one was made).
+     * A "+" pattern rests on the chain's removals in a region (a locking's or a fish's
+     * base, a subset's region); one whose regions lost nothing since then existed then, as
+     * it is now or with more to remove, and gave nothing: the rules look only where
+     * something went since. */
+    int plus_base[81], plus_have;
     Sink sink;
     /* the best hint so far, and per sort key the largest complexity that beats it */
     int has_best, best_kind, best_cx, best_sort, best_key, best_cells[9], best_nc;

@@ -175,11 +175,14 @@ static int rule_parents(const RawHint *h, const int *grid, const int *src, int *
 static int dyn_plus(Dyn *D, DChain *ch, int *toff)
 {
     const int *grid = D->grid, *src = D->cands;
+    /* The digits each region lost to the chain, or since the chain's last call that found
+     * nothing: a pattern that rests on neither existed then (see Dyn.plus_base). */
+    const int *base = D->plus_have ? D->plus_base : src;
     int nout = 0, rem[27];
     for (int r = 0; r < 27; r++) {
         rem[r] = 0;
         for (int i = 0; i < 9; i++)
-            rem[r] |= src[REG[r][i]] & ~grid[REG[r][i]];
+            rem[r] |= base[REG[r][i]] & ~grid[REG[r][i]];
     }
     D->sink.rem = rem;
     for (int rule = 0; rule < 4 && nout == 0; rule++) {
@@ -221,6 +224,10 @@ static int dyn_plus(Dyn *D, DChain *ch, int *toff)
         }
     }
     D->plus_nout = nout;
+    if (nout == 0) {
+        memcpy(D->plus_base, grid, sizeof(D->plus_base));
+        D->plus_have = 1;
+    }
     return chain_add_new(D, ch, D->plus_out, nout, toff);
 }
 
@@ -247,6 +254,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
         rpos = (const uint16_t(*)[9])D->rpos;
     }
     int hon = 0, ton = 0, hoff = 0, toff = 0;
+    D->plus_have = 0;
     for (int i = 0; i < ch->n_on; i++)
         D->qon[ton++] = ch->idx[ch->order_on[i]];
     for (int i = 0; i < ch->n_off; i++)

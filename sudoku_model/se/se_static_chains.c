@@ -91,6 +91,11 @@ void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int
             }
         listed = strong;
     }
+    u128 sb[9]; /* the cells each digit's row entries come from */
+    if (core)
+        digit_boards(strong, sb);
+    else
+        memcpy(sb, board, sizeof(sb));
     for (int cell = 0; cell < 81; cell++)
         for (int cm = cands[cell]; cm; cm &= cm - 1) {
             int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
@@ -101,12 +106,15 @@ void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int
                     on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
             if (n_mates)
                 n_mates[cd] = n;
-            /* the peers holding the digit, in SE's order */
-            int *row = on_off[cd];
-            for (int i = 0; i < 20; i++) {
-                int c = PEERSCAN[cell][i];
-                row[n] = (c * 9 + d0) << 1;
-                n += listed[c] >> d0 & 1;
+            /* the peers holding the digit, in SE's order: the box, then the row and the
+             * column outside it, each ascending */
+            u128 b = sb[d0] & ~BIT128(cell), box = REGMASK[CREG[cell][0]];
+            if (b) {
+                u128 parts[3] = {b & box, b & REGMASK[CREG[cell][1]] & ~box,
+                                 b & REGMASK[CREG[cell][2]] & ~box};
+                for (int t = 0; t < 3; t++)
+                    for (u128 p = parts[t]; p; p &= p - 1)
+                        on_off[cd][n++] = (ctz128(p) * 9 + d0) << 1;
             }
             n_on[cd] = n;
             n = 0;

@@ -517,8 +517,8 @@ static void st_filter(Static *S, int n, int source_is_free)
             ok = 0;
             if (ntails <= 64) { /* one word */
                 uint64_t got = S->scc.whi[c] ? S->scc.reach[c][0] : 0;
-                for (int i = 0; i < np && !ok; i++)
-                    ok = (got & pm[i]) == pm[i];
+                for (int i = 0; i < np && (got & (got - 1)) && !ok; i++)
+                    ok = (got & pm[i]) == pm[i]; /* (both ends: two bits at least) */
             } else {
                 for (int i = 0; i < np && !ok; i++)
                     ok = se_reaches(&S->scc, r, pa[i]) && se_reaches(&S->scc, r, pb[i]);

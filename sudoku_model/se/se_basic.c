@@ -129,14 +129,21 @@ int locking(const int *cands, int direct, Sink *out)
 {
     u128 board[9];
     digit_boards(cands, board);
+    /* the regions of each type to look at for each digit: for a chain "+" (see Sink), the
+     * ones that lost the digit to the chain (a bit a region of the type, ascending) */
+    int look[3][9];
+    for (int t = 0; t < 3; t++)
+        for (int d0 = 0; d0 < 9; d0++) {
+            look[t][d0] = out->rem ? 0 : 511;
+            for (int i = 0; i < 9 && out->rem; i++)
+                look[t][d0] |= (out->rem[9 * t + i] >> d0 & 1) << i;
+        }
     for (int p = 0; p < 4; p++) {
         int t1 = LOCKING_PAIRS[p][0], t2 = LOCKING_PAIRS[p][1];
         for (int d = 1; d <= 9; d++) {
-            int bit = 1 << (d - 1);
             u128 bd = board[d - 1];
-            for (int r1 = 9 * t1; r1 < 9 * t1 + 9; r1++) {
-                if (out->rem && !(out->rem[r1] & bit))
-                    continue; /* a chain "+": r1 must have lost d to the chain */
+            for (int m1 = look[t1][d - 1]; m1; m1 &= m1 - 1) {
+                int r1 = 9 * t1 + __builtin_ctz((unsigned)m1);
                 u128 b1 = bd & REGMASK[r1];
                 if (!b1 || !(b1 & (b1 - 1)))
                     continue; /* fewer than two places */
@@ -199,9 +206,13 @@ int hidden_sets(const int *values, const int *cands, int degree, int direct, Sin
             if (!(empty > 2 * degree || (direct && empty > degree)))
                 continue;
             int pos[9] = {0}, usable = 0; /* digits with 2..degree places */
-            for (int i = 0; i < 9; i++)
-                for (int m = cands[REG[r][i]]; m; m &= m - 1)
-                    pos[__builtin_ctz((unsigned)m)] |= 1 << i;
+            if (out->rpos)
+                for (int d0 = 0; d0 < 9; d0++)
+                    pos[d0] = out->rpos[r][d0];
+            else
+                for (int i = 0; i < 9; i++)
+                    for (int m = cands[REG[r][i]]; m; m &= m - 1)
+                        pos[__builtin_ctz((unsigned)m)] |= 1 << i;
             for (int i = 0; i < 9; i++)
                 if (POP[pos[i]] > 1 && POP[pos[i]] <= degree)
                     usable |= 1 << i;
@@ -354,7 +365,8 @@ int fish(const int *values, const int *cands, int degree, Sink *out)
             if (placed[d] + degree * 2 <= 9 && (lines_lost >> (d - 1) & 1)) {
                 want |= 1 << (d - 1);
                 for (int i = 0; i < 9; i++)
-                    pos[d][i] = position_mask(cands, 9 * bt + i, 1 << (d - 1));
+                    pos[d][i] = out->rpos ? out->rpos[9 * bt + i][d - 1]
+                                          : position_mask(cands, 9 * bt + i, 1 << (d - 1));
             }
         /* per digit, the base lines a fish can use (2..degree places), and all of them */
         int usable[10] = {0}, any = 0;

@@ -39,6 +39,9 @@ typedef struct {
      * set (the digits each region lost to the chain), the searches skip the regions and
      * digits whose hints could rest on none (chaining._rule_parents would be empty). */
     const int *rem;
+    /* With rem: the places of each digit in each region of the grid searched (bit i:
+     * REG[r][i]), kept by the chain as it goes; NULL: the searches count them. */
+    const uint16_t (*rpos)[9];
 } Sink;
 
 #define CH_KEYS 1458

@@ -248,7 +248,7 @@ PyObject *se_search(int search, int arg, const int *values, const int *cands,
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
-    Sink sink = {out, limit, NULL, 0, 0, NULL};
+    Sink sink = {out, limit, NULL, 0, 0, NULL, NULL};
     int rc;
     switch (search) {
     case S_HIDDEN_SINGLES:

@@ -185,6 +185,7 @@ static int dyn_plus(Dyn *D, DChain *ch, int *toff)
             rem[r] |= base[REG[r][i]] & ~grid[REG[r][i]];
     }
     D->sink.rem = rem;
+    D->sink.rpos = (const uint16_t(*)[9])D->rpos; /* the chain's grid's (dynamic) */
     for (int rule = 0; rule < 4 && nout == 0; rule++) {
         D->sink.nraw = 0;
         int rc;

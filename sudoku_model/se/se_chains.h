@@ -83,7 +83,7 @@ struct Dyn {
     /* the grid's places of each digit per region (bit i: REG[r][i]), for the puzzle (…0)
      * and for the chain's grid as it loses candidates */
     uint16_t rpos0[27][9], rpos[27][9];
-    int qon[CH_KEYS], qoff[CH_KEYS];
+    int qon[CH_KEYS], qoff[CH_KEYS], kon[CH_KEYS], koff[CH_KEYS]; /* queued nodes, keys */
     int mark[CH_KEYS], stamp, bfs[CH_KEYS];
     int plus_out[CH_KEYS];
     int plus_nout; /* the removals the last "+" call found (present in the chain or not) */

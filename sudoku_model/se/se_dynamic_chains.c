@@ -108,6 +108,7 @@ int chain_add_new(Dyn *D, DChain *ch, const int *nodes, int n, int *toff)
         int node = nodes[i], key = D->nodes[node].key;
         if (ch->idx[key] < 0) {
             chain_add(ch, key, node);
+            D->koff[*toff] = key;
             D->qoff[(*toff)++] = node;
             added++;
         }
@@ -257,12 +258,12 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
     int hon = 0, ton = 0, hoff = 0, toff = 0;
     D->plus_have = 0;
     for (int i = 0; i < ch->n_on; i++)
-        D->qon[ton++] = ch->idx[ch->order_on[i]];
+        D->kon[ton] = ch->order_on[i], D->qon[ton++] = ch->idx[ch->order_on[i]];
     for (int i = 0; i < ch->n_off; i++)
-        D->qoff[toff++] = ch->idx[ch->order_off[i]];
+        D->koff[toff] = ch->order_off[i], D->qoff[toff++] = ch->idx[ch->order_off[i]];
     for (;;) {
         if (hon < ton) {
-            int p = D->qon[hon++], key = D->nodes[p].key;
+            int key = D->kon[hon], p = D->qon[hon++];
             int cell = (key >> 1) / 9, d0 = (key >> 1) % 9, bit = 1 << d0;
             int offs[28], no = 0;
             if (D->y)
@@ -286,13 +287,14 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                         return 1;
                     }
                     chain_add(ch, off_key, n);
+                    D->koff[toff] = off_key;
                     D->qoff[toff++] = n;
                 }
             }
             continue;
         }
         if (hoff < toff) {
-            int p = D->qoff[hoff++], key = D->nodes[p].key;
+            int key = D->koff[hoff], p = D->qoff[hoff++];
             int cell = (key >> 1) / 9, d0 = (key >> 1) % 9, bit = 1 << d0;
             int m = cells[cell], made[4], nm = 0;
             int naked_key = -1;
@@ -367,6 +369,7 @@ static int dyn_run(Dyn *D, DChain *ch, int *a_on, int *a_off)
                 }
                 if (ch->idx[on_key] < 0) {
                     chain_add(ch, on_key, n);
+                    D->kon[ton] = on_key;
                     D->qon[ton++] = n;
                 }
             }

@@ -13,7 +13,7 @@ from sudoku_model.data import bundled_path
 from sudoku_model.se import PRODUCERS, State, apply_step, native, next_step, rate_se
 from sudoku_model.se.chaining import length_addition
 from sudoku_model.solving import get_backend
-from tests.datafiles import external_data, needs_external
+from tests.datafiles import data_file, external_data, needs_external
 from tests.se_reference.reglib import COVERED, iter_cases, run_case
 
 HERE = Path(__file__).parent
@@ -255,6 +255,80 @@ def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:
     assert plus and all(s.rating >= 9.0 for s in plus)
     final = _replay(values, r.steps, _solution(values))
     assert tuple(final.values) == _solution(values)
+
+
+def _forum_rated() -> list[list[str]]:
+    """The rows of the forum's hardest list with a published ER: puzzle, label, poster, q1,
+    q2, ER, EP, ED (EP and ED may be empty), ..."""
+    hardest = external_data("hardest-1106-ratings.csv")
+    assert hardest is not None
+    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
+    rated = [r for r in rows if len(r) > 7 and r[5]]
+    assert len(rated) == 269
+    return rated
+
+
+#: Puzzles of the forum's hardest list whose published rating is not what SukakuExplainer
+#: computes today (its current source, SudokuMonster/SukakuExplainer, built by hand and run
+#: as `serate --format="%g ED=%r/%p/%d"`): the list's label, and ER, EP, ED as that build
+#: rates them. The forum's ratings came from older builds.
+SE_TODAY = {
+    "00069": (11.5, 11.5, 10.1),
+    "00190": (11.8, 11.8, 10.8),
+    "00191": (11.7, 1.2, 1.2),
+    "00251": (10.5, 10.5, 10.5),
+    "00253": (10.4, 1.2, 1.2),
+    "00257": (11.4, 11.4, 10.8),
+    "00641": (11.3, 11.3, 2.6),
+    "01167": (11.3, 11.3, 2.6),
+}
+
+
+def _rates_as_se(row: list[str]) -> None:
+    """The puzzle of a row of the hardest list gets the ER, EP and ED that SukakuExplainer
+    gives it: the published ones (ER alone where the list gives no EP and ED), or where
+    those are older builds', today's (SE_TODAY)."""
+    label = row[1].split(";")[0].rsplit("-", 1)[1]
+    r = rate_se(_values(row[0]), seconds=60)
+    assert r.status == "rated", (label, r.er_above)
+    if label in SE_TODAY:
+        assert (r.er, r.ep, r.ed) == SE_TODAY[label], label
+    elif row[6] and row[7]:
+        assert (r.er, r.ep, r.ed) == (float(row[5]), float(row[6]), float(row[7])), label
+    else:
+        assert r.er == float(row[5]), label
+
+
+@needs_external("hardest-1106-ratings.csv")
+@pytest.mark.parametrize("index", range(0, 269, 18))
+def test_a_sample_of_the_forum_hardest_list_rates_as_published(index: int) -> None:
+    # Every 18th puzzle of the 269 with a published rating (10.3-11.7): ER, EP and ED
+    # exactly as the forum publishes them.
+    _rates_as_se(_forum_rated()[index])
+
+
+@pytest.mark.slow
+@needs_external("hardest-1106-ratings.csv")
+@pytest.mark.parametrize("part", range(8))
+def test_the_whole_forum_hardest_list_rates_as_sukaku_explainer(part: int) -> None:
+    # All 269 in eight parts (pytest spreads them over its workers), none out of its 60 s
+    # budget: ER, EP and ED as published, or as SukakuExplainer rates them today where the
+    # list has an older build's (five ERs among them).
+    for row in _forum_rated()[part::8]:
+        _rates_as_se(row)
+
+
+def test_se_rated_2000_rates_as_sukaku_explainer() -> None:
+    # Every puzzle of the SE-rated collection (SukakuExplainer's ratings, 5.0-9.3) gets
+    # SE's ER.
+    wrong = []
+    for line in data_file("se-rated-2000.txt").read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and not line.startswith("#"):
+            r = rate_se(_values(parts[1]), seconds=30)
+            if r.status != "rated" or r.er != float(parts[2]):
+                wrong.append((parts[1], parts[2], r.status, r.er))
+    assert not wrong
 
 
 def test_the_c_loop_runs_the_first_producers_in_the_raters_order() -> None:

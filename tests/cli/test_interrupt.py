@@ -162,9 +162,13 @@ def test_verify_interrupted_then_resumed_equals_one_run(
     assert got == reference[backend]
 
 
-def test_verify_second_signal_is_harmless(tmp_path, inputs):
+def test_verify_second_signal_is_harmless(tmp_path):
+    # An input that lasts well past the signals (the shared pysat input can be done in
+    # 0.3 s on a fast machine, before the first one comes): ten copies of top1465.
+    long = tmp_path / "long.txt"
+    long.write_text(bundled_path("magictour-top1465").read_text() * 10)
     out = tmp_path / "out.jsonl"
-    proc = start(["verify", str(inputs["pysat"]), "--backend", "pysat", "-o", str(out)])
+    proc = start(["verify", str(long), "--backend", "pysat", "-o", str(out)])
     deadline = time.monotonic() + 60
     while not out.exists() and time.monotonic() < deadline:
         time.sleep(0.005)

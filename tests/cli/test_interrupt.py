@@ -230,14 +230,15 @@ def test_sigterm_stops_generate_and_rate(tmp_path, args):
 
 
 def test_an_se_rating_interrupted_before_its_first_record_says_so_plainly(tmp_path):
-    # Easter Monster takes seconds on the SE scale: SIGINT lands before any record
+    # Easter Monster takes about half a second on the SE scale: SIGINT, 0.1 s after the
+    # output is opened, lands before any record
     path = tmp_path / "in.txt"
     path.write_text(
         "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\n"
     )
     out = tmp_path / "out.jsonl"
     proc = start(["rate", str(path), "--scale", "se", "-o", str(out)])
-    err = interrupt(proc, signal.SIGINT, 0.3, out)
+    err = interrupt(proc, signal.SIGINT, 0.1, out)
     assert proc.returncode == 130, err
     last = err.strip().splitlines()[-1]
     assert last.startswith("rated 0 puzzles (SE scale) in ") and last.endswith(" s; INTERRUPTED")
@@ -246,8 +247,10 @@ def test_an_se_rating_interrupted_before_its_first_record_says_so_plainly(tmp_pa
 
 @pytest.mark.slow
 def test_cpsat_sigterm_then_resume(tmp_path):
+    # long enough to outlast the signal on a fast machine (300 puzzles took 1.0 s, and the
+    # signal came as the run exited)
     path = tmp_path / "in.txt"
-    path.write_text("\n".join(bundled_path("magictour-top1465").read_text().splitlines()[:300]))
+    path.write_text("\n".join(bundled_path("magictour-top1465").read_text().splitlines()[:900]))
     full = tmp_path / "full.jsonl"
     subprocess.run(
         [*CLI, "verify", str(path), "--backend", "cpsat", "-o", str(full), "-q"],
@@ -257,7 +260,7 @@ def test_cpsat_sigterm_then_resume(tmp_path):
     out = tmp_path / "out.jsonl"
     args = ["verify", str(path), "--backend", "cpsat", "-o", str(out), "--chunk-size", "32"]
     proc = start(args)
-    err = interrupt(proc, signal.SIGTERM, 1.0, out)
+    err = interrupt(proc, signal.SIGTERM, 0.5, out)
     assert proc.returncode in (0, 143) and "Traceback" not in err, err
     subprocess.run([*CLI, *args, "--resume", "-q"], check=True, timeout=300)
     assert records(out) == records(full)

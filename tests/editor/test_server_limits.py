@@ -166,17 +166,17 @@ def test_an_oversized_number_is_a_400(server: EditorServer) -> None:
 
 @pytest.mark.timing
 def test_the_search_cap_is_enforced(server: EditorServer) -> None:
-    # two long searches (counting a million solutions of an empty 25x25 grid: about 6 s on
-    # a fast core, where a 16x16 grid takes 3 s and could end within the wait) fill the cap
-    # of 2: a third search waits SEARCH_WAIT_SECONDS and gets 503 busy, a request that does
-    # not search is answered at once; once the two are cancelled, searches run again.
+    # two long searches (making a minimal 25x25 puzzle: 15 s and more, where counting the
+    # largest number of solutions a status may ask for can end within the wait on a fast
+    # core) fill the cap of 2: a third search waits SEARCH_WAIT_SECONDS and gets 503 busy,
+    # a request that does not search is answered at once; once the two are cancelled,
+    # searches run again.
     empty16 = {"size": 16, "givens": [0] * 256}
-    empty25 = {"size": 25, "givens": [0] * 625}
-    long = {"puzzle": empty25, "limit": 1_000_000, "budget_seconds": 30}
+    long = {"size": 25, "seed": 1, "budget_seconds": 30}
     replies: dict[str, tuple[int, dict]] = {}
 
     def run(client: str) -> None:
-        replies[client] = _post(server, "status", {**long, "client": client, "seq": 1})
+        replies[client] = _post(server, "generate", {**long, "client": client, "seq": 1})
 
     threads = [threading.Thread(target=run, args=(c,)) for c in ("a", "b")]
     for t in threads:

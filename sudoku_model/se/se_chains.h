@@ -130,7 +130,8 @@ static inline int two_bits(u128 x)
 #define CH_ONOFF 28 /* 8 other digits + 20 peers */
 #define CH_OFFON 4  /* a naked single and three hidden ones */
 
-/* SE's static links of a grid, by candidate cd (key >> 1): the off keys that cd's "on"
+/* SE's static links of a grid (its candidates and their digit boards, digit_boards), by
+ * candidate cd (key >> 1): the off keys that cd's "on"
  * implies (with y, the cell's other digits; its peers that hold the digit) and the on keys
  * that its "off" implies (with y, the other digit of a bivalue cell; with x, the one other
  * place of the digit in each region, once each). The cell's links come first in both rows,
@@ -140,9 +141,10 @@ static inline int two_bits(u128 x)
  * "off"): bit 1 a cell's link (y), bit 2 a region's (x). With `core`, an "on" row keeps only
  * the off keys that imply something themselves (the others end every chain there);
  * n_mates, when not NULL, gets the number of the cell's other digits at a row's start. */
-void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int n_mates[729],
-                    int on_off[729][CH_ONOFF], int n_off[729], int off_on[729][CH_OFFON],
-                    int off_cause[729][CH_OFFON], char closing[CH_KEYS]);
+void se_build_links(const int *cands, const u128 board[9], int y, int x, int core,
+                    int n_on[729], int n_mates[729], int on_off[729][CH_ONOFF], int n_off[729],
+                    int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
+                    char closing[CH_KEYS]);
 /* The strongly connected components of the keys under these links (Tarjan's, from the
  * roots: every key a root reaches gets comp[key]), and the targets each component reaches:
  * reach[comp][j >> 6] bit j when targets[j] is reachable (the caller's storage, CH_KEYS rows

@@ -418,8 +418,8 @@ static int source_free(Static *S)
     S->src_known = 1;
     digit_boards(S->osrc, S->sboard);
     StLinks *l = &S->xy;
-    se_build_links(S->osrc, 1, 1, 0, l->n_on, NULL, l->on_off, l->n_off, l->off_on, NULL,
-                   l->closing);
+    se_build_links(S->osrc, S->sboard, 1, 1, 0, l->n_on, NULL, l->on_off, l->n_off, l->off_on,
+                   NULL, l->closing);
     int n = st_roots(S, S->osrc, l->closing);
     se_components(&S->scc, l->n_on, l->on_off, l->n_off, l->off_on, S->roots, n, S->targets, n);
     int none = 1;
@@ -543,8 +543,8 @@ static int static_all(Static *S, double deadline)
     int source_is_free = source_free(S); /* before S->roots take this grid's */
     digit_boards(S->cands, S->board);
     StLinks *xy = &S->xy;
-    se_build_links(S->cands, 1, 1, source_is_free, xy->n_on, xy->n_mates, xy->on_off, xy->n_off,
-                   xy->off_on, xy->off_cause, xy->closing);
+    se_build_links(S->cands, S->board, 1, 1, source_is_free, xy->n_on, xy->n_mates, xy->on_off,
+                   xy->n_off, xy->off_on, xy->off_cause, xy->closing);
     st_filter(S, st_roots(S, S->cands, xy->closing), source_is_free);
     const int *query = S->scc.query;
     for (int m = 0; m < 3; m++) {

@@ -65,59 +65,19 @@ double length_addition(int complexity)
     return added;
 }
 
-void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int n_mates[729],
-                    int on_off[729][CH_ONOFF], int n_off[729], int off_on[729][CH_OFFON],
-                    int off_cause[729][CH_OFFON], char closing[CH_KEYS])
+void se_build_links(const int *cands, const u128 board[9], int y, int x, int core,
+                    int n_on[729], int n_mates[729], int on_off[729][CH_ONOFF], int n_off[729],
+                    int off_on[729][CH_OFFON], int off_cause[729][CH_OFFON],
+                    char closing[CH_KEYS])
 {
-    u128 board[9];
-    digit_boards(cands, board);
     memset(n_on, 0, 729 * sizeof(int));
     memset(n_off, 0, 729 * sizeof(int));
     memset(closing, 0, CH_KEYS);
-    /* the digits of each cell an "on" row lists: all, or with `core` those whose "off"
-     * implies something (a bivalue cell's, with y; two places in a region, with x) */
-    int strong[81];
-    const int *listed = cands;
-    if (core) {
-        for (int c = 0; c < 81; c++)
-            strong[c] = y && POP[cands[c]] == 2 ? cands[c] : 0;
-        for (int r = 0; r < 27 && x; r++)
-            for (int d0 = 0; d0 < 9; d0++) {
-                u128 places = board[d0] & REGMASK[r];
-                if (two_bits(places)) {
-                    strong[ctz128(places)] |= 1 << d0;
-                    strong[ctz128(places & (places - 1))] |= 1 << d0;
-                }
-            }
-        listed = strong;
-    }
-    u128 sb[9]; /* the cells each digit's row entries come from */
-    if (core)
-        digit_boards(strong, sb);
-    else
-        memcpy(sb, board, sizeof(sb));
+    /* the "off" side first: with `core`, the "on" rows list the off keys it gives links */
+    int strong[81] = {0};
     for (int cell = 0; cell < 81; cell++)
         for (int cm = cands[cell]; cm; cm &= cm - 1) {
-            int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0;
-            u128 others = board[d0] & ~BIT128(cell);
-            int n = 0;
-            if (y)
-                for (int m = listed[cell] & ~bit; m; m &= m - 1)
-                    on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
-            if (n_mates)
-                n_mates[cd] = n;
-            /* the peers holding the digit, in SE's order: the box, then the row and the
-             * column outside it, each ascending */
-            u128 b = sb[d0] & ~BIT128(cell), box = REGMASK[CREG[cell][0]];
-            if (b) {
-                u128 parts[3] = {b & box, b & REGMASK[CREG[cell][1]] & ~box,
-                                 b & REGMASK[CREG[cell][2]] & ~box};
-                for (int t = 0; t < 3; t++)
-                    for (u128 p = parts[t]; p; p &= p - 1)
-                        on_off[cd][n++] = (ctz128(p) * 9 + d0) << 1;
-            }
-            n_on[cd] = n;
-            n = 0;
+            int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0, n = 0;
             if (y && POP[cands[cell]] == 2) {
                 int other = cands[cell] & ~bit;
                 if (off_cause)
@@ -127,6 +87,7 @@ void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int
                 closing[on_key] |= 1;
             }
             if (x) {
+                u128 others = board[d0] & ~BIT128(cell);
                 int seen = 0;
                 for (int t = 0; t < 3; t++) {
                     u128 rest = others & REGMASK[CREG[cell][t]];
@@ -146,12 +107,41 @@ void se_build_links(const int *cands, int y, int x, int core, int n_on[729], int
                 }
             }
             n_off[cd] = n;
+            strong[cell] |= n ? bit : 0;
+        }
+    /* the digits of each cell an "on" row lists, and the cells each digit's come from */
+    const int *listed = core ? strong : cands;
+    u128 core_board[9];
+    const u128 *from = board;
+    if (core) {
+        digit_boards(strong, core_board);
+        from = core_board;
+    }
+    for (int cell = 0; cell < 81; cell++)
+        for (int cm = cands[cell]; cm; cm &= cm - 1) {
+            int d0 = __builtin_ctz((unsigned)cm), bit = 1 << d0, cd = cell * 9 + d0, n = 0;
+            if (y)
+                for (int m = listed[cell] & ~bit; m; m &= m - 1)
+                    on_off[cd][n++] = (cell * 9 + __builtin_ctz((unsigned)m)) << 1;
+            if (n_mates)
+                n_mates[cd] = n;
+            /* the peers holding the digit, in SE's order: the box, then the row and the
+             * column outside it, each ascending */
+            u128 b = from[d0] & ~BIT128(cell), box = REGMASK[CREG[cell][0]];
+            if (b) {
+                u128 parts[3] = {b & box, b & REGMASK[CREG[cell][1]] & ~box,
+                                 b & REGMASK[CREG[cell][2]] & ~box};
+                for (int t = 0; t < 3; t++)
+                    for (u128 p = parts[t]; p; p &= p - 1)
+                        on_off[cd][n++] = (ctz128(p) * 9 + d0) << 1;
+            }
+            n_on[cd] = n;
         }
 }
 
-static void ch_build(ChLinks *l, const int *cands, int y, int x)
+static void ch_build(ChLinks *l, const int *cands, const u128 board[9], int y, int x)
 {
-    se_build_links(cands, y, x, 0, l->n_on, NULL, l->on_off, l->n_off, l->off_on, NULL,
+    se_build_links(cands, board, y, x, 0, l->n_on, NULL, l->on_off, l->n_off, l->off_on, NULL,
                    l->closing);
 }
 
@@ -651,7 +641,7 @@ static int cycles_and_forcing(Chains *s, ChWork *work, double deadline)
         int y = MODES[m][0], x = MODES[m][1];
         double base_cycle = y && x ? 7.0 : 6.5, base_chain = y && x ? 7.0 : 6.6;
         int sort_key = y && x ? 4 : (y ? 3 : 2);
-        ch_build(&links[m], s->cands, y, x);
+        ch_build(&links[m], s->cands, s->cand, y, x);
         /* only an "on" that an "off" implies closes a cycle or ends the forcing chain from
          * its "off": the searches from the others find no hint */
         const char *closing = links[m].closing;
@@ -734,9 +724,7 @@ PyObject *py_cycles_and_forcing_chains(PyObject *self, PyObject *args)
     s->queue_a = work->queue_a;
     s->queue_b = work->queue_b;
     s->cands = cands;
-    for (int c = 0; c < 81; c++)
-        for (int m = cands[c]; m; m &= m - 1)
-            s->cand[__builtin_ctz((unsigned)m)] |= BIT128(c);
+    digit_boards(cands, s->cand);
     int rc = cycles_and_forcing(s, work, deadline);
     if (rc == 1) {
         PyErr_SetString(PyExc_TimeoutError, "deadline passed");

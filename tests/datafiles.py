@@ -59,6 +59,17 @@ def needs_external(name: str) -> pytest.MarkDecorator:
     )
 
 
+def hardest_rows() -> list[list[str]]:
+    """The rows of the forum's hardest list (``hardest-1106-ratings.csv``, see
+    external_data), split at its commas, its two header lines left out: puzzle, label,
+    poster, q1, q2, ER, EP, ED (the ratings may be empty), ... Raises FileNotFoundError
+    when the file is not on this machine (a test that calls it carries needs_external)."""
+    path = external_data("hardest-1106-ratings.csv")
+    if path is None:
+        raise FileNotFoundError("hardest-1106-ratings.csv is not on this machine")
+    return [line.split(",") for line in path.read_text().splitlines()[2:]]
+
+
 def shared_data(relative: str) -> Path | None:
     """The path of a file under the shared data folder (``$SUDOKU_EXTERNAL_DATA`` or
     ``shared/data`` beside the clone), e.g. ``pencilmark/gurobi_hard-50.txt``, or None

@@ -15,7 +15,7 @@ from sudoku_model.se import PRODUCERS, State, apply_step, chaining, native, rate
 from sudoku_model.se.chaining import NAKED, NO_CAUSE, nested_suffix
 from sudoku_model.se.steps import SEStep
 from sudoku_model.solving import get_backend
-from tests.datafiles import external_data, needs_external
+from tests.datafiles import hardest_rows, needs_external
 from tests.se_reference import NATIVE_PLUS_RULES, dynamic_chains, static_all
 
 needs_hardest = needs_external("hardest-1106-ratings.csv")
@@ -23,9 +23,7 @@ HERE = Path(__file__).parent
 
 
 def _forum(label: str) -> tuple[list[int], tuple[float, float, float]]:
-    hardest = external_data("hardest-1106-ratings.csv")
-    assert hardest is not None
-    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
+    rows = hardest_rows()
     row = next(r for r in rows if f"-{label}" in r[1])
     values = [0 if ch in ".0" else int(ch) for ch in row[0]]
     return values, (float(row[5]), float(row[6]), float(row[7]))
@@ -276,9 +274,7 @@ def test_c_nested_chains_on_larger_thinned_states() -> None:
 def test_c_nested_chains_where_only_nesting_solves() -> None:
     # Forum puzzles with a few more givens from their solution (seeded), rated up to "+"
     # until stuck: level 1 has no hint there, so level 2's best rests on nested chains.
-    hardest = external_data("hardest-1106-ratings.csv")
-    assert hardest is not None
-    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
+    rows = hardest_rows()
     below = [p for p in PRODUCERS if p.floor < 9.5]
     compared = 0
     for label, extra in (("01108", 11), ("00245", 1)):

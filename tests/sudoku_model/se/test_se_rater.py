@@ -13,7 +13,7 @@ from sudoku_model.data import bundled_path
 from sudoku_model.se import PRODUCERS, State, apply_step, native, next_step, rate_se
 from sudoku_model.se.chaining import length_addition
 from sudoku_model.solving import get_backend
-from tests.datafiles import data_file, external_data, needs_external
+from tests.datafiles import data_file, external_data, hardest_rows, needs_external
 from tests.se_reference.reglib import COVERED, iter_cases, run_case
 
 HERE = Path(__file__).parent
@@ -241,9 +241,7 @@ def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:
     # The easiest puzzle of the forum list with an SE rating (9.7): without the "+" level
     # the rater is stuck after a 9.3 step; with it (pointing, pairs and X-wings inside
     # dynamic chains) the ER, EP and ED are the forum's, and every step is sound.
-    hardest = external_data("hardest-1106-ratings.csv")
-    assert hardest is not None
-    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
+    rows = hardest_rows()
     puzzle, _, _, _, _, er, ep, ed = next(r for r in rows if r[1].endswith("02077"))[:8]
     values = _values(puzzle)
     without = rate_se(values, seconds=300, producers=[p for p in PRODUCERS if p.floor < 9.0])
@@ -260,10 +258,7 @@ def test_dynamic_chains_plus_rate_a_forum_puzzle_as_se_does() -> None:
 def _forum_rated() -> list[list[str]]:
     """The rows of the forum's hardest list with a published ER: puzzle, label, poster, q1,
     q2, ER, EP, ED (EP and ED may be empty), ..."""
-    hardest = external_data("hardest-1106-ratings.csv")
-    assert hardest is not None
-    rows = [ln.split(",") for ln in hardest.read_text().splitlines()[2:]]
-    rated = [r for r in rows if len(r) > 7 and r[5]]
+    rated = [r for r in hardest_rows() if len(r) > 7 and r[5]]
     assert len(rated) == 269
     return rated
 

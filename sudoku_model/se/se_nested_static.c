@@ -291,7 +291,7 @@ static int st_forcing(Static *S, int src_key, int query, double base, int sort_k
 {
     const Components *scc = &S->scc;
     if (!S->fok[src_key])
-        return 0; /* no chain gets there */
+        return 0; /* no chain gets there (st_filter) */
     int narrow = S->narrow;
     int stamp = next_stamp(S->onmark, CH_KEYS, &S->onstamp), target_key = src_key ^ 1;
     int *pon = S->pend, non = 0, *poff = S->next, noff = 0;
@@ -567,10 +567,9 @@ static int static_all(Static *S, double deadline)
                     return -1;
                 /* the chain from the "off" ends at the "on": one that nothing implies
                  * ends none */
-                if (x && S->fok[on_key] &&
-                    st_forcing(S, on_key, query[on_key ^ 1], base_chain, sort_key) < 0)
+                if (x && st_forcing(S, on_key, query[on_key ^ 1], base_chain, sort_key) < 0)
                     return -1;
-                if (x && (closing[on_key] & cmask) && S->fok[on_key ^ 1] &&
+                if (x && (closing[on_key] & cmask) &&
                     st_forcing(S, on_key ^ 1, query[on_key], base_chain, sort_key) < 0)
                     return -1;
             }

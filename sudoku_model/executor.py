@@ -500,7 +500,7 @@ class Executor:
 
             context = multiprocessing.get_context(_start_method())
             if context.get_start_method() == "forkserver":
-                context.set_forkserver_preload(list(PRELOAD))
+                _start_fork_server(list(PRELOAD))
             self._pool = context.Pool(
                 self.jobs,
                 initializer=_worker_start,
@@ -831,16 +831,35 @@ def _dask_forkserver_preload() -> None:
     everything again (0.6-0.9 s of CPU each, every run: on 16 cores, 10-15 s of CPU).
     A fork server already running in this process keeps the modules it has: slower, not
     wrong."""
-    import multiprocessing
-
     import distributed.utils
 
     # distributed's own list would import numpy and pandas into this process (30 MB,
     # half a second) just to see whether they are there; the flag tells it the list is set
     distributed.utils._forkserver_preload_set = True
-    multiprocessing.get_context("forkserver").set_forkserver_preload(
-        [*PRELOAD, "distributed", "sudoku_model.cli"]
-    )
+    _start_fork_server([*PRELOAD, "distributed", "sudoku_model.cli"])
+
+
+def _start_fork_server(preload: list[str]) -> None:
+    """Set the fork server's preload and start it, unless one runs already (it then keeps
+    the modules it has). It starts with SIGINT blocked, a mask it keeps across its exec: a
+    Ctrl-C that reaches the process group while it imports ``sudoku_model`` waits until
+    :mod:`sudoku_model._forkserver` (first in :data:`PRELOAD`) ignores the signal and
+    unblocks it, instead of ending the fork server with a KeyboardInterrupt traceback. The
+    calling thread's own mask is restored (a SIGINT that came meanwhile is then handled).
+    """
+    import multiprocessing
+    import multiprocessing.forkserver
+    import multiprocessing.resource_tracker
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+    # the fork server needs the resource tracker, whose start unblocks SIGINT when it is
+    # done: started first, it is running before the signal is blocked
+    multiprocessing.resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _prepare_dask_worker() -> None:  # pragma: no cover - runs in the Dask workers' main thread

@@ -47,6 +47,55 @@ def test_processes_start_from_a_fork_server_where_there_is_one():
     assert _start_method() == want
 
 
+FORK_SERVER_SCRIPT = """
+import multiprocessing, multiprocessing.forkserver as fs, os, pathlib, signal, sys, time
+from sudoku_model import executor
+executor._start_fork_server(["slow_preload", "sudoku_model._forkserver"])
+pid = fs._forkserver._forkserver_pid
+flag = pathlib.Path(sys.argv[1], "importing")
+deadline = time.monotonic() + 60
+while not flag.exists() and time.monotonic() < deadline:
+    time.sleep(0.005)
+assert flag.exists(), "the fork server did not import slow_preload"
+os.kill(pid, signal.SIGINT)  # while the fork server imports its preload
+with multiprocessing.get_context("forkserver").Pool(1) as pool:  # after its preload
+    worker = pool.apply(os.getpid)
+status = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status"))
+print(fs._forkserver._forkserver_pid == pid, worker != pid,
+      int(status["SigIgn"], 16) >> 1 & 1, int(status["SigBlk"], 16) >> 1 & 1)
+"""
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/status")
+    or "forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+    reason="needs a fork server and /proc",
+)
+def test_a_sigint_while_the_fork_server_imports_waits_instead_of_ending_it(tmp_path):
+    # A terminal's Ctrl-C reaches the fork server too; one that lands while it imports
+    # its preload must neither end it nor print a traceback: it is held (blocked) until
+    # sudoku_model._forkserver ignores SIGINT, which then unblocks it.
+    import subprocess
+    import sys
+
+    (tmp_path / "slow_preload.py").write_text(
+        f"import pathlib, time\npathlib.Path({str(tmp_path / 'importing')!r}).touch()\n"
+        "time.sleep(1.0)\n"
+    )
+    # the fork server finds slow_preload on the PYTHONPATH it inherits
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)
+    proc = subprocess.run(
+        [sys.executable, "-c", FORK_SERVER_SCRIPT, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    # the same fork server, alive, made a worker; it ignores SIGINT and blocks nothing
+    assert proc.stdout.split() == ["True", "True", "1", "0"], proc.stdout
+
+
 @pytest.mark.parametrize("kind, jobs", [("serial", 1), ("threads", 2), ("processes", 2)])
 def test_input_is_read_lazily(kind, jobs):
     pulled = 0

@@ -80,8 +80,13 @@ def interrupt(proc: subprocess.Popen[str], sig: int, after: float, ready: Path) 
     return err
 
 
-def records(path: Path) -> list[dict]:
+def records(path: Path, killed: bool = False) -> list[dict]:
+    """The records of an output file, without their timing fields. A torn last line fails,
+    but after SIGKILL (``killed``): the kernel may end a write of several pages early when
+    a fatal signal comes, and ``--resume`` drops that line; it is left out here."""
     text = path.read_text()
+    if killed and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
     assert not text or text.endswith("\n"), "torn last line"
     return [
         {k: v for k, v in json.loads(line).items() if k not in TIMING_FIELDS}
@@ -143,14 +148,15 @@ def test_verify_interrupted_then_resumed_equals_one_run(
     proc = start(args)
     err = interrupt(proc, sig, rng.uniform(0.0, 0.8), out)
     assert "Traceback" not in err, err
-    if sig == signal.SIGKILL and proc.returncode == -signal.SIGKILL:
+    killed = sig == signal.SIGKILL and proc.returncode == -signal.SIGKILL
+    if killed:
         pass
     elif sig != signal.SIGKILL and (proc.returncode in EXIT.values() or "INTERRUPTED" in err):
         assert proc.returncode == EXIT[sig], err
         assert "INTERRUPTED" in err and "total" in err, err
     else:  # the run was over before the signal came
         assert proc.returncode == 2, err
-    first = records(out) if out.exists() else []
+    first = records(out, killed) if out.exists() else []
     assert first == reference[backend][: len(first)]
 
     resumed = subprocess.run([*CLI, *args, "--resume"], capture_output=True, text=True, timeout=300)
